@@ -1,0 +1,39 @@
+# netcfg: `make run` serves config/networks on 127.0.0.1:3000, `make test` checks everything.
+# Stamps make both commands cheap to repeat: npm ci runs only when package-lock.json changed,
+# tsc only when a source file changed.
+
+SHELL := /bin/bash
+NODE_MODULES := node_modules/.stamp
+BUILD := dist/.stamp
+SOURCES := $(shell find src schemas -type f \( -name '*.ts' -o -name '*.json' \) 2>/dev/null) tsconfig.json tsconfig.build.json
+
+.PHONY: run test install build typecheck lint unit bench validate clean
+
+run: $(BUILD)
+	node dist/src/main.js
+
+install: $(NODE_MODULES)
+
+$(NODE_MODULES): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+build: $(BUILD)
+
+$(BUILD): $(NODE_MODULES) $(SOURCES)
+	npx tsc -p tsconfig.build.json
+	@touch $@
+
+typecheck: $(NODE_MODULES)
+	npx tsc -p tsconfig.json --noEmit
+
+lint: $(NODE_MODULES)
+	npx eslint .
+
+unit: $(BUILD)
+	npx mocha
+
+test: install typecheck lint build unit
+
+clean:
+	rm -rf dist node_modules

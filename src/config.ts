@@ -1,0 +1,69 @@
+/**
+ * The environment, read in one place. Everything netcfg can be told from outside is here, with its
+ * default; src/main.ts (and `netcfg serve`, whose flags override these) is the only caller.
+ */
+import type { UrlPolicy } from './store/url-rules.js';
+
+export interface Config {
+  host: string;
+  port: number;
+  configDir: string;
+  apiKey: string | undefined;
+  logLevel: string;
+  requireIfMatch: boolean;
+  policy: UrlPolicy;
+  watchPoll: boolean;
+  watchPollIntervalMs: number;
+}
+
+export class ConfigError extends Error {}
+
+export const MIN_API_KEY_LENGTH = 32;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+type Env = Record<string, string | undefined>;
+
+function flag(env: Env, name: string): boolean {
+  const raw = (env[name] ?? '').trim().toLowerCase();
+  if (raw === '' || raw === 'false' || raw === '0' || raw === 'no') return false;
+  if (raw === 'true' || raw === '1' || raw === 'yes') return true;
+  throw new ConfigError(`${name} must be true or false; got "${env[name]}".`);
+}
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < min || value > max) throw new ConfigError(`${name} must be a whole number from ${min} to ${max}; got "${raw}".`);
+  return value;
+}
+
+export function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
+export function configFromEnv(env: Env): Config {
+  const host = env.HOST || '127.0.0.1';
+  const apiKey = env.API_KEY === '' ? undefined : env.API_KEY;
+  if (apiKey !== undefined && apiKey.length < MIN_API_KEY_LENGTH) {
+    throw new ConfigError(`API_KEY must be at least ${MIN_API_KEY_LENGTH} characters long (it has ${apiKey.length}); generate one with: openssl rand -hex 32`);
+  }
+  if (apiKey === undefined && !isLoopback(host)) {
+    throw new ConfigError(`HOST is ${host}, which is not a loopback address, and API_KEY is not set; set API_KEY (at least ${MIN_API_KEY_LENGTH} characters) to serve beyond this machine.`);
+  }
+  const logLevel = (env.LOG_LEVEL || 'info').toLowerCase();
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}; got "${env.LOG_LEVEL}".`);
+  const allowedHosts = (env.RPC_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== '');
+  return {
+    host,
+    port: int(env, 'PORT', 3000, 0, 65535),
+    configDir: env.CONFIG_DIR || 'config/networks',
+    apiKey,
+    logLevel,
+    requireIfMatch: flag(env, 'REQUIRE_IF_MATCH'),
+    policy: { blockPrivate: flag(env, 'RPC_BLOCK_PRIVATE_IPS'), allowedHosts },
+    watchPoll: flag(env, 'WATCH_POLL'),
+    watchPollIntervalMs: int(env, 'WATCH_POLL_INTERVAL_MS', 1000, 50, 60_000),
+  };
+}

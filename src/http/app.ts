@@ -1,0 +1,39 @@
+/**
+ * createApp(store, options): the Koa application over a store. No port, no environment: tests
+ * drive it with supertest, src/main.ts listens with it.
+ */
+import Router from '@koa/router';
+import Koa, { type Middleware } from 'koa';
+import type { Logger } from 'pino';
+import type { NetworkStore } from '../store/network-store.js';
+import { bearerAuth } from './auth.js';
+import { errorHandler } from './error-handler.js';
+import { requestLog } from './request-log.js';
+import { healthRoutes } from './routes/health.js';
+import { networkRoutes } from './routes/networks.js';
+import { silentLogger } from '../log.js';
+
+export interface AppOptions {
+  /** When set, network routes need `Authorization: Bearer <apiKey>`. */
+  apiKey?: string | undefined;
+  /** REQUIRE_IF_MATCH: a PATCH without If-Match is a 428. */
+  requireIfMatch?: boolean;
+  logger?: Logger;
+}
+
+const open: Middleware = (_ctx, next) => next();
+
+export function createApp(store: NetworkStore, options: AppOptions = {}): Koa {
+  const log = options.logger ?? silentLogger();
+  const app = new Koa();
+  app.proxy = false;
+  app.silent = true; // errors are logged by our own handler, once
+  const router = new Router();
+  healthRoutes(router, store);
+  networkRoutes(router, store, options.apiKey ? bearerAuth(options.apiKey) : open, { requireIfMatch: options.requireIfMatch ?? false });
+  app.use(requestLog(log));
+  app.use(errorHandler(log));
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  return app;
+}

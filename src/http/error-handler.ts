@@ -1,0 +1,91 @@
+/**
+ * The single place where errors become responses. Every error, a 404 for an unknown route or a
+ * 405 included, leaves as the envelope `{success: false, data: null, error, code, details?}`.
+ * Only NetcfgError and the 4xx errors of koa-bodyparser are the client's doing; anything else is
+ * logged and answered 500 without internals.
+ */
+import type { Context, Next } from 'koa';
+import type { Logger } from 'pino';
+import { NetcfgError, type ErrorCode } from '../errors.js';
+
+export const STATUS_OF: Record<ErrorCode, number> = {
+  INVALID_ID: 400,
+  INVALID_QUERY: 400,
+  VALIDATION_FAILED: 400,
+  MALFORMED_JSON: 400,
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  NETWORK_NOT_FOUND: 404,
+  ROUTE_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  FILE_INVALID: 409,
+  PRECONDITION_FAILED: 412,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  PRECONDITION_REQUIRED: 428,
+  INTERNAL: 500,
+  NOT_IMPLEMENTED: 501,
+  LOCK_TIMEOUT: 503,
+  STORAGE_UNAVAILABLE: 503,
+  NOT_READY: 503,
+};
+
+interface HttpishError extends Error {
+  status?: number;
+  statusCode?: number;
+  type?: string;
+  expose?: boolean;
+}
+
+/** Maps errors raised by koa-bodyparser / raw-body (they carry `status` and `type`). */
+function fromHttpError(err: HttpishError): NetcfgError | null {
+  const status = err.status ?? err.statusCode;
+  if (status === undefined || status < 400 || status >= 500) return null;
+  switch (err.type) {
+    case 'entity.too.large':
+      return new NetcfgError('PAYLOAD_TOO_LARGE', 'The request body is larger than 64 KiB.');
+    case 'entity.parse.failed':
+      return new NetcfgError('MALFORMED_JSON', `The request body is not valid JSON: ${err.message}.`);
+    case 'charset.unsupported':
+    case 'encoding.unsupported':
+      return new NetcfgError('UNSUPPORTED_MEDIA_TYPE', `${err.message}; send UTF-8 JSON.`);
+    default:
+      if (status === 415) return new NetcfgError('UNSUPPORTED_MEDIA_TYPE', err.message);
+      if (status === 413) return new NetcfgError('PAYLOAD_TOO_LARGE', 'The request body is larger than 64 KiB.');
+      return new NetcfgError('BAD_REQUEST', err.expose === false ? 'The request could not be read.' : `The request could not be read: ${err.message}.`);
+  }
+}
+
+export function errorHandler(log: Logger) {
+  return async function handleErrors(ctx: Context, next: Next): Promise<void> {
+    try {
+      await next();
+      if (ctx.body === undefined || ctx.body === null) {
+        // Nothing answered: @koa/router left a 404, 405 (with Allow) or 501.
+        if (ctx.status === 405) throw new NetcfgError('METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on ${ctx.path}; use ${ctx.response.get('Allow')}.`);
+        if (ctx.status === 501) throw new NetcfgError('NOT_IMPLEMENTED', `${ctx.method} is not supported by netcfg.`);
+        if (ctx.status === 404) throw new NetcfgError('ROUTE_NOT_FOUND', `No route ${ctx.method} ${ctx.path}; the API lives under /api/v1 (see the README).`);
+      }
+    } catch (caught) {
+      let err: NetcfgError;
+      if (caught instanceof NetcfgError) err = caught;
+      else {
+        err = fromHttpError(caught as HttpishError) ?? new NetcfgError('INTERNAL', 'Something went wrong inside netcfg; the error has been logged.');
+        if (err.code === 'INTERNAL') log.error({ err: caught, req_id: ctx.state.requestId }, 'unhandled error');
+      }
+      const status = STATUS_OF[err.code];
+      ctx.status = status;
+      for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
+      if (status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="netcfg"');
+      ctx.type = 'application/json';
+      ctx.body = JSON.stringify({
+        success: false,
+        data: null,
+        error: err.message,
+        code: err.code,
+        ...(err.details && err.details.length > 0 ? { details: err.details } : {}),
+      });
+      if (status >= 500 && err.code !== 'INTERNAL') log.warn({ code: err.code, req_id: ctx.state.requestId }, err.message);
+    }
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * /networks: list, get, patch. Handlers only translate between HTTP and the store: the bodies of
+ * GET responses were serialised once by the store when the file changed, so a read is a Map lookup
+ * and a few string joins.
+ */
+import type Router from '@koa/router';
+import type { Context, Middleware } from 'koa';
+import bodyParser from 'koa-bodyparser';
+import { NetcfgError } from '../../errors.js';
+import type { NetworkStore } from '../../store/network-store.js';
+import { linkHeader, parsePageQuery, totalPages } from '../pagination.js';
+
+export interface NetworkRouteOptions {
+  requireIfMatch: boolean;
+}
+
+export const BODY_LIMIT = '64kb';
+const JSON_TYPES = ['application/json', 'application/merge-patch+json'];
+
+/** 415 before reading a byte of a body that is not JSON. */
+const requireJson: Middleware = async (ctx, next) => {
+  if (!ctx.is(JSON_TYPES)) {
+    const sent = ctx.get('Content-Type') || 'no Content-Type';
+    throw new NetcfgError('UNSUPPORTED_MEDIA_TYPE', `The body must be JSON (Content-Type: application/json or application/merge-patch+json); got ${sent}.`);
+  }
+  await next();
+};
+
+const parseJson = bodyParser({
+  enableTypes: ['json'],
+  extendTypes: { json: ['application/merge-patch+json'] },
+  jsonLimit: BODY_LIMIT,
+  strict: false, // a body of `42` or `"x"` is a schema error naming the body, not a parse error
+});
+
+export function networkRoutes(router: Router, store: NetworkStore, guard: Middleware, options: NetworkRouteOptions): void {
+  const lists = ['/api/v1/networks', '/networks'];
+  const items = ['/api/v1/networks/:network_id', '/networks/:network_id'];
+
+  router.get(lists, guard, (ctx: Context) => {
+    const query = parsePageQuery(ctx);
+    const page = store.list((query.page - 1) * query.perPage, query.perPage, query.family);
+    ctx.set('Link', linkHeader(ctx.path, query, page.total));
+    ctx.type = 'application/json';
+    const pagination = `{"current_page":${query.page},"per_page":${query.perPage},"total_items":${page.total},"total_pages":${totalPages(page.total, query.perPage)}}`;
+    ctx.body = `{"success":true,"data":[${page.records.map((r) => r.json).join(',')}],"error":null,"pagination":${pagination},"revision":${page.revision}}`;
+  });
+
+  router.get(items, guard, (ctx: Context) => {
+    const record = store.get(String(ctx.params.network_id));
+    ctx.set('ETag', record.etag);
+    ctx.type = 'application/json';
+    if (ctx.get('If-None-Match') && ctx.fresh) {
+      ctx.status = 304;
+      return;
+    }
+    ctx.body = record.body;
+  });
+
+  router.patch(items, guard, requireJson, parseJson, async (ctx: Context) => {
+    const ifMatch = ctx.get('If-Match') || undefined;
+    if (ifMatch === undefined && options.requireIfMatch) {
+      throw new NetcfgError('PRECONDITION_REQUIRED', 'This server requires If-Match on PATCH; GET the network and send its ETag in If-Match.');
+    }
+    const record = await store.update(String(ctx.params.network_id), ctx.request.body, ifMatch);
+    ctx.set('ETag', record.etag);
+    ctx.type = 'application/json';
+    ctx.body = record.body;
+  });
+}

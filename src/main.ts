@@ -1,0 +1,76 @@
+/**
+ * The process: reads the environment, builds the store, starts the watcher and listens.
+ * Nothing else reads process.env. SIGTERM/SIGINT stop accepting, finish requests in flight,
+ * close the watcher and exit 0.
+ */
+import path from 'node:path';
+import { configFromEnv, ConfigError, type Config } from './config.js';
+import { createApp } from './http/app.js';
+import { addressOf, closeGracefully, listen } from './http/server.js';
+import { createLogger } from './log.js';
+import { NetworkStore } from './store/network-store.js';
+
+export async function serve(config: Config): Promise<void> {
+  const log = createLogger(config.logLevel);
+  const root = path.resolve(config.configDir);
+  if (!config.apiKey) log.warn({ host: config.host }, 'API_KEY is not set: the network routes are open to anyone who can reach this loopback address');
+  const store = new NetworkStore({
+    root,
+    policy: config.policy,
+    watch: { poll: config.watchPoll, pollIntervalMs: config.watchPollIntervalMs },
+    onError: (err) => log.error({ err }, 'watcher error'),
+  });
+  // The first load adds every network; log changes after it, not thousands of lines at start.
+  store.onChange((change) => {
+    if (store.loaded) log.info({ change }, 'index change');
+  });
+  const app = createApp(store, { apiKey: config.apiKey, requireIfMatch: config.requireIfMatch, logger: log });
+  const server = await listen(app, config.host, config.port);
+  log.info({ url: addressOf(server), config_dir: root }, 'listening');
+  const started = Date.now();
+  void store.start().then(() => {
+    const ready = store.readiness();
+    log.info({ networks: ready.components.index.networks, invalid_files: ready.components.index.invalid_files.length, ms: Date.now() - started }, 'ready');
+  });
+
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    const deadline = setTimeout(() => process.exit(1), 10_000);
+    deadline.unref();
+    void closeGracefully(server)
+      .then(() => store.close())
+      .then(() => {
+        log.info('stopped');
+        log.flush();
+        process.exitCode = 0;
+        setImmediate(() => process.exit(0));
+      });
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+export async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = configFromEnv(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`netcfg: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  await serve(config);
+}
+
+// Run when executed directly (node dist/src/main.js), not when imported by the CLI.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((err: unknown) => {
+    process.stderr.write(`netcfg: ${(err as Error).stack ?? String(err)}\n`);
+    process.exit(1);
+  });
+}

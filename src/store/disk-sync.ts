@@ -1,0 +1,216 @@
+/**
+ * Brings the index in line with what is on disk, one network id (or one foreign path) at a time.
+ * Work is split into observe (read the bytes and the stat they were read with) and apply, so the
+ * watcher can check that a file held still between the two before it trusts the bytes.
+ * All reads here are synchronous and small (a network is a few hundred bytes, capped at
+ * MAX_FILE_BYTES): one refresh is never interleaved with another or with a PATCH's index update.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { classifyPath, EXTENSIONS, relativePathOf, type Extension, type NetworkId } from './network-id.js';
+import { MAX_FILE_BYTES, etagOf, parseNetworkFile, type FileProblem } from './network-file.js';
+import type { InvalidFile, NetworkIndex } from './network-index.js';
+import type { UrlPolicy } from './url-rules.js';
+
+interface FileLook {
+  rel: string;
+  ext: Extension;
+  /** Identity of what was read: inode, size, mtime and ctime in ns; '' when absent. */
+  stamp: string;
+  text?: string;
+  /** Why the file cannot be read as a network at all (too big, symlink out of the folder...). */
+  unreadable?: string;
+}
+
+export interface Observation {
+  id: NetworkId;
+  files: FileLook[];
+}
+
+export class DiskSync {
+  constructor(
+    readonly root: string,
+    private readonly index: NetworkIndex,
+    private readonly policy: UrlPolicy,
+  ) {}
+
+  /** Reads both candidate files of a network. */
+  observe(id: NetworkId): Observation {
+    return { id, files: EXTENSIONS.map((ext) => this.look(relativePathOf(id, ext), ext)) };
+  }
+
+  /** True when no candidate file changed since `obs` was taken. */
+  unchanged(obs: Observation): boolean {
+    return obs.files.every((f) => stampOf(this.abs(f.rel)) === f.stamp);
+  }
+
+  /** Serves the observed state: `.yaml` wins over `.yml`; a bad file keeps the last good version. */
+  apply(obs: Observation): void {
+    const present = obs.files.filter((f) => f.stamp !== '');
+    for (const f of obs.files) if (f.stamp === '') this.index.clearProblems(f.rel);
+    const [source, ...duplicates] = present;
+    for (const dup of duplicates) {
+      this.problem(dup.rel, [{ line: 1, column: 1, message: `duplicate of ${source?.rel}: the .yaml file is served and this one is ignored; delete one of them` }]);
+    }
+    if (!source) {
+      this.index.remove(obs.id.id);
+      return;
+    }
+    if (source.unreadable !== undefined || source.text === undefined) {
+      this.problem(source.rel, [{ line: 1, column: 1, message: source.unreadable ?? 'unreadable' }]);
+      return;
+    }
+    const current = this.index.get(obs.id.id);
+    if (current && current.path === source.rel && current.etag === etagOf(source.text)) {
+      this.index.clearProblems(source.rel);
+      return;
+    }
+    const outcome = parseNetworkFile(source.text, obs.id, source.rel, this.policy);
+    if (outcome.ok) {
+      this.index.put(outcome.record);
+      this.index.clearProblems(source.rel);
+    } else {
+      this.problem(source.rel, outcome.problems);
+    }
+  }
+
+  /** Reports a path that is not a network (or clears it once it is gone). */
+  refreshForeign(rel: string, reason: string): void {
+    if (stampOf(this.abs(rel)) === '') this.index.clearProblems(rel);
+    else this.problem(rel, [{ line: 1, column: 1, message: reason }]);
+  }
+
+  /**
+   * Every network and foreign path on disk, plus every id the index still serves (so deleted
+   * files are dropped). Used for the first load and to reconcile after a storm of changes.
+   */
+  listTargets(): { ids: Map<string, NetworkId>; foreign: Map<string, string> } {
+    const ids = new Map<string, NetworkId>();
+    const foreign = new Map<string, string>();
+    const consider = (rel: string, isDir: boolean): void => {
+      if (isDir) {
+        const depth = rel.split('/').length;
+        if (depth >= 2) foreign.set(rel, 'folders inside a family folder are not read; put a network in <family>/<name>.yaml');
+        return;
+      }
+      const kind = classifyPath(rel);
+      if (kind.kind === 'network') ids.set(kind.id.id, kind.id);
+      else if (kind.kind === 'foreign') foreign.set(rel, kind.reason);
+    };
+    for (const top of readDir(this.root)) {
+      if (top.name.startsWith('.')) continue;
+      if (!isDirectory(this.root, top)) {
+        consider(top.name, false);
+        continue;
+      }
+      const familyDir = path.join(this.root, top.name);
+      for (const entry of readDir(familyDir)) {
+        if (!entry.name.startsWith('.')) consider(`${top.name}/${entry.name}`, isDirectory(familyDir, entry));
+      }
+    }
+    for (const id of this.index.ids()) {
+      if (!ids.has(id)) {
+        const [family = '', name = ''] = id.split(':');
+        ids.set(id, { id, family, name });
+      }
+    }
+    for (const rel of this.index.problemPaths()) {
+      if (foreign.has(rel)) continue;
+      const kind = classifyPath(rel);
+      if (kind.kind === 'network') ids.set(kind.id.id, kind.id);
+      else foreign.set(rel, kind.kind === 'foreign' ? kind.reason : 'not a network');
+    }
+    return { ids, foreign };
+  }
+
+  /** Whether the config folder exists and is a readable directory. */
+  rootProblem(): string | null {
+    try {
+      const st = fs.statSync(this.root);
+      if (!st.isDirectory()) return `CONFIG_DIR ${this.root} is not a directory`;
+      fs.accessSync(this.root, fs.constants.R_OK | fs.constants.X_OK);
+      return null;
+    } catch (err) {
+      return `CONFIG_DIR ${this.root} cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`;
+    }
+  }
+
+  abs(rel: string): string {
+    return path.join(this.root, rel);
+  }
+
+  private problem(rel: string, problems: FileProblem[]): void {
+    const list: InvalidFile[] = problems.map((p) => ({ path: rel, line: p.line, column: p.column, error: p.message }));
+    this.index.setProblems(rel, list);
+  }
+
+  private look(rel: string, ext: Extension): FileLook {
+    const file = this.abs(rel);
+    let fd: number;
+    try {
+      const link = fs.lstatSync(file);
+      if (link.isSymbolicLink() && !this.insideRoot(file)) {
+        return { rel, ext, stamp: stampOf(file), unreadable: 'symbolic link to a file outside the config folder; netcfg does not follow it' };
+      }
+      fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return { rel, ext, stamp: '' };
+      return { rel, ext, stamp: stampOf(file) || 'unreadable', unreadable: `cannot be read: ${code ?? (err as Error).message}` };
+    }
+    try {
+      const st = fs.fstatSync(fd, { bigint: true });
+      const stamp = `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+      if (!st.isFile()) return { rel, ext, stamp, unreadable: 'not a regular file' };
+      if (st.size > BigInt(MAX_FILE_BYTES)) {
+        return { rel, ext, stamp, unreadable: `the file is ${st.size} bytes; a network file may be at most ${MAX_FILE_BYTES} bytes` };
+      }
+      const text = fs.readFileSync(fd, 'utf8');
+      return { rel, ext, stamp, text };
+    } catch (err) {
+      return { rel, ext, stamp: stampOf(file) || 'unreadable', unreadable: `cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` };
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  private insideRoot(file: string): boolean {
+    try {
+      // Not cached: with git-sync the root is a symlink that is swapped to a new tree.
+      return fs.realpathSync(file).startsWith(fs.realpathSync(this.root) + path.sep);
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** inode:size:mtime:ctime of a path (following links), '' when it does not exist. */
+export function stampOf(file: string): string {
+  try {
+    const st = fs.statSync(file, { bigint: true });
+    return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  } catch {
+    return '';
+  }
+}
+
+function readDir(dir: string): fs.Dirent[] {
+  try {
+    return fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}
+
+function isDirectory(parent: string, entry: fs.Dirent): boolean {
+  if (entry.isDirectory()) return true;
+  return entry.isSymbolicLink() && isDirectoryPath(path.join(parent, entry.name));
+}
+
+function isDirectoryPath(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * Per-network write locks. Inside one process, writers to the same network queue in a FIFO chain
+ * (no polling, no lost turns). Across processes (replicas on a shared volume) proper-lockfile's
+ * mkdir lock serialises them; its lock folders live in `<config>/.locks/`, which the watcher and
+ * git ignore. A lock left by a killed process goes stale after `staleMs` and is taken over; a
+ * compromised lock is reported to the holder, which then refuses to rename, instead of crashing.
+ */
+import path from 'node:path';
+import lockfile from 'proper-lockfile';
+import { NetcfgError } from '../errors.js';
+import type { FsSeam } from './fs-seam.js';
+
+export interface LockOptions {
+  staleMs: number;
+  /** Longest wait for a lock held by another process before answering 503. */
+  maxWaitMs: number;
+}
+
+export const DEFAULT_LOCK: LockOptions = { staleMs: 5000, maxWaitMs: 12000 };
+
+export interface HeldLock {
+  /** Set when proper-lockfile could not keep the lock fresh: another process may own it now. */
+  compromised: Error | null;
+}
+
+export class FileLocks {
+  private readonly chains = new Map<string, Promise<unknown>>();
+
+  constructor(
+    readonly dir: string,
+    private readonly fs: FsSeam,
+    private readonly options: LockOptions = DEFAULT_LOCK,
+  ) {}
+
+  /** Runs `fn` holding the lock named `key` (a network id), in this process and across processes. */
+  async withLock<T>(key: string, fn: (lock: HeldLock) => Promise<T>): Promise<T> {
+    const previous = this.chains.get(key) ?? Promise.resolve();
+    const run = previous.then(
+      () => this.holdAcrossProcesses(key, fn),
+      () => this.holdAcrossProcesses(key, fn),
+    );
+    const tail = run.catch(() => undefined);
+    this.chains.set(key, tail);
+    void tail.then(() => {
+      if (this.chains.get(key) === tail) this.chains.delete(key);
+    });
+    return run;
+  }
+
+  private async holdAcrossProcesses<T>(key: string, fn: (lock: HeldLock) => Promise<T>): Promise<T> {
+    // proper-lockfile keys its registry by the "file" argument, so each network needs its own.
+    const target = path.join(this.dir, key.replace(':', '~'));
+    const held: HeldLock = { compromised: null };
+    let release: () => Promise<void>;
+    try {
+      await this.fs.mkdir(this.dir);
+      release = await lockfile.lock(target, {
+        lockfilePath: `${target}.lock`,
+        realpath: false,
+        stale: this.options.staleMs,
+        update: Math.floor(this.options.staleMs / 4),
+        retries: retriesFor(this.options.maxWaitMs),
+        onCompromised: (err) => {
+          held.compromised = err;
+        },
+      });
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ELOCKED') {
+        throw new NetcfgError('LOCK_TIMEOUT', `Another writer held the lock of ${key} for longer than ${this.options.maxWaitMs} ms; retry the request.`, { cause: err });
+      }
+      throw new NetcfgError('STORAGE_UNAVAILABLE', `Could not take the write lock of ${key} (${code ?? (err as Error).message}); the config folder is not writable right now.`, { cause: err });
+    }
+    try {
+      return await fn(held);
+    } finally {
+      await release().catch(() => undefined); // a compromised lock cannot be released; that is fine
+    }
+  }
+}
+
+/** Exponential backoff from 5 ms to 100 ms, enough tries to cover `maxWaitMs`. */
+function retriesFor(maxWaitMs: number): { retries: number; factor: number; minTimeout: number; maxTimeout: number; randomize: boolean } {
+  const minTimeout = 5;
+  const maxTimeout = 100;
+  let total = 0;
+  let retries = 0;
+  for (let t = minTimeout; total < maxWaitMs; retries++) {
+    total += t;
+    t = Math.min(maxTimeout, t * 1.5);
+  }
+  return { retries, factor: 1.5, minTimeout, maxTimeout, randomize: true };
+}

@@ -1,0 +1,134 @@
+/**
+ * One network file's bytes -> a served record, or the problems that keep it from being served.
+ * YAML problems are data here (parseDocument's errors with line and column), never exceptions,
+ * and schema problems are located back in the file so readiness and `netcfg validate` can say
+ * `path:line:column`.
+ */
+import { createHash } from 'node:crypto';
+import { isMap, isSeq, isPair, isScalar, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import type { ErrorDetail } from '../errors.js';
+import type { NetworkId } from './network-id.js';
+import { loadSchemas } from './schemas.js';
+import { checkRpcUrls, normaliseEntry, type UrlPolicy } from './url-rules.js';
+
+/** A file larger than this is reported, not parsed: a network is a few hundred bytes. */
+export const MAX_FILE_BYTES = 1024 * 1024;
+
+export interface FileProblem {
+  line: number;
+  column: number;
+  message: string;
+}
+
+/** A valid network as served: the wire view, its JSON (serialised once) and the ETag of its bytes. */
+export interface NetworkRecord {
+  id: string;
+  family: string;
+  name: string;
+  /** Path relative to the config folder, posix separators. */
+  path: string;
+  etag: string;
+  network: Readonly<Record<string, unknown>>;
+  /** JSON of `network`, reused by every list page. */
+  json: string;
+  /** The whole GET response body, built once. */
+  body: Buffer;
+}
+
+export type ParseOutcome = { ok: true; record: NetworkRecord } | { ok: false; problems: FileProblem[] };
+
+/** Strong ETag: a hash of the file's exact bytes, so edits made behind netcfg's back change it. */
+export function etagOf(bytes: Uint8Array | string): string {
+  return `"${createHash('sha256').update(bytes).digest('base64url')}"`;
+}
+
+export interface ParsedYaml {
+  doc: Document;
+  lines: LineCounter;
+  problems: FileProblem[];
+}
+
+/** Parses YAML text, keeping comments and positions; syntax errors come back as problems. */
+export function parseYaml(text: string): ParsedYaml {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: true, keepSourceTokens: false });
+  const problems = doc.errors.map((e) => {
+    const pos = e.linePos?.[0] ?? { line: 1, col: 1 };
+    return { line: pos.line, column: pos.col, message: firstLine(e.message) };
+  });
+  return { doc, lines, problems };
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0] ?? message;
+}
+
+/** Validates a file's text for the network `id` stored at `relPath`. */
+export function parseNetworkFile(text: string, id: NetworkId, relPath: string, policy: UrlPolicy): ParseOutcome {
+  const { doc, lines, problems } = parseYaml(text);
+  if (problems.length > 0) return { ok: false, problems };
+  if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) {
+    return { ok: false, problems: [{ line: 1, column: 1, message: 'the file is empty; a network needs at least rpc_urls' }] };
+  }
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: 100 });
+  } catch (err) {
+    return { ok: false, problems: [{ line: 1, column: 1, message: (err as Error).message }] };
+  }
+  const details = validateNetworkData(data, id, policy);
+  if (details.length > 0) {
+    return { ok: false, problems: details.map((d) => ({ ...locate(doc, lines, d.pointer), message: d.message })) };
+  }
+  return { ok: true, record: buildRecord(data as Record<string, unknown>, id, relPath, etagOf(text)) };
+}
+
+/** Schema, URL rules and the path-derived fields. Returns problems keyed by JSON Pointer. */
+export function validateNetworkData(data: unknown, id: NetworkId, policy: UrlPolicy): ErrorDetail[] {
+  const schemas = loadSchemas();
+  const details = schemas.validateNetwork(data);
+  if (details.length > 0 || typeof data !== 'object' || data === null) return details;
+  const fields = data as Record<string, unknown>;
+  const derived: Record<string, string> = { id: id.id, name: id.name, network_type: id.family };
+  for (const [key, expected] of Object.entries(derived)) {
+    if (key in fields && fields[key] !== expected) {
+      details.push({ pointer: `/${key}`, message: `${key} is "${String(fields[key])}" but the file's path says "${expected}"; remove it or make it match.` });
+    }
+  }
+  details.push(...checkRpcUrls(fields.rpc_urls as unknown[], '/rpc_urls', policy));
+  return details;
+}
+
+function buildRecord(data: Record<string, unknown>, id: NetworkId, relPath: string, etag: string): NetworkRecord {
+  const network: Record<string, unknown> = { id: id.id, name: id.name, network_type: id.family };
+  for (const [key, value] of Object.entries(data)) {
+    if (key === 'id' || key === 'name' || key === 'network_type') continue;
+    network[key] = key === 'rpc_urls' ? (value as unknown[]).map(normaliseEntry) : value;
+  }
+  const json = JSON.stringify(network);
+  const body = Buffer.from(`{"success":true,"data":${json},"error":null}`);
+  return { id: id.id, family: id.family, name: id.name, path: relPath, etag, network, json, body };
+}
+
+/** Finds where a JSON Pointer lands in the document: the deepest node that exists on its path. */
+function locate(doc: Document, lines: LineCounter, pointer: string): { line: number; column: number } {
+  let node: unknown = doc.contents;
+  let offset = (doc.contents as Node | null)?.range?.[0] ?? 0;
+  const segments = pointer === '' ? [] : pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  for (const segment of segments) {
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === segment);
+      if (!pair) break;
+      offset = (pair.key as Node).range?.[0] ?? offset;
+      node = pair.value;
+    } else if (isSeq(node)) {
+      node = node.items[Number(segment)];
+    } else {
+      break;
+    }
+    const start = (node as Node | null)?.range?.[0];
+    if (start !== undefined) offset = start;
+  }
+  const pos = lines.linePos(offset);
+  return { line: pos.line, column: pos.col };
+}

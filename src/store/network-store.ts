@@ -1,0 +1,172 @@
+/**
+ * The store: the one object the HTTP layer talks to. It owns the index, the watcher that keeps it
+ * in step with the folder, and the writer. It knows files, YAML and locks, and nothing of HTTP.
+ */
+import path from 'node:path';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { NetcfgError } from '../errors.js';
+import { DiskSync } from './disk-sync.js';
+import { DEFAULT_LOCK, FileLocks, type LockOptions } from './file-lock.js';
+import { nodeFs, type FsSeam } from './fs-seam.js';
+import { parseNetworkId, type NetworkId } from './network-id.js';
+import type { NetworkRecord } from './network-file.js';
+import { NetworkIndex, type IndexChange, type InvalidFile, type Page } from './network-index.js';
+import { NetworkWriter } from './network-writer.js';
+import { loadSchemas } from './schemas.js';
+import { OPEN_POLICY, checkRpcUrls, type UrlPolicy } from './url-rules.js';
+import { ConfigWatcher, DEFAULT_WATCH, type WatchOptions } from './watcher.js';
+
+export interface StoreOptions {
+  root: string;
+  policy?: UrlPolicy;
+  watch?: Partial<WatchOptions>;
+  lock?: Partial<LockOptions>;
+  /** The file-system seam for writes; tests swap it to make the disk fail. */
+  fs?: FsSeam;
+  onError?: (err: Error) => void;
+}
+
+export type HealthStatus = 'healthy' | 'degraded' | 'unhealthy';
+
+export interface Readiness {
+  ready: boolean;
+  status: HealthStatus;
+  reason?: string;
+  components: {
+    index: { status: HealthStatus; networks: number; invalid_files: InvalidFile[]; loaded_at: string | null };
+    watcher: { status: HealthStatus; state: string; last_event_at: string | null; error?: string };
+    storage: { status: HealthStatus; error?: string; failed_at?: string };
+  };
+  timestamp: string;
+}
+
+export class NetworkStore {
+  readonly root: string;
+  readonly index = new NetworkIndex();
+  readonly watcher: ConfigWatcher;
+  private readonly sync: DiskSync;
+  private readonly writer: NetworkWriter;
+  private readonly policy: UrlPolicy;
+  private loadedAt: Date | null = null;
+
+  constructor(options: StoreOptions) {
+    this.root = path.resolve(options.root);
+    this.policy = options.policy ?? OPEN_POLICY;
+    const onError = options.onError ?? (() => {});
+    loadSchemas(); // compile once, at start, so a broken schema fails fast
+    this.sync = new DiskSync(this.root, this.index, this.policy);
+    this.watcher = new ConfigWatcher(this.sync, { ...DEFAULT_WATCH, ...options.watch }, onError);
+    const fs = options.fs ?? nodeFs;
+    const locks = new FileLocks(path.join(this.root, '.locks'), fs, { ...DEFAULT_LOCK, ...options.lock });
+    this.writer = new NetworkWriter(this.root, this.index, this.policy, fs, locks);
+  }
+
+  /** Loads every file and starts watching; resolves once both are done (the service is ready). */
+  async start(): Promise<void> {
+    await Promise.all([this.watcher.start(), this.load()]);
+  }
+
+  async close(): Promise<void> {
+    await this.watcher.close();
+  }
+
+  get loaded(): boolean {
+    return this.loadedAt !== null;
+  }
+
+  /** A network by id; INVALID_ID for a malformed id, NETWORK_NOT_FOUND for an unknown one. */
+  get(id: string): NetworkRecord {
+    const record = this.index.get(this.parseId(id).id);
+    if (!record) throw new NetcfgError('NETWORK_NOT_FOUND', `Network ${id} was not found; GET /api/v1/networks lists the ids.`);
+    return record;
+  }
+
+  list(offset: number, limit: number, family?: string): Page {
+    return this.index.page(offset, limit, family);
+  }
+
+  onChange(listener: (change: IndexChange) => void): () => void {
+    return this.index.onChange(listener);
+  }
+
+  /** Validates a PATCH body and writes it; see NetworkWriter for the write itself. */
+  async update(id: string, body: unknown, ifMatch?: string): Promise<NetworkRecord> {
+    const networkId = this.parseId(id);
+    const details = loadSchemas().validateUpdate(body);
+    const changes = body as Record<string, unknown>;
+    if (details.length === 0 && Array.isArray(changes.rpc_urls)) {
+      details.push(...checkRpcUrls(changes.rpc_urls, '/rpc_urls', this.policy));
+    }
+    if (details.length > 0) {
+      throw new NetcfgError('VALIDATION_FAILED', `The request body is invalid: ${details[0]?.message}${details.length > 1 ? ` (and ${details.length - 1} more)` : ''}`, { details });
+    }
+    if (!this.index.has(networkId.id) && !this.loaded) {
+      throw new NetcfgError('NOT_READY', 'netcfg is still loading its configuration; retry in a moment.');
+    }
+    return this.writer.update({ id: networkId, changes, ifMatch });
+  }
+
+  readiness(): Readiness {
+    const rootProblem = this.sync.rootProblem();
+    const invalid = this.index.invalidFiles();
+    const watcherFailed = this.watcher.status === 'failed' || this.watcher.status === 'stopped';
+    const indexStatus: HealthStatus = !this.loaded || rootProblem ? 'unhealthy' : invalid.length > 0 ? 'degraded' : 'healthy';
+    const watcherStatus: HealthStatus = this.watcher.status === 'watching' ? (this.watcher.lastError ? 'degraded' : 'healthy') : 'unhealthy';
+    const failure = this.writer.lastFailure;
+    const storageStatus: HealthStatus = failure ? 'degraded' : 'healthy';
+    const ready = this.loaded && rootProblem === null && this.watcher.status === 'watching';
+    let reason: string | undefined;
+    if (!this.loaded) reason = 'the configuration is still loading';
+    else if (rootProblem) reason = rootProblem;
+    else if (watcherFailed) reason = `the file watcher is ${this.watcher.status}`;
+    else if (this.watcher.status !== 'watching') reason = 'the file watcher is starting';
+    else if (invalid.length > 0) reason = `${invalid.length} problem(s) in the config folder; the last valid version of each network is served`;
+    else if (failure) reason = failure.message;
+    else if (this.watcher.lastError) reason = `the file watcher reported: ${this.watcher.lastError}`;
+    const statuses = [indexStatus, watcherStatus, storageStatus];
+    const status: HealthStatus = !ready ? 'unhealthy' : statuses.includes('degraded') ? 'degraded' : 'healthy';
+    return {
+      ready,
+      status,
+      ...(reason === undefined ? {} : { reason }),
+      components: {
+        index: { status: indexStatus, networks: this.index.size, invalid_files: invalid, loaded_at: this.loadedAt?.toISOString() ?? null },
+        watcher: {
+          status: watcherStatus,
+          state: this.watcher.status,
+          last_event_at: this.watcher.lastEventAt?.toISOString() ?? null,
+          ...(this.watcher.lastError ? { error: this.watcher.lastError } : {}),
+        },
+        storage: { status: storageStatus, ...(failure ? { error: failure.message, failed_at: failure.at.toISOString() } : {}) },
+      },
+      timestamp: new Date().toISOString(),
+    };
+  }
+
+  private parseId(id: string): NetworkId {
+    const parsed = parseNetworkId(id);
+    if (!parsed) {
+      throw new NetcfgError('INVALID_ID', `"${truncate(id)}" is not a network id; an id is <family>:<name>, each part lower-case letters, digits, "-" or "_" (e.g. evm:sepolia).`);
+    }
+    return parsed;
+  }
+
+  /** The first full read: every file, in chunks, yielding so /ready can answer 503 meanwhile. */
+  private async load(): Promise<void> {
+    this.index.beginBulk();
+    const { ids, foreign } = this.sync.listTargets();
+    let n = 0;
+    for (const id of ids.values()) {
+      this.sync.apply(this.sync.observe(id));
+      if (++n % 500 === 0) await yieldToLoop();
+    }
+    for (const [rel, reason] of foreign) this.sync.refreshForeign(rel, reason);
+    this.loadedAt = new Date();
+  }
+}
+
+function truncate(s: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what we hide
+  const printable = s.replace(/[\u0000-\u001f\u007f]/g, '?');
+  return printable.length > 80 ? `${printable.slice(0, 77)}...` : printable;
+}

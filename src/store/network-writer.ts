@@ -1,0 +1,156 @@
+/**
+ * PATCH's write path. Under the network's lock: read the file from disk (git may have changed it a
+ * moment ago), check If-Match against the hash of those bytes, apply the changes through yaml's
+ * Document API (comments and other fields stay), validate the whole result with the same code that
+ * loads files, then write a temp file, fsync it, rename it over the file and fsync the folder.
+ * The index is updated before the lock is released, so the next GET anywhere in this process sees
+ * the change; the watcher's later event for the same bytes changes nothing.
+ */
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { NetcfgError, type ErrorDetail } from '../errors.js';
+import type { FileLocks } from './file-lock.js';
+import type { FsSeam } from './fs-seam.js';
+import { EXTENSIONS, relativePathOf, type NetworkId } from './network-id.js';
+import { etagOf, parseNetworkFile, parseYaml, type NetworkRecord } from './network-file.js';
+import type { NetworkIndex } from './network-index.js';
+import type { UrlPolicy } from './url-rules.js';
+
+export interface UpdateRequest {
+  id: NetworkId;
+  /** Top-level fields to replace, already validated against update-network.schema.json. */
+  changes: Record<string, unknown>;
+  /** The If-Match header as sent, if any. */
+  ifMatch?: string | undefined;
+}
+
+/** errno codes that mean "the disk said no", answered 503 rather than 500. */
+const STORAGE_CODES = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EROFS', 'EACCES', 'EPERM', 'EMFILE', 'ENFILE', 'EBUSY', 'EAGAIN']);
+
+export class NetworkWriter {
+  /** The last write the disk refused, until a write succeeds again (shown in readiness). */
+  lastFailure: { at: Date; message: string } | null = null;
+
+  constructor(
+    private readonly root: string,
+    private readonly index: NetworkIndex,
+    private readonly policy: UrlPolicy,
+    private readonly fs: FsSeam,
+    private readonly locks: FileLocks,
+  ) {}
+
+  update(request: UpdateRequest): Promise<NetworkRecord> {
+    return this.locks.withLock(request.id.id, async (lock) => {
+      // A file swapped under us between read and rename (git checkout) makes us read again.
+      for (let attempt = 1; ; attempt++) {
+        const result = await this.attempt(request, () => lock.compromised);
+        if (result !== 'moved' ) return result;
+        if (attempt === 3) {
+          throw new NetcfgError('PRECONDITION_FAILED', `${request.id.id} kept changing on disk while it was being written; read it again and retry.`);
+        }
+      }
+    });
+  }
+
+  private async attempt(request: UpdateRequest, compromised: () => Error | null): Promise<NetworkRecord | 'moved'> {
+    const { id } = request;
+    const { rel, abs, stat, bytes } = await this.readCurrent(id);
+    const etag = etagOf(bytes);
+    if (request.ifMatch !== undefined && !ifMatchAccepts(request.ifMatch, etag)) {
+      throw new NetcfgError('PRECONDITION_FAILED', `${id.id} has changed since the ETag in If-Match was read; GET it again and retry with the new ETag.`, {
+        headers: { ETag: etag },
+      });
+    }
+    const text = bytes.toString('utf8');
+    const { doc, problems } = parseYaml(text);
+    if (problems.length > 0) {
+      throw new NetcfgError('FILE_INVALID', `${rel} is not valid YAML, so it cannot be edited safely; fix the file in git first.`, {
+        details: problems.map((p) => ({ pointer: '', message: `${rel}:${p.line}:${p.column}: ${p.message}` })),
+      });
+    }
+    const current = (doc.toJS() ?? {}) as Record<string, unknown>;
+    const changed = Object.entries(request.changes).filter(([key, value]) => !isDeepStrictEqual(current[key], value));
+    for (const [key, value] of changed) doc.set(key, doc.createNode(value));
+    const next = changed.length === 0 ? text : doc.toString({ lineWidth: 0 });
+    const outcome = parseNetworkFile(next, id, rel, this.policy);
+    if (!outcome.ok) {
+      const details: ErrorDetail[] = outcome.problems.map((p) => ({ pointer: '', message: `${rel}:${p.line}:${p.column}: ${p.message}` }));
+      throw new NetcfgError('FILE_INVALID', `The change is valid but ${rel} would still be invalid; fix the file in git first.`, { details });
+    }
+    if (changed.length > 0) {
+      const moved = await this.writeAtomic(abs, next, stat.mode & 0o7777, `${stat.ino}:${stat.size}:${stat.mtimeMs}`, compromised);
+      if (moved) return 'moved';
+    }
+    this.index.put(outcome.record);
+    return outcome.record;
+  }
+
+  private async readCurrent(id: NetworkId) {
+    for (const ext of EXTENSIONS) {
+      const rel = relativePathOf(id, ext);
+      const abs = path.join(this.root, rel);
+      try {
+        const stat = await this.fs.stat(abs);
+        const bytes = await this.fs.readFile(abs);
+        return { rel, abs, stat, bytes };
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT' || code === 'ENOTDIR') continue;
+        throw this.storageError(err, `read ${rel}`);
+      }
+    }
+    throw new NetcfgError('NETWORK_NOT_FOUND', `Network ${id.id} does not exist (its file is gone); nothing was written.`);
+  }
+
+  /** Temp file + fsync + rename + folder fsync. Returns true when the target moved under us. */
+  private async writeAtomic(abs: string, text: string, mode: number, readStamp: string, compromised: () => Error | null): Promise<boolean> {
+    const dir = path.dirname(abs);
+    const tmp = path.join(dir, `.${path.basename(abs)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+    try {
+      await this.fs.writeNewDurable(tmp, text, mode);
+      // Narrow the window in which git could delete or replace the file between read and rename:
+      // renaming over a deleted file would resurrect it.
+      const now = await this.fs.stat(abs).catch(() => null);
+      if (now === null) throw new NetcfgError('NETWORK_NOT_FOUND', `The file of this network was deleted while it was being written; nothing was written.`);
+      if (`${now.ino}:${now.size}:${now.mtimeMs}` !== readStamp) {
+        await this.removeQuietly(tmp);
+        return true;
+      }
+      const lost = compromised();
+      if (lost) throw new NetcfgError('LOCK_TIMEOUT', `The write lock was lost (${lost.message}); nothing was written, retry the request.`);
+      await this.fs.rename(tmp, abs);
+    } catch (err) {
+      await this.removeQuietly(tmp);
+      throw this.storageError(err, `write ${path.relative(this.root, abs)}`);
+    }
+    try {
+      await this.fs.fsyncDir(dir);
+    } catch (err) {
+      throw this.storageError(err, `sync the folder of ${path.relative(this.root, abs)}`);
+    }
+    this.lastFailure = null;
+    return false;
+  }
+
+  private async removeQuietly(file: string): Promise<void> {
+    await this.fs.unlink(file).catch(() => undefined);
+  }
+
+  private storageError(err: unknown, what: string): Error {
+    if (err instanceof NetcfgError) return err;
+    const code = (err as NodeJS.ErrnoException).code ?? 'EUNKNOWN';
+    if (!STORAGE_CODES.has(code)) return err as Error;
+    const message = `The disk refused to ${what} (${code}); the file is unchanged. Retry later.`;
+    this.lastFailure = { at: new Date(), message };
+    return new NetcfgError('STORAGE_UNAVAILABLE', message, { cause: err });
+  }
+}
+
+/** RFC 9110 If-Match: `*` or a list of strong ETags; weak ETags never match. */
+export function ifMatchAccepts(header: string, etag: string): boolean {
+  return header.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || t === etag;
+  });
+}

@@ -1,0 +1,183 @@
+/**
+ * Keeps the index in step with the folder. chokidar says *that* something changed; what changed
+ * is always read back from disk. Each network id has its own debounce: after the last event it
+ * waits `debounceMs`, reads the files, then waits `stableMs` and checks that nothing moved
+ * (inode, size, mtime, ctime) before serving the bytes. An in-place write whose `change` event
+ * fires before the writer is done (measured here: one event in three read an empty file) is
+ * therefore never served, and a write whose event chokidar throttled away is still read.
+ */
+import path from 'node:path';
+import { watch, type FSWatcher } from 'chokidar';
+import { classifyPath } from './network-id.js';
+import { stampOf, type DiskSync } from './disk-sync.js';
+
+export interface WatchOptions {
+  /** Poll instead of inotify (network file systems). */
+  poll: boolean;
+  pollIntervalMs: number;
+  debounceMs: number;
+  stableMs: number;
+}
+
+export const DEFAULT_WATCH: WatchOptions = { poll: false, pollIntervalMs: 1000, debounceMs: 5, stableMs: 5 };
+
+/** A unit of refresh work: look at disk, check it held still, then serve what was seen. */
+interface Work<T> {
+  observe(): T;
+  unchanged(seen: T): boolean;
+  apply(seen: T): void;
+}
+
+export type WatcherStatus = 'starting' | 'watching' | 'failed' | 'stopped';
+
+export class ConfigWatcher {
+  status: WatcherStatus = 'starting';
+  lastEventAt: Date | null = null;
+  lastError: string | null = null;
+  private chokidar: FSWatcher | undefined;
+  private readonly pending = new Map<string, NodeJS.Timeout>();
+  private idleWaiters: Array<() => void> = [];
+  private burst = 0;
+
+  constructor(
+    private readonly sync: DiskSync,
+    private readonly options: WatchOptions,
+    private readonly onError: (err: Error) => void = () => {},
+  ) {}
+
+  /** Starts watching; resolves once chokidar has walked the folder and reports changes. */
+  start(): Promise<void> {
+    const root = this.sync.root;
+    const watcher = watch(root, {
+      ignoreInitial: true,
+      depth: 1,
+      followSymlinks: true,
+      usePolling: this.options.poll,
+      interval: this.options.pollIntervalMs,
+      binaryInterval: this.options.pollIntervalMs,
+      // Our temp files, lock folders and git's files all start with a dot.
+      ignored: (p: string) => path.relative(root, p).split(path.sep).some((part) => part.startsWith('.')),
+    });
+    this.chokidar = watcher;
+    watcher.on('all', (event, p) => this.onEvent(event, path.relative(root, p).split(path.sep).join('/')));
+    watcher.on('error', (err) => {
+      this.lastError = (err as Error).message;
+      this.onError(err as Error);
+    });
+    return new Promise((resolve) => {
+      watcher.once('ready', () => {
+        if (this.status === 'starting') this.status = 'watching';
+        resolve();
+      });
+    });
+  }
+
+  async close(): Promise<void> {
+    this.status = 'stopped';
+    for (const timer of this.pending.values()) clearTimeout(timer);
+    this.pending.clear();
+    this.releaseIdle();
+    await this.chokidar?.close();
+  }
+
+  /** Resolves when no refresh is pending (every event seen so far has been applied). */
+  whenIdle(): Promise<void> {
+    if (this.pending.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Schedules a refresh of everything on disk and in the index (a full reconcile). */
+  refreshAll(): void {
+    const { ids, foreign } = this.sync.listTargets();
+    for (const id of ids.values()) this.scheduleId(id.id);
+    for (const [rel, reason] of foreign) this.scheduleForeign(rel, reason);
+  }
+
+  private onEvent(event: string, rel: string): void {
+    this.lastEventAt = new Date();
+    this.burst++;
+    if (rel === '' || rel === '.') {
+      // The config folder itself came or went: look at everything.
+      this.refreshAll();
+      return;
+    }
+    const depth = rel.split('/').length;
+    if (event === 'addDir' || event === 'unlinkDir') {
+      if (depth === 1) this.refreshFamily(rel);
+      else this.scheduleForeign(rel, 'folders inside a family folder are not read; put a network in <family>/<name>.yaml');
+      return;
+    }
+    const kind = classifyPath(rel);
+    if (kind.kind === 'network') this.scheduleId(kind.id.id);
+    else if (kind.kind === 'foreign') this.scheduleForeign(rel, kind.reason);
+  }
+
+  /** A family folder appeared or vanished (a git checkout, a rename): refresh all it holds or held. */
+  private refreshFamily(family: string): void {
+    const { ids, foreign } = this.sync.listTargets();
+    for (const id of ids.values()) if (id.family === family) this.scheduleId(id.id);
+    for (const [rel, reason] of foreign) if (rel.startsWith(`${family}/`)) this.scheduleForeign(rel, reason);
+  }
+
+  private scheduleId(id: string): void {
+    const [family = '', name = ''] = id.split(':');
+    const networkId = { id, family, name };
+    this.schedule(`id:${id}`, {
+      observe: () => this.sync.observe(networkId),
+      unchanged: (seen) => this.sync.unchanged(seen),
+      apply: (seen) => this.sync.apply(seen),
+    });
+  }
+
+  private scheduleForeign(rel: string, reason: string): void {
+    const abs = this.sync.abs(rel);
+    this.schedule(`path:${rel}`, {
+      observe: () => stampOf(abs),
+      unchanged: (seen) => stampOf(abs) === seen,
+      apply: () => this.sync.refreshForeign(rel, reason),
+    });
+  }
+
+  private schedule<T>(key: string, work: Work<T>): void {
+    clearTimeout(this.pending.get(key));
+    this.pending.set(key, setTimeout(() => this.look(key, work), this.options.debounceMs));
+  }
+
+  private look<T>(key: string, work: Work<T>): void {
+    const seen = work.observe();
+    this.pending.set(
+      key,
+      setTimeout(() => {
+        if (!work.unchanged(seen)) {
+          this.look(key, work); // it moved while we looked: look again
+          return;
+        }
+        this.pending.delete(key);
+        try {
+          work.apply(seen);
+        } catch (err) {
+          this.onError(err as Error);
+        }
+        if (this.pending.size === 0) this.settle();
+      }, this.options.stableMs),
+    );
+  }
+
+  private settle(): void {
+    // After a storm (a git checkout of hundreds of files), reconcile once with the whole folder so
+    // the index ends equal to the disk even if the OS or chokidar dropped an event.
+    if (this.burst >= 50) {
+      this.burst = 0;
+      this.refreshAll();
+      if (this.pending.size > 0) return;
+    }
+    this.burst = 0;
+    this.releaseIdle();
+  }
+
+  private releaseIdle(): void {
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+}
