@@ -7,7 +7,7 @@ NODE_MODULES := node_modules/.stamp
 BUILD := dist/.stamp
 SOURCES := $(shell find src schemas -type f \( -name '*.ts' -o -name '*.json' \) 2>/dev/null) tsconfig.json tsconfig.build.json
 
-.PHONY: run test install build typecheck lint unit bench validate clean
+.PHONY: run test install build typecheck lint unit bench soak validate clean
 
 run: $(BUILD)
 	node dist/src/main.js
@@ -34,6 +34,10 @@ unit: $(BUILD)
 	npx mocha
 
 test: install typecheck lint build unit
+
+# Benchmarks against baselines started in the same run; QUICK=1 for 2 s rows.
+bench: $(BUILD)
+	npx tsx bench/run.ts $(if $(QUICK),--quick,)
 
 clean:
 	rm -rf dist node_modules

@@ -50,6 +50,8 @@ function fromHttpError(err: HttpishError): NetcfgError | null {
     case 'encoding.unsupported':
       return new NetcfgError('UNSUPPORTED_MEDIA_TYPE', `${err.message}; send UTF-8 JSON.`);
     default:
+      // co-body throws JSON.parse's SyntaxError with status 400 and no type.
+      if (status === 400 && err.name === 'SyntaxError') return new NetcfgError('MALFORMED_JSON', `The request body is not valid JSON: ${err.message}.`);
       if (status === 415) return new NetcfgError('UNSUPPORTED_MEDIA_TYPE', err.message);
       if (status === 413) return new NetcfgError('PAYLOAD_TOO_LARGE', 'The request body is larger than 64 KiB.');
       return new NetcfgError('BAD_REQUEST', err.expose === false ? 'The request could not be read.' : `The request could not be read: ${err.message}.`);

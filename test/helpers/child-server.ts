@@ -1,0 +1,76 @@
+/**
+ * The built server (dist/src/main.js) as a child process on a free loopback port: the real thing,
+ * for tests that kill it, run several on one folder, or drive it with the SDK.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { PROJECT_ROOT } from '../../src/paths.js';
+
+export interface ChildServer {
+  url: string;
+  process: ChildProcess;
+  /** Every log line the server wrote, parsed. */
+  logs: Array<Record<string, unknown>>;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export const MAIN = path.join(PROJECT_ROOT, 'dist', 'src', 'main.js');
+
+export async function startChild(env: Record<string, string>, options: { waitReady?: boolean; deadlineMs?: number } = {}): Promise<ChildServer> {
+  const child = spawn(process.execPath, [MAIN], {
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: Array<Record<string, unknown>> = [];
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const deadlineMs = options.deadlineMs ?? 15000;
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not listen within ${deadlineMs} ms: ${stderr}`)), deadlineMs);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}: ${stderr}`));
+    });
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      try {
+        const entry = JSON.parse(line) as Record<string, unknown>;
+        logs.push(entry);
+        if (entry.msg === 'listening') {
+          clearTimeout(timer);
+          resolve(String(entry.url));
+        }
+      } catch {
+        // not JSON: ignore
+      }
+    });
+  });
+  const server: ChildServer = {
+    url,
+    process: child,
+    logs,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      child.kill(signal);
+      return exited;
+    },
+  };
+  if (options.waitReady !== false) await waitReady(url, deadlineMs);
+  return server;
+}
+
+/** Polls /api/v1/ready until 200 (a probe, like an orchestrator's), up to a deadline. */
+export async function waitReady(url: string, deadlineMs = 15000): Promise<void> {
+  const deadline = Date.now() + deadlineMs;
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(`${url}/api/v1/ready`);
+      if (res.status === 200) return;
+    } catch {
+      // not accepting yet
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`${url} not ready within ${deadlineMs} ms`);
+}
