@@ -14,6 +14,9 @@ export interface Config {
   policy: UrlPolicy;
   watchPoll: boolean;
   watchPollIntervalMs: number;
+  /** A write lock older than this is taken to be left by a dead process and taken over. */
+  lockStaleMs: number;
+  timeouts: { headersMs: number; requestMs: number; keepAliveMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -65,5 +68,11 @@ export function configFromEnv(env: Env): Config {
     policy: { blockPrivate: flag(env, 'RPC_BLOCK_PRIVATE_IPS'), allowedHosts },
     watchPoll: flag(env, 'WATCH_POLL'),
     watchPollIntervalMs: int(env, 'WATCH_POLL_INTERVAL_MS', 1000, 50, 60_000),
+    lockStaleMs: int(env, 'LOCK_STALE_MS', 5000, 2000, 600_000),
+    timeouts: {
+      headersMs: int(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
+      requestMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
+      keepAliveMs: int(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
+    },
   };
 }

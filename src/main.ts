@@ -18,6 +18,7 @@ export async function serve(config: Config): Promise<void> {
     root,
     policy: config.policy,
     watch: { poll: config.watchPoll, pollIntervalMs: config.watchPollIntervalMs },
+    lock: { staleMs: config.lockStaleMs },
     onError: (err) => log.error({ err }, 'watcher error'),
   });
   // The first load adds every network; log changes after it, not thousands of lines at start.
@@ -25,7 +26,7 @@ export async function serve(config: Config): Promise<void> {
     if (store.loaded) log.info({ change }, 'index change');
   });
   const app = createApp(store, { apiKey: config.apiKey, requireIfMatch: config.requireIfMatch, logger: log });
-  const server = await listen(app, config.host, config.port);
+  const server = await listen(app, config.host, config.port, config.timeouts);
   log.info({ url: addressOf(server), config_dir: root }, 'listening');
   const started = Date.now();
   void store.start().then(() => {

@@ -57,7 +57,10 @@ export class NetworkStore {
     this.sync = new DiskSync(this.root, this.index, this.policy);
     this.watcher = new ConfigWatcher(this.sync, { ...DEFAULT_WATCH, ...options.watch }, onError);
     const fs = options.fs ?? nodeFs;
-    const locks = new FileLocks(path.join(this.root, '.locks'), fs, { ...DEFAULT_LOCK, ...options.lock });
+    const staleMs = options.lock?.staleMs ?? DEFAULT_LOCK.staleMs;
+    // Wait long enough for a lock left by a killed process to go stale and be taken over.
+    const maxWaitMs = options.lock?.maxWaitMs ?? Math.max(DEFAULT_LOCK.maxWaitMs, staleMs * 2 + 2000);
+    const locks = new FileLocks(path.join(this.root, '.locks'), fs, { staleMs, maxWaitMs });
     this.writer = new NetworkWriter(this.root, this.index, this.policy, fs, locks);
   }
 
