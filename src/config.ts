@@ -16,6 +16,9 @@ export interface Config {
   watchPollIntervalMs: number;
   /** A write lock older than this is taken to be left by a dead process and taken over. */
   lockStaleMs: number;
+  /** GIT_COMMIT: commit every PATCH to the git work tree holding the config folder. */
+  gitCommit: boolean;
+  gitAuthor: { name: string; email: string };
   timeouts: { headersMs: number; requestMs: number; keepAliveMs: number };
 }
 
@@ -69,6 +72,8 @@ export function configFromEnv(env: Env): Config {
     watchPoll: flag(env, 'WATCH_POLL'),
     watchPollIntervalMs: int(env, 'WATCH_POLL_INTERVAL_MS', 1000, 50, 60_000),
     lockStaleMs: int(env, 'LOCK_STALE_MS', 5000, 2000, 600_000),
+    gitCommit: flag(env, 'GIT_COMMIT'),
+    gitAuthor: { name: env.GIT_AUTHOR_NAME || 'netcfg', email: env.GIT_AUTHOR_EMAIL || 'netcfg@localhost' },
     timeouts: {
       headersMs: int(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
       requestMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),

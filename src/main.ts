@@ -19,13 +19,16 @@ export async function serve(config: Config): Promise<void> {
     policy: config.policy,
     watch: { poll: config.watchPoll, pollIntervalMs: config.watchPollIntervalMs },
     lock: { staleMs: config.lockStaleMs },
+    gitCommit: config.gitCommit,
+    gitAuthor: config.gitAuthor,
     onError: (err) => log.error({ err }, 'watcher error'),
   });
   // The first load adds every network; log changes after it, not thousands of lines at start.
   store.onChange((change) => {
     if (store.loaded) log.info({ change }, 'index change');
   });
-  const app = createApp(store, { apiKey: config.apiKey, requireIfMatch: config.requireIfMatch, logger: log });
+  const shutdown = new AbortController();
+  const app = createApp(store, { apiKey: config.apiKey, requireIfMatch: config.requireIfMatch, logger: log, shutdown: shutdown.signal });
   const server = await listen(app, config.host, config.port, config.timeouts);
   log.info({ url: addressOf(server), config_dir: root }, 'listening');
   const started = Date.now();
@@ -41,6 +44,7 @@ export async function serve(config: Config): Promise<void> {
     log.info({ signal }, 'shutting down');
     const deadline = setTimeout(() => process.exit(1), 10_000);
     deadline.unref();
+    shutdown.abort(); // end change streams, which would otherwise keep the server open
     void closeGracefully(server)
       .then(() => store.close())
       .then(() => {

@@ -9,6 +9,9 @@ import type { NetworkStore } from '../store/network-store.js';
 import { bearerAuth } from './auth.js';
 import { errorHandler } from './error-handler.js';
 import { requestLog } from './request-log.js';
+import { loadSchemas } from '../store/schemas.js';
+import { docRoutes } from './routes/docs.js';
+import { eventRoutes } from './routes/events.js';
 import { healthRoutes } from './routes/health.js';
 import { networkRoutes } from './routes/networks.js';
 import { silentLogger } from '../log.js';
@@ -19,6 +22,10 @@ export interface AppOptions {
   /** REQUIRE_IF_MATCH: a PATCH without If-Match is a 428. */
   requireIfMatch?: boolean;
   logger?: Logger;
+  /** Heartbeat period of the change stream (default 15 s). */
+  heartbeatMs?: number;
+  /** Aborted on shutdown: long-lived responses (the change stream) end so the server can close. */
+  shutdown?: AbortSignal;
 }
 
 const open: Middleware = (_ctx, next) => next();
@@ -29,8 +36,12 @@ export function createApp(store: NetworkStore, options: AppOptions = {}): Koa {
   app.proxy = false;
   app.silent = true; // errors are logged by our own handler, once
   const router = new Router();
+  const guard = options.apiKey ? bearerAuth(options.apiKey) : open;
   healthRoutes(router, store);
-  networkRoutes(router, store, options.apiKey ? bearerAuth(options.apiKey) : open, { requireIfMatch: options.requireIfMatch ?? false });
+  docRoutes(router, loadSchemas());
+  // Before the item routes: /networks/events would otherwise match /networks/:network_id.
+  eventRoutes(router, store, guard, { heartbeatMs: options.heartbeatMs ?? 15_000, shutdown: options.shutdown ?? new AbortController().signal });
+  networkRoutes(router, store, guard, { requireIfMatch: options.requireIfMatch ?? false });
   app.use(requestLog(log));
   app.use(errorHandler(log));
   app.use(router.routes());

@@ -5,10 +5,12 @@
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { NetcfgError } from '../errors.js';
+import { ChangeLog } from './change-log.js';
 import { DiskSync } from './disk-sync.js';
+import { GitJournal, type Commit, type GitAuthor } from './git-journal.js';
 import { DEFAULT_LOCK, FileLocks, type LockOptions } from './file-lock.js';
 import { nodeFs, type FsSeam } from './fs-seam.js';
-import { parseNetworkId, type NetworkId } from './network-id.js';
+import { EXTENSIONS, parseNetworkId, relativePathOf, type NetworkId } from './network-id.js';
 import type { NetworkRecord } from './network-file.js';
 import { NetworkIndex, type IndexChange, type InvalidFile, type Page } from './network-index.js';
 import { NetworkWriter } from './network-writer.js';
@@ -24,6 +26,9 @@ export interface StoreOptions {
   /** The file-system seam for writes; tests swap it to make the disk fail. */
   fs?: FsSeam;
   onError?: (err: Error) => void;
+  /** GIT_COMMIT: commit each PATCH when the folder is in a git work tree. */
+  gitCommit?: boolean;
+  gitAuthor?: GitAuthor;
 }
 
 export type HealthStatus = 'healthy' | 'degraded' | 'unhealthy';
@@ -36,6 +41,7 @@ export interface Readiness {
     index: { status: HealthStatus; networks: number; invalid_files: InvalidFile[]; loaded_at: string | null };
     watcher: { status: HealthStatus; state: string; last_event_at: string | null; error?: string };
     storage: { status: HealthStatus; error?: string; failed_at?: string };
+    git?: { status: HealthStatus; commit_on_write: boolean; pending_commits: number; error?: string };
   };
   timestamp: string;
 }
@@ -43,11 +49,16 @@ export interface Readiness {
 export class NetworkStore {
   readonly root: string;
   readonly index = new NetworkIndex();
+  /** Recent changes, for clients resuming a change stream. */
+  readonly changes = new ChangeLog(this.index);
   readonly watcher: ConfigWatcher;
   private readonly sync: DiskSync;
   private readonly writer: NetworkWriter;
   private readonly policy: UrlPolicy;
   private loadedAt: Date | null = null;
+  private journal: GitJournal | null = null;
+  private readonly gitCommit: boolean;
+  private readonly gitAuthor: GitAuthor;
 
   constructor(options: StoreOptions) {
     this.root = path.resolve(options.root);
@@ -62,15 +73,36 @@ export class NetworkStore {
     const maxWaitMs = options.lock?.maxWaitMs ?? Math.max(DEFAULT_LOCK.maxWaitMs, staleMs * 2 + 2000);
     const locks = new FileLocks(path.join(this.root, '.locks'), fs, { staleMs, maxWaitMs });
     this.writer = new NetworkWriter(this.root, this.index, this.policy, fs, locks);
+    this.gitCommit = options.gitCommit ?? false;
+    this.gitAuthor = options.gitAuthor ?? { name: 'netcfg', email: 'netcfg@localhost' };
   }
 
   /** Loads every file and starts watching; resolves once both are done (the service is ready). */
   async start(): Promise<void> {
-    await Promise.all([this.watcher.start(), this.load()]);
+    await Promise.all([this.watcher.start(), this.load(), this.openJournal()]);
   }
 
   async close(): Promise<void> {
+    this.journal?.close();
     await this.watcher.close();
+  }
+
+  /** The commits of a network's file, newest first (the folder must be in a git work tree). */
+  async history(id: string, skip: number, limit: number): Promise<{ commits: Commit[]; total: number }> {
+    const record = this.get(id);
+    if (!this.journal) {
+      throw new NetcfgError('NOT_IMPLEMENTED', 'History needs the config folder to be inside a git work tree; it is not.');
+    }
+    const parsed = this.parseId(record.id);
+    return this.journal.history(EXTENSIONS.map((ext) => path.join(this.root, relativePathOf(parsed, ext))), skip, limit);
+  }
+
+  private async openJournal(): Promise<void> {
+    this.journal = await GitJournal.open(this.root, this.gitAuthor);
+    if (this.journal && this.gitCommit) {
+      const journal = this.journal;
+      this.writer.afterWrite = (file, id, fields) => journal.commit(file, `netcfg: update ${fields.join(', ')} of ${id.id}`);
+    }
   }
 
   get loaded(): boolean {
@@ -125,8 +157,9 @@ export class NetworkStore {
     else if (this.watcher.status !== 'watching') reason = 'the file watcher is starting';
     else if (invalid.length > 0) reason = `${invalid.length} problem(s) in the config folder; the last valid version of each network is served`;
     else if (failure) reason = failure.message;
+    else if (this.journal?.lastFailure) reason = this.journal.lastFailure.message;
     else if (this.watcher.lastError) reason = `the file watcher reported: ${this.watcher.lastError}`;
-    const statuses = [indexStatus, watcherStatus, storageStatus];
+    const statuses = [indexStatus, watcherStatus, storageStatus, this.journal?.lastFailure ? 'degraded' : 'healthy'];
     const status: HealthStatus = !ready ? 'unhealthy' : statuses.includes('degraded') ? 'degraded' : 'healthy';
     return {
       ready,
@@ -141,8 +174,19 @@ export class NetworkStore {
           ...(this.watcher.lastError ? { error: this.watcher.lastError } : {}),
         },
         storage: { status: storageStatus, ...(failure ? { error: failure.message, failed_at: failure.at.toISOString() } : {}) },
+        ...(this.journal ? { git: this.gitReadiness(this.journal) } : {}),
       },
       timestamp: new Date().toISOString(),
+    };
+  }
+
+  private gitReadiness(journal: GitJournal): NonNullable<Readiness['components']['git']> {
+    const failure = journal.lastFailure;
+    return {
+      status: failure ? 'degraded' : 'healthy',
+      commit_on_write: this.gitCommit,
+      pending_commits: journal.pendingCount,
+      ...(failure ? { error: failure.message } : {}),
     };
   }
 

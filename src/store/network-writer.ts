@@ -28,9 +28,13 @@ export interface UpdateRequest {
 /** errno codes that mean "the disk said no", answered 503 rather than 500. */
 const STORAGE_CODES = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EROFS', 'EACCES', 'EPERM', 'EMFILE', 'ENFILE', 'EBUSY', 'EAGAIN']);
 
+/** Called under the lock after a write is durable (the git journal commits there). */
+export type AfterWrite = (file: string, id: NetworkId, fields: string[]) => Promise<void>;
+
 export class NetworkWriter {
   /** The last write the disk refused, until a write succeeds again (shown in readiness). */
   lastFailure: { at: Date; message: string } | null = null;
+  afterWrite: AfterWrite | undefined;
 
   constructor(
     private readonly root: string,
@@ -45,7 +49,7 @@ export class NetworkWriter {
       // A file swapped under us between read and rename (git checkout) makes us read again.
       for (let attempt = 1; ; attempt++) {
         const result = await this.attempt(request, () => lock.compromised);
-        if (result !== 'moved' ) return result;
+        if (result !== 'moved') return result;
         if (attempt === 3) {
           throw new NetcfgError('PRECONDITION_FAILED', `${request.id.id} kept changing on disk while it was being written; read it again and retry.`);
         }
@@ -83,6 +87,7 @@ export class NetworkWriter {
       if (moved) return 'moved';
     }
     this.index.put(outcome.record);
+    if (changed.length > 0) await this.afterWrite?.(abs, id, changed.map(([key]) => key));
     return outcome.record;
   }
 
@@ -127,7 +132,11 @@ export class NetworkWriter {
     try {
       await this.fs.fsyncDir(dir);
     } catch (err) {
-      throw this.storageError(err, `sync the folder of ${path.relative(this.root, abs)}`);
+      // The new file is in place but may not survive a power cut; say so rather than "unchanged".
+      const code = (err as NodeJS.ErrnoException).code ?? 'EUNKNOWN';
+      const message = `The new ${path.relative(this.root, abs)} was written but the disk refused to sync its folder (${code}); it may not survive a crash. Retry later.`;
+      this.lastFailure = { at: new Date(), message };
+      throw new NetcfgError('STORAGE_UNAVAILABLE', message, { cause: err });
     }
     this.lastFailure = null;
     return false;

@@ -46,6 +46,18 @@ export function networkRoutes(router: Router, store: NetworkStore, guard: Middle
     ctx.body = `{"success":true,"data":[${page.records.map((r) => r.json).join(',')}],"error":null,"pagination":${pagination},"revision":${page.revision}}`;
   });
 
+  router.get(['/api/v1/networks/:network_id/history', '/networks/:network_id/history'], guard, async (ctx: Context) => {
+    const query = parsePageQuery(ctx);
+    const { commits, total } = await store.history(String(ctx.params.network_id), (query.page - 1) * query.perPage, query.perPage);
+    ctx.set('Link', linkHeader(ctx.path, query, total));
+    ctx.body = {
+      success: true,
+      data: commits,
+      error: null,
+      pagination: { current_page: query.page, per_page: query.perPage, total_items: total, total_pages: totalPages(total, query.perPage) },
+    };
+  });
+
   router.get(items, guard, (ctx: Context) => {
     const record = store.get(String(ctx.params.network_id));
     ctx.set('ETag', record.etag);

@@ -1,0 +1,217 @@
+/**
+ * The OpenAPI 3.1 document, built at start from the same JSON Schemas that validate files and
+ * PATCH bodies (OpenAPI 3.1 speaks JSON Schema 2020-12), so the published contract cannot drift
+ * from what the server enforces. The schemas keep their `$id`, so their internal `$ref`s resolve.
+ */
+import { STATUS_OF } from './error-handler.js';
+import type { ErrorCode } from '../errors.js';
+import type { JsonSchema, Schemas } from '../store/schemas.js';
+
+const NETWORK_ID = 'https://netcfg.local/schemas/network.schema.json';
+const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+
+const EXAMPLE_NETWORK = {
+  id: 'evm:sepolia',
+  name: 'sepolia',
+  network_type: 'evm',
+  rpc_urls: [
+    { url: 'https://ethereum-sepolia-rpc.publicnode.com', weight: 100 },
+    { url: 'https://sepolia.drpc.org', weight: 50 },
+  ],
+  chain_id: 11155111,
+  symbol: 'ETH',
+  is_testnet: true,
+};
+
+/** The wire view of a network: the file's fields plus id/name/network_type, rpc_urls as objects. */
+function networkSchema(file: JsonSchema): JsonSchema {
+  const fileProps = (file.properties ?? {}) as Record<string, unknown>;
+  const properties: Record<string, unknown> = {
+    id: { type: 'string', description: '<family>:<name>', examples: ['evm:sepolia'] },
+    name: { type: 'string' },
+    network_type: { type: 'string', description: 'The family folder.' },
+    rpc_urls: { type: 'array', items: { $ref: `${NETWORK_ID}#/$defs/weightedRpcUrl` } },
+  };
+  for (const key of Object.keys(fileProps)) {
+    if (!(key in properties)) properties[key] = { $ref: `${NETWORK_ID}#/properties/${key}` };
+  }
+  return { type: 'object', required: ['id', 'name', 'network_type', 'rpc_urls'], properties, additionalProperties: true };
+}
+
+function errorResponse(code: ErrorCode, message: string): JsonSchema {
+  return {
+    description: `${code}: ${message}`,
+    content: {
+      'application/json': {
+        schema: ref('Error'),
+        example: { success: false, data: null, error: message, code },
+      },
+    },
+  };
+}
+
+const ERROR_EXAMPLES: Partial<Record<ErrorCode, string>> = {
+  INVALID_ID: '"evm" is not a network id; an id is <family>:<name>.',
+  INVALID_QUERY: 'per_page must be a whole number from 1 to 100; got "0".',
+  VALIDATION_FAILED: 'The request body is invalid: rpc_urls is required.',
+  MALFORMED_JSON: 'The request body is not valid JSON.',
+  UNAUTHORIZED: 'Missing or wrong API key; send "Authorization: Bearer <API_KEY>".',
+  NETWORK_NOT_FOUND: 'Network evm:nope was not found.',
+  FILE_INVALID: 'evm/sepolia.yaml is not valid YAML, so it cannot be edited safely.',
+  PRECONDITION_FAILED: 'evm:sepolia has changed since the ETag in If-Match was read.',
+  PAYLOAD_TOO_LARGE: 'The request body is larger than 64 KiB.',
+  UNSUPPORTED_MEDIA_TYPE: 'The body must be JSON.',
+  PRECONDITION_REQUIRED: 'This server requires If-Match on PATCH.',
+  STORAGE_UNAVAILABLE: 'The disk refused to write evm/sepolia.yaml (ENOSPC); the file is unchanged.',
+  ROUTE_NOT_FOUND: 'No route GET /nope.',
+  METHOD_NOT_ALLOWED: 'DELETE is not allowed on /api/v1/networks; use HEAD, GET.',
+  INTERNAL: 'Something went wrong inside netcfg; the error has been logged.',
+};
+
+/** Responses for a list of error codes, grouped by status (several codes can share one). */
+function errors(...codes: ErrorCode[]): Record<string, JsonSchema> {
+  const out: Record<string, JsonSchema> = {};
+  for (const code of [...codes, 'INTERNAL' as const]) {
+    const status = String(STATUS_OF[code]);
+    const message = ERROR_EXAMPLES[code] ?? code;
+    if (out[status]) (out[status] as { description: string }).description += `; ${code}`;
+    else out[status] = errorResponse(code, message);
+  }
+  return out;
+}
+
+function json(schema: JsonSchema, example: unknown, description: string): JsonSchema {
+  return { description, content: { 'application/json': { schema, example } } };
+}
+
+const ID_PARAM = { name: 'network_id', in: 'path', required: true, description: '<family>:<name>; the colon may be sent as %3A.', schema: { type: 'string' }, example: 'evm:sepolia' };
+const PAGE_PARAMS = [
+  { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } },
+  { name: 'per_page', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 10 } },
+];
+const ETAG_HEADER = { ETag: { description: 'Strong hash of the file bytes.', schema: { type: 'string' } } };
+
+export function buildOpenApi(schemas: Schemas): JsonSchema {
+  const auth = [{ bearer: [] }];
+  const paths: Record<string, Record<string, JsonSchema>> = {
+    '/api/v1/health': { get: { operationId: 'health', summary: 'Liveness', responses: { 200: { description: 'The process serves.', content: { 'text/plain': { schema: { type: 'string', const: 'OK' }, example: 'OK' } } } } } },
+    '/api/v1/ready': {
+      get: {
+        operationId: 'readiness',
+        summary: 'Readiness: 503 until the index has loaded, when the folder is missing or the watcher failed',
+        responses: { 200: json(ref('Readiness'), undefined, 'Ready (healthy or degraded).'), 503: json(ref('Readiness'), undefined, 'Not ready.') },
+      },
+    },
+    '/api/v1/networks': {
+      get: {
+        operationId: 'listNetworks',
+        summary: 'Networks sorted by id, a page at a time',
+        security: auth,
+        parameters: [...PAGE_PARAMS, { name: 'network_type', in: 'query', schema: { type: 'string' }, example: 'evm' }],
+        responses: {
+          200: { ...json(ref('NetworkList'), { success: true, data: [EXAMPLE_NETWORK], error: null, pagination: { current_page: 1, per_page: 10, total_items: 1, total_pages: 1 }, revision: 12 }, 'A page.'), headers: { Link: { description: 'RFC 8288 first/prev/next/last', schema: { type: 'string' } } } },
+          ...errors('INVALID_QUERY', 'UNAUTHORIZED'),
+        },
+      },
+    },
+    '/api/v1/networks/events': {
+      get: {
+        operationId: 'networkEvents',
+        summary: 'Server-Sent Events: added|modified|deleted {id, etag, revision}; reset when Last-Event-ID is too old',
+        security: auth,
+        parameters: [{ name: 'Last-Event-ID', in: 'header', schema: { type: 'integer' } }],
+        responses: { 200: { description: 'An event stream.', content: { 'text/event-stream': { schema: { type: 'string' }, example: 'id: 13\nevent: modified\ndata: {"id":"evm:sepolia","etag":"\\"abc\\"","revision":13}\n\n' } } }, ...errors('INVALID_QUERY', 'UNAUTHORIZED') },
+      },
+    },
+    '/api/v1/networks/{network_id}': {
+      get: {
+        operationId: 'getNetwork',
+        summary: 'One network',
+        security: auth,
+        parameters: [ID_PARAM],
+        responses: { 200: { ...json(ref('NetworkEnvelope'), { success: true, data: EXAMPLE_NETWORK, error: null }, 'The network.'), headers: ETAG_HEADER }, 304: { description: 'Not modified (If-None-Match).' }, ...errors('INVALID_ID', 'UNAUTHORIZED', 'NETWORK_NOT_FOUND') },
+      },
+      patch: {
+        operationId: 'updateNetwork',
+        summary: 'Replace rpc_urls; written atomically to the YAML file, comments kept',
+        security: auth,
+        parameters: [ID_PARAM, { name: 'If-Match', in: 'header', schema: { type: 'string' }, description: 'ETag from GET, or *.' }],
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': { schema: ref('UpdateNetworkRequest'), example: { rpc_urls: ['https://rpc.example.com', { url: 'https://backup.example.com', weight: 25 }] } },
+            'application/merge-patch+json': { schema: ref('UpdateNetworkRequest') },
+          },
+        },
+        responses: {
+          200: { ...json(ref('NetworkEnvelope'), { success: true, data: EXAMPLE_NETWORK, error: null }, 'The updated network, durable on disk.'), headers: ETAG_HEADER },
+          ...errors('VALIDATION_FAILED', 'MALFORMED_JSON', 'INVALID_ID', 'UNAUTHORIZED', 'NETWORK_NOT_FOUND', 'FILE_INVALID', 'PRECONDITION_FAILED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'PRECONDITION_REQUIRED', 'STORAGE_UNAVAILABLE'),
+        },
+      },
+    },
+    '/api/v1/networks/{network_id}/history': {
+      get: {
+        operationId: 'networkHistory',
+        summary: "The network file's commits (git log), newest first",
+        security: auth,
+        parameters: [ID_PARAM, ...PAGE_PARAMS],
+        responses: { 200: json(ref('HistoryList'), undefined, 'A page of commits.'), ...errors('INVALID_ID', 'INVALID_QUERY', 'UNAUTHORIZED', 'NETWORK_NOT_FOUND', 'NOT_IMPLEMENTED') },
+      },
+    },
+    '/api/v1/openapi.json': { get: { operationId: 'openapi', summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' } } } } } } },
+    '/api/v1/schemas/network.json': { get: { operationId: 'networkSchema', summary: 'JSON Schema of a network file', responses: { 200: json({ type: 'object' }, undefined, 'JSON Schema 2020-12') } } },
+    '/api/v1/schemas/update-network.json': { get: { operationId: 'updateNetworkSchema', summary: 'JSON Schema of a PATCH body', responses: { 200: json({ type: 'object' }, undefined, 'JSON Schema 2020-12') } } },
+  };
+  // The network routes are served at the bare /networks paths too (the Relayer SDK uses /api/v1).
+  for (const p of Object.keys(paths)) {
+    if (!p.startsWith('/api/v1/networks')) continue;
+    const bare: Record<string, JsonSchema> = {};
+    for (const [method, op] of Object.entries(paths[p] as Record<string, JsonSchema>)) bare[method] = { ...op, operationId: `${String(op.operationId)}Unprefixed` };
+    paths[p.slice('/api/v1'.length)] = bare;
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'netcfg', version: '1', description: 'Network configurations from YAML files in git, in the OpenZeppelin Relayer network API format.' },
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    servers: [{ url: '/' }],
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API_KEY' } },
+      schemas: {
+        NetworkFile: schemas.network,
+        UpdateNetworkRequest: schemas.updateNetwork,
+        Network: networkSchema(schemas.network),
+        ErrorDetail: { type: 'object', required: ['pointer', 'message'], properties: { pointer: { type: 'string', description: 'JSON Pointer into the body' }, message: { type: 'string' } } },
+        Error: {
+          type: 'object',
+          required: ['success', 'data', 'error', 'code'],
+          properties: { success: { const: false }, data: { type: 'null' }, error: { type: 'string' }, code: { type: 'string', enum: Object.keys(STATUS_OF) }, details: { type: 'array', items: ref('ErrorDetail') } },
+        },
+        NetworkEnvelope: { type: 'object', required: ['success', 'data', 'error'], properties: { success: { const: true }, data: ref('Network'), error: { type: 'null' } } },
+        Pagination: {
+          type: 'object',
+          required: ['current_page', 'per_page', 'total_items', 'total_pages'],
+          properties: { current_page: { type: 'integer' }, per_page: { type: 'integer' }, total_items: { type: 'integer' }, total_pages: { type: 'integer' } },
+        },
+        NetworkList: {
+          type: 'object',
+          required: ['success', 'data', 'error', 'pagination'],
+          properties: { success: { const: true }, data: { type: 'array', items: ref('Network') }, error: { type: 'null' }, pagination: ref('Pagination'), revision: { type: 'integer', description: 'Index revision the page was read at; resume the change stream from it.' } },
+        },
+        Commit: { type: 'object', required: ['sha', 'author', 'date', 'message'], properties: { sha: { type: 'string' }, author: { type: 'string' }, email: { type: 'string' }, date: { type: 'string', format: 'date-time' }, message: { type: 'string' } } },
+        HistoryList: { type: 'object', required: ['success', 'data', 'error', 'pagination'], properties: { success: { const: true }, data: { type: 'array', items: ref('Commit') }, error: { type: 'null' }, pagination: ref('Pagination') } },
+        Readiness: {
+          type: 'object',
+          required: ['ready', 'status', 'components', 'timestamp'],
+          properties: {
+            ready: { type: 'boolean' },
+            status: { enum: ['healthy', 'degraded', 'unhealthy'] },
+            reason: { type: 'string' },
+            components: { type: 'object' },
+            timestamp: { type: 'string' },
+          },
+        },
+      },
+    },
+    paths,
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * GET /networks/events: the index's changes as Server-Sent Events. Each change is one event
+ * (`added`, `modified`, `deleted`) whose id is the index revision, so `Last-Event-ID` (sent by
+ * EventSource on reconnect, or by a client that listed at revision R) resumes without a gap.
+ * When the asked revision is no longer in the bounded log, a `reset` event says: list again.
+ * Comment lines every `heartbeatMs` keep proxies from closing an idle stream.
+ */
+import { PassThrough } from 'node:stream';
+import type Router from '@koa/router';
+import type { Context, Middleware } from 'koa';
+import { NetcfgError } from '../../errors.js';
+import type { IndexChange } from '../../store/network-index.js';
+import type { NetworkStore } from '../../store/network-store.js';
+
+export interface EventRouteOptions {
+  heartbeatMs: number;
+  /** Aborted when the server shuts down: every stream is ended so the server can close. */
+  shutdown: AbortSignal;
+}
+
+function frame(change: IndexChange): string {
+  return `id: ${change.revision}\nevent: ${change.kind}\ndata: ${JSON.stringify({ id: change.id, etag: change.etag, revision: change.revision })}\n\n`;
+}
+
+function lastEventId(ctx: Context): number | undefined {
+  const raw = ctx.get('Last-Event-ID') || (typeof ctx.query.last_event_id === 'string' ? ctx.query.last_event_id : '');
+  if (raw === '') return undefined;
+  if (!/^\d{1,15}$/.test(raw)) {
+    throw new NetcfgError('INVALID_QUERY', 'Last-Event-ID must be a revision number from an earlier event or list response.', {
+      details: [{ pointer: '/last_event_id', message: 'Last-Event-ID must be a whole number.' }],
+    });
+  }
+  return Number(raw);
+}
+
+export function eventRoutes(router: Router, store: NetworkStore, guard: Middleware, options: EventRouteOptions): void {
+  router.get(['/api/v1/networks/events', '/networks/events'], guard, (ctx: Context) => {
+    const resumeFrom = lastEventId(ctx);
+    const stream = new PassThrough();
+    ctx.req.socket.setTimeout(0);
+    ctx.req.socket.setNoDelay(true);
+    ctx.status = 200;
+    ctx.set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no' });
+    ctx.body = stream;
+
+    stream.write(`retry: 1000\n: netcfg change stream at revision ${store.changes.revision}\n\n`);
+    if (resumeFrom !== undefined) {
+      const missed = store.changes.since(resumeFrom);
+      if (missed === null) {
+        stream.write(`id: ${store.changes.revision}\nevent: reset\ndata: ${JSON.stringify({ revision: store.changes.revision, reason: 'the asked revision is no longer kept; list the networks again' })}\n\n`);
+      } else {
+        for (const change of missed) stream.write(frame(change));
+      }
+    }
+    const off = store.onChange((change) => stream.write(frame(change)));
+    const heartbeat = setInterval(() => stream.write(`: heartbeat ${Date.now()}\n\n`), options.heartbeatMs);
+    const end = (): void => {
+      off();
+      clearInterval(heartbeat);
+      options.shutdown.removeEventListener('abort', end);
+      stream.end();
+    };
+    options.shutdown.addEventListener('abort', end);
+    ctx.req.once('close', end);
+  });
+}

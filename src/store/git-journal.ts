@@ -1,0 +1,130 @@
+/**
+ * Git history of live changes. When the config folder is inside a git work tree and GIT_COMMIT is
+ * on, each successful PATCH becomes one commit of that file alone, made while the file's lock is
+ * held, so `git log` is the audit trail and `git revert` undoes a change. It drives the `git`
+ * command line (never a re-implementation). A failed commit never loses the write: the file is
+ * on disk already; the path is kept, reported in readiness and committed on the next retry.
+ */
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+export interface GitAuthor {
+  name: string;
+  email: string;
+}
+
+export interface Commit {
+  sha: string;
+  author: string;
+  email: string;
+  date: string;
+  message: string;
+}
+
+const RETRY_MS = [200, 1000, 5000, 30_000];
+
+export class GitJournal {
+  lastFailure: { at: Date; message: string } | null = null;
+  private readonly pending = new Map<string, string>(); // path from top -> message
+  private chain: Promise<unknown> = Promise.resolve();
+  private retryTimer: NodeJS.Timeout | undefined;
+  private retries = 0;
+
+  private constructor(
+    readonly top: string,
+    private readonly author: GitAuthor,
+  ) {}
+
+  /** The journal of the work tree holding `dir`, or null when `dir` is not in one. */
+  static async open(dir: string, author: GitAuthor): Promise<GitJournal | null> {
+    try {
+      const { stdout } = await run('git', ['-C', dir, 'rev-parse', '--show-toplevel']);
+      return new GitJournal(stdout.trim(), author);
+    } catch {
+      return null;
+    }
+  }
+
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  /** Commits `file` alone. Never throws: a failure is kept for a retry and shown in readiness. */
+  commit(file: string, message: string): Promise<void> {
+    const rel = path.relative(this.top, file);
+    this.pending.set(rel, message);
+    return this.serial(() => this.flush());
+  }
+
+  /** Commits of `files` (paths inside the work tree), newest first, and how many there are. */
+  async history(files: string[], skip: number, limit: number): Promise<{ commits: Commit[]; total: number }> {
+    const rels = files.map((f) => path.relative(this.top, f));
+    const [log, count] = await Promise.all([
+      this.git(['log', `--skip=${skip}`, `--max-count=${limit}`, '--format=%H%x1f%an%x1f%ae%x1f%aI%x1f%s%x1e', '--', ...rels]),
+      this.git(['rev-list', '--count', 'HEAD', '--', ...rels]).catch(() => '0'),
+    ]);
+    const commits = log
+      .split('\x1e')
+      .map((r) => r.trim())
+      .filter((r) => r !== '')
+      .map((r) => {
+        const [sha = '', author = '', email = '', date = '', message = ''] = r.split('\x1f');
+        return { sha, author, email, date, message };
+      });
+    return { commits, total: Number(count.trim()) || 0 };
+  }
+
+  close(): void {
+    clearTimeout(this.retryTimer);
+  }
+
+  private async flush(): Promise<void> {
+    for (const [rel, message] of [...this.pending]) {
+      try {
+        await this.git(['add', '--', rel]);
+        await this.git(['commit', '--no-verify', '--quiet', '--only', '-m', message, '--', rel]);
+        this.pending.delete(rel);
+      } catch (err) {
+        const text = String((err as { stderr?: string }).stderr ?? (err as Error).message);
+        if (/nothing to commit|no changes added/i.test(text)) {
+          this.pending.delete(rel);
+          continue;
+        }
+        this.lastFailure = { at: new Date(), message: `git commit of ${rel} failed: ${text.trim().split('\n')[0]}` };
+        this.scheduleRetry();
+        return;
+      }
+    }
+    this.retries = 0;
+    if (this.pending.size === 0) this.lastFailure = null;
+  }
+
+  private scheduleRetry(): void {
+    clearTimeout(this.retryTimer);
+    const delay = RETRY_MS[Math.min(this.retries++, RETRY_MS.length - 1)];
+    this.retryTimer = setTimeout(() => void this.serial(() => this.flush()), delay);
+    this.retryTimer.unref();
+  }
+
+  /** One git command at a time: git's own index.lock would refuse concurrent ones. */
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.chain.then(fn, fn);
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+
+  private async git(args: string[]): Promise<string> {
+    const env = {
+      ...process.env,
+      GIT_AUTHOR_NAME: this.author.name,
+      GIT_AUTHOR_EMAIL: this.author.email,
+      GIT_COMMITTER_NAME: this.author.name,
+      GIT_COMMITTER_EMAIL: this.author.email,
+    };
+    const { stdout } = await run('git', ['-C', this.top, ...args], { env, maxBuffer: 16 * 1024 * 1024 });
+    return stdout;
+  }
+}
