@@ -35,6 +35,10 @@ unit: $(BUILD)
 
 test: install typecheck lint build unit
 
+# Checks a config folder the way the server loads it (DIR=... for another folder).
+validate: $(BUILD)
+	node dist/src/cli.js validate $(or $(DIR),config/networks)
+
 # Benchmarks against baselines started in the same run; QUICK=1 for 2 s rows.
 bench: $(BUILD)
 	npx tsx bench/run.ts $(if $(QUICK),--quick,)

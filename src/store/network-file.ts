@@ -59,8 +59,9 @@ export function parseYaml(text: string): ParsedYaml {
   return { doc, lines, problems };
 }
 
+/** yaml's messages end with "at line L, column C:" and a code excerpt; the position is separate. */
 function firstLine(message: string): string {
-  return message.split('\n')[0] ?? message;
+  return (message.split('\n')[0] ?? message).replace(/ at line \d+, column \d+:?$/, '');
 }
 
 /** Validates a file's text for the network `id` stored at `relPath`. */

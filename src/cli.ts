@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+/**
+ * The `netcfg` command: `serve` runs the server (flags override environment variables) and
+ * `validate` checks a config folder the way the server would load it, printing
+ * `path:line:column: message` lines that editors and CI annotate. commander does the parsing.
+ */
+import path from 'node:path';
+import { Command, Option } from 'commander';
+import { configFromEnv, ConfigError } from './config.js';
+import { serve } from './main.js';
+import { validateFolder } from './store/validate-folder.js';
+
+function fail(message: string, code = 2): never {
+  process.stderr.write(`netcfg: ${message}\n`);
+  process.exit(code);
+}
+
+export function buildCli(): Command {
+  const program = new Command('netcfg').description('GitOps network configuration service').showHelpAfterError();
+
+  program
+    .command('serve')
+    .description('serve the networks of a config folder over HTTP; each flag overrides the environment variable in brackets')
+    .addOption(new Option('--host <host>', 'address to listen on [HOST]'))
+    .addOption(new Option('--port <port>', 'port to listen on (0 = any free port) [PORT]'))
+    .addOption(new Option('--config-dir <dir>', 'folder of <family>/<name>.yaml files [CONFIG_DIR]'))
+    .addOption(new Option('--log-level <level>', 'fatal|error|warn|info|debug|trace|silent [LOG_LEVEL]'))
+    .addOption(new Option('--require-if-match', 'refuse a PATCH without If-Match (428) [REQUIRE_IF_MATCH]'))
+    .addOption(new Option('--block-private-ips', 'refuse RPC URLs pointing at internal addresses [RPC_BLOCK_PRIVATE_IPS]'))
+    .addOption(new Option('--allowed-hosts <hosts>', 'comma-separated RPC hosts to accept (default: any) [RPC_ALLOWED_HOSTS]'))
+    .addOption(new Option('--watch-poll', 'poll the folder instead of inotify (network file systems) [WATCH_POLL]'))
+    .addOption(new Option('--watch-poll-interval-ms <ms>', 'polling interval [WATCH_POLL_INTERVAL_MS]'))
+    .addOption(new Option('--git-commit', 'commit every PATCH to the git work tree holding the folder [GIT_COMMIT]'))
+    .addHelpText('after', '\nThe API key is read from API_KEY only (a flag would show it in the process list).')
+    .action(async (opts: Record<string, string | boolean | undefined>) => {
+      const env: Record<string, string | undefined> = { ...process.env };
+      const set = (name: string, value: string | boolean | undefined): void => {
+        if (value !== undefined) env[name] = String(value);
+      };
+      set('HOST', opts.host);
+      set('PORT', opts.port);
+      set('CONFIG_DIR', opts.configDir);
+      set('LOG_LEVEL', opts.logLevel);
+      set('REQUIRE_IF_MATCH', opts.requireIfMatch);
+      set('RPC_BLOCK_PRIVATE_IPS', opts.blockPrivateIps);
+      set('RPC_ALLOWED_HOSTS', opts.allowedHosts);
+      set('WATCH_POLL', opts.watchPoll);
+      set('WATCH_POLL_INTERVAL_MS', opts.watchPollIntervalMs);
+      set('GIT_COMMIT', opts.gitCommit);
+      try {
+        await serve(configFromEnv(env));
+      } catch (err) {
+        if (err instanceof ConfigError) fail(err.message);
+        throw err;
+      }
+    });
+
+  program
+    .command('validate')
+    .description('check a config folder with the server\'s own code and schemas; exit 1 on any problem')
+    .argument('[dir]', 'the config folder', process.env.CONFIG_DIR || 'config/networks')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .addOption(new Option('--block-private-ips', 'apply RPC_BLOCK_PRIVATE_IPS [RPC_BLOCK_PRIVATE_IPS]'))
+    .addOption(new Option('--allowed-hosts <hosts>', 'apply RPC_ALLOWED_HOSTS [RPC_ALLOWED_HOSTS]'))
+    .action((dir: string, opts: { format: string; blockPrivateIps?: boolean | string; allowedHosts?: string }) => {
+      const blockPrivate = opts.blockPrivateIps === true || /^(true|1|yes)$/i.test(process.env.RPC_BLOCK_PRIVATE_IPS ?? '');
+      const allowedHosts = (opts.allowedHosts ?? process.env.RPC_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+      const report = validateFolder(path.resolve(dir), { blockPrivate, allowedHosts });
+      const files = new Set(report.problems.map((p) => p.path)).size;
+      if (opts.format === 'json') {
+        const problems = report.problems.map((p) => ({ ...p, path: path.join(dir, p.path) }));
+        process.stdout.write(`${JSON.stringify({ ok: problems.length === 0, networks: report.networks, problems }, null, 2)}\n`);
+      } else {
+        for (const p of report.problems) process.stdout.write(`${path.join(dir, p.path)}:${p.line}:${p.column}: ${p.error}\n`);
+        const summary = report.problems.length === 0
+          ? `netcfg: ${report.networks} networks valid in ${dir}`
+          : `netcfg: ${report.problems.length} problem(s) in ${files} file(s); ${report.networks} networks valid in ${dir}`;
+        process.stdout.write(`${summary}\n`);
+      }
+      process.exitCode = report.problems.length === 0 ? 0 : 1;
+    });
+
+  return program;
+}
+
+buildCli().parseAsync(process.argv).catch((err: unknown) => fail((err as Error).stack ?? String(err), 1));
