@@ -6,6 +6,7 @@
  * fires before the writer is done (measured here: one event in three read an empty file) is
  * therefore never served, and a write whose event chokidar throttled away is still read.
  */
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { classifyPath } from './network-id.js';
@@ -17,6 +18,16 @@ export interface WatchOptions {
   pollIntervalMs: number;
   debounceMs: number;
   stableMs: number;
+}
+
+const ROOT_CHECK_MS = 1000;
+
+function realpathOrNull(p: string): string | null {
+  try {
+    return realpathSync(p);
+  } catch {
+    return null;
+  }
 }
 
 export const DEFAULT_WATCH: WatchOptions = { poll: false, pollIntervalMs: 1000, debounceMs: 5, stableMs: 5 };
@@ -38,6 +49,8 @@ export class ConfigWatcher {
   private readonly pending = new Map<string, NodeJS.Timeout>();
   private idleWaiters: Array<() => void> = [];
   private burst = 0;
+  private realRoot: string | null = null;
+  private rootCheck: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly sync: DiskSync,
@@ -47,6 +60,15 @@ export class ConfigWatcher {
 
   /** Starts watching; resolves once chokidar has walked the folder and reports changes. */
   start(): Promise<void> {
+    this.realRoot = realpathOrNull(this.sync.root);
+    // git-sync (and `ln -sfn` deploys) swap a symlink on the way to the folder: inotify keeps
+    // watching the old tree, so follow the link and re-watch when it points somewhere new.
+    this.rootCheck = setInterval(() => this.checkRoot(), ROOT_CHECK_MS);
+    this.rootCheck.unref();
+    return this.watch();
+  }
+
+  private watch(): Promise<void> {
     const root = this.sync.root;
     const watcher = watch(root, {
       ignoreInitial: true,
@@ -72,7 +94,18 @@ export class ConfigWatcher {
     });
   }
 
+  private checkRoot(): void {
+    const real = realpathOrNull(this.sync.root);
+    if (real === this.realRoot || this.status === 'stopped') return;
+    this.realRoot = real;
+    const old = this.chokidar;
+    void old?.close();
+    void this.watch();
+    this.refreshAll();
+  }
+
   async close(): Promise<void> {
+    clearInterval(this.rootCheck);
     this.status = 'stopped';
     for (const timer of this.pending.values()) clearTimeout(timer);
     this.pending.clear();
