@@ -88,7 +88,7 @@ export function parseNetworkFile(text: string, id: NetworkId, relPath: string, p
 export function validateNetworkData(data: unknown, id: NetworkId, policy: UrlPolicy): ErrorDetail[] {
   const schemas = loadSchemas();
   const details = schemas.validateNetwork(data);
-  if (details.length > 0 || typeof data !== 'object' || data === null) return details;
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return details;
   const fields = data as Record<string, unknown>;
   const derived: Record<string, string> = { id: id.id, name: id.name, network_type: id.family };
   for (const [key, expected] of Object.entries(derived)) {
@@ -96,7 +96,11 @@ export function validateNetworkData(data: unknown, id: NetworkId, policy: UrlPol
       details.push({ pointer: `/${key}`, message: `${key} is "${String(fields[key])}" but the file's path says "${expected}"; remove it or make it match.` });
     }
   }
-  details.push(...checkRpcUrls(fields.rpc_urls as unknown[], '/rpc_urls', policy));
+  if (Array.isArray(fields.rpc_urls)) {
+    // URL rules beyond the schema; where the schema already flagged a place, its message stands.
+    const flagged = new Set(details.map((d) => d.pointer));
+    details.push(...checkRpcUrls(fields.rpc_urls, '/rpc_urls', policy).filter((d) => !flagged.has(d.pointer)));
+  }
   return details;
 }
 

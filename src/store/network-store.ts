@@ -129,8 +129,10 @@ export class NetworkStore {
     const networkId = this.parseId(id);
     const details = loadSchemas().validateUpdate(body);
     const changes = body as Record<string, unknown>;
-    if (details.length === 0 && Array.isArray(changes.rpc_urls)) {
-      details.push(...checkRpcUrls(changes.rpc_urls, '/rpc_urls', this.policy));
+    if (typeof changes === 'object' && changes !== null && Array.isArray(changes.rpc_urls) && changes.rpc_urls.length <= 1000) {
+      // URL rules beyond the schema; where the schema already flagged a place, its message stands.
+      const flagged = new Set(details.map((d) => d.pointer));
+      details.push(...checkRpcUrls(changes.rpc_urls, '/rpc_urls', this.policy).filter((d) => !flagged.has(d.pointer)));
     }
     if (details.length > 0) {
       throw new NetcfgError('VALIDATION_FAILED', `The request body is invalid: ${details[0]?.message}${details.length > 1 ? ` (and ${details.length - 1} more)` : ''}`, { details });

@@ -30,12 +30,26 @@ export function normaliseEntry(entry: unknown): RpcUrl {
   return { url, weight };
 }
 
-/** Checks a schema-valid `rpc_urls` array; `base` is its JSON Pointer (`/rpc_urls`). */
+/** A string, or an object whose url is a string and weight an integer: the shapes rules can judge. */
+function wellFormed(raw: unknown): boolean {
+  if (typeof raw === 'string') return true;
+  if (typeof raw !== 'object' || raw === null) return false;
+  const { url, weight } = raw as Record<string, unknown>;
+  return typeof url === 'string' && Number.isInteger(weight);
+}
+
+/**
+ * Checks an `rpc_urls` array; `base` is its JSON Pointer (`/rpc_urls`). Entries of the wrong shape
+ * are skipped (the schema reports them), so one request gets every problem at once.
+ */
 export function checkRpcUrls(entries: readonly unknown[], base: string, policy: UrlPolicy): ErrorDetail[] {
   const problems: ErrorDetail[] = [];
   const seen = new Map<string, number>();
   let enabled = 0;
+  let judged = 0;
   entries.forEach((raw, i) => {
+    if (!wellFormed(raw)) return;
+    judged++;
     const entry = normaliseEntry(raw);
     const pointer = typeof raw === 'string' ? `${base}/${i}` : `${base}/${i}/url`;
     if (entry.weight > 0) enabled++;
@@ -52,7 +66,7 @@ export function checkRpcUrls(entries: readonly unknown[], base: string, policy: 
       seen.set(key, i);
     }
   });
-  if (entries.length > 0 && enabled === 0) {
+  if (entries.length > 0 && judged === entries.length && enabled === 0) {
     problems.push({ pointer: base, message: `${describePointer(base)} must have at least one entry with a weight above 0; all are disabled.` });
   }
   return problems;
