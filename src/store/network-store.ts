@@ -15,6 +15,7 @@ import type { NetworkRecord } from './network-file.js';
 import { NetworkIndex, type IndexChange, type InvalidFile, type Page } from './network-index.js';
 import { NetworkWriter } from './network-writer.js';
 import { loadSchemas } from './schemas.js';
+import { sweepTempFiles } from './temp-files.js';
 import { OPEN_POLICY, checkRpcUrls, type UrlPolicy } from './url-rules.js';
 import { ConfigWatcher, DEFAULT_WATCH, type WatchOptions } from './watcher.js';
 
@@ -202,6 +203,7 @@ export class NetworkStore {
 
   /** The first full read: every file, in chunks, yielding so /ready can answer 503 meanwhile. */
   private async load(): Promise<void> {
+    sweepTempFiles(this.root);
     this.index.beginBulk();
     const { ids, foreign } = this.sync.listTargets();
     let n = 0;

@@ -6,7 +6,6 @@
  * The index is updated before the lock is released, so the next GET anywhere in this process sees
  * the change; the watcher's later event for the same bytes changes nothing.
  */
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { NetcfgError, type ErrorDetail } from '../errors.js';
@@ -15,6 +14,7 @@ import type { FsSeam } from './fs-seam.js';
 import { EXTENSIONS, relativePathOf, type NetworkId } from './network-id.js';
 import { etagOf, parseNetworkFile, parseYaml, type NetworkRecord } from './network-file.js';
 import type { NetworkIndex } from './network-index.js';
+import { tempPathFor } from './temp-files.js';
 import type { UrlPolicy } from './url-rules.js';
 
 export interface UpdateRequest {
@@ -111,7 +111,7 @@ export class NetworkWriter {
   /** Temp file + fsync + rename + folder fsync. Returns true when the target moved under us. */
   private async writeAtomic(abs: string, text: string, mode: number, readStamp: string, compromised: () => Error | null): Promise<boolean> {
     const dir = path.dirname(abs);
-    const tmp = path.join(dir, `.${path.basename(abs)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+    const tmp = tempPathFor(abs);
     try {
       await this.fs.writeNewDurable(tmp, text, mode);
       // Narrow the window in which git could delete or replace the file between read and rename:
