@@ -31,7 +31,7 @@ lint: $(NODE_MODULES)
 	npx eslint .
 
 unit: $(BUILD)
-	npx mocha
+	npx mocha 'test/**/*.test.ts'
 
 test: install typecheck lint build unit
 

@@ -11,8 +11,14 @@ function digest(value: string): Buffer {
   return createHash('sha256').update(value).digest();
 }
 
+/** The scheme name is case-insensitive (RFC 9110); the token is compared exactly. */
+function normalise(header: string): string {
+  const space = header.indexOf(' ');
+  return space < 0 ? header : `${header.slice(0, space).toLowerCase()}${header.slice(space)}`;
+}
+
 export function bearerAuth(apiKey: string) {
-  const expected = digest(`Bearer ${apiKey}`);
+  const expected = digest(`bearer ${apiKey}`);
   return async function requireBearer(ctx: Context, next: Next): Promise<void> {
     const raw = ctx.req.rawHeaders;
     let count = 0;
@@ -23,7 +29,7 @@ export function bearerAuth(apiKey: string) {
         header = raw[i + 1] as string;
       }
     }
-    const ok = timingSafeEqual(digest(header), expected);
+    const ok = timingSafeEqual(digest(normalise(header)), expected);
     if (count !== 1 || !ok) {
       throw new NetcfgError('UNAUTHORIZED', 'Missing or wrong API key; send "Authorization: Bearer <API_KEY>".');
     }

@@ -65,7 +65,10 @@ export function errorHandler(log: Logger) {
       if (ctx.body === undefined || ctx.body === null) {
         // Nothing answered: @koa/router left a 404, 405 (with Allow) or 501.
         if (ctx.status === 405) throw new NetcfgError('METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on ${ctx.path}; use ${ctx.response.get('Allow')}.`);
-        if (ctx.status === 501) throw new NetcfgError('NOT_IMPLEMENTED', `${ctx.method} is not supported by netcfg.`);
+        if (ctx.status === 501) {
+          ctx.remove('Allow'); // the router sets an empty one for a method it does not know
+          throw new NetcfgError('NOT_IMPLEMENTED', `${ctx.method} is not supported by netcfg.`);
+        }
         if (ctx.status === 404) throw new NetcfgError('ROUTE_NOT_FOUND', `No route ${ctx.method} ${ctx.path}; the API lives under /api/v1 (see the README).`);
       }
     } catch (caught) {

@@ -5,7 +5,7 @@
  * `path:line:column`.
  */
 import { createHash } from 'node:crypto';
-import { isMap, isSeq, isPair, isScalar, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { isMap, isSeq, isPair, isScalar, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
 import type { ErrorDetail } from '../errors.js';
 import type { NetworkId } from './network-id.js';
 import { loadSchemas } from './schemas.js';
@@ -71,6 +71,8 @@ export function parseNetworkFile(text: string, id: NetworkId, relPath: string, p
   if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) {
     return { ok: false, problems: [{ line: 1, column: 1, message: 'the file is empty; a network needs at least rpc_urls' }] };
   }
+  const dangling = danglingAlias(doc, lines);
+  if (dangling) return { ok: false, problems: [dangling] };
   let data: unknown;
   try {
     data = doc.toJS({ maxAliasCount: 100 });
@@ -79,7 +81,7 @@ export function parseNetworkFile(text: string, id: NetworkId, relPath: string, p
   }
   const details = validateNetworkData(data, id, policy);
   if (details.length > 0) {
-    return { ok: false, problems: details.map((d) => ({ ...locate(doc, lines, d.pointer), message: d.message })) };
+    return { ok: false, problems: details.map((d) => ({ ...locate(doc, lines, d.pointer), message: d.message.replace(/^The body/, 'The file') })) };
   }
   return { ok: true, record: buildRecord(data as Record<string, unknown>, id, relPath, etagOf(text)) };
 }
@@ -113,6 +115,20 @@ function buildRecord(data: Record<string, unknown>, id: NetworkId, relPath: stri
   const json = JSON.stringify(network);
   const body = Buffer.from(`{"success":true,"data":${json},"error":null}`);
   return { id: id.id, family: id.family, name: id.name, path: relPath, etag, network, json, body };
+}
+
+/** An alias to an anchor that does not exist, located (toJS would throw without a position). */
+function danglingAlias(doc: Document, lines: LineCounter): FileProblem | null {
+  let found: FileProblem | null = null;
+  visit(doc, {
+    Alias(_, node) {
+      if (node.resolve(doc) !== undefined) return undefined;
+      const pos = lines.linePos(node.range?.[0] ?? 0);
+      found = { line: pos.line, column: pos.col, message: `alias *${node.source} refers to an anchor that is not defined before it` };
+      return visit.BREAK;
+    },
+  });
+  return found;
 }
 
 /** Finds where a JSON Pointer lands in the document: the deepest node that exists on its path. */

@@ -84,7 +84,8 @@ export function checkUrl(url: string, policy: UrlPolicy): string | null {
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return 'must use http:// or https://.';
   if (parsed.hostname === '') return 'must name a host.';
-  const host = parsed.hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  // `localhost.` is `localhost`: drop the root label's dot before comparing names.
+  const host = parsed.hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
   if (policy.allowedHosts.length > 0 && !policy.allowedHosts.includes(host)) {
     return `points to "${host}", which is not in RPC_ALLOWED_HOSTS.`;
   }

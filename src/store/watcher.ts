@@ -21,6 +21,8 @@ export interface WatchOptions {
 }
 
 const ROOT_CHECK_MS = 1000;
+/** chokidar's own per-path `change` throttle (hard-coded in chokidar 4). */
+const CHOKIDAR_THROTTLE_MS = 50;
 
 function realpathOrNull(p: string): string | null {
   try {
@@ -30,7 +32,7 @@ function realpathOrNull(p: string): string | null {
   }
 }
 
-export const DEFAULT_WATCH: WatchOptions = { poll: false, pollIntervalMs: 1000, debounceMs: 5, stableMs: 5 };
+export const DEFAULT_WATCH: WatchOptions = { poll: false, pollIntervalMs: 1000, debounceMs: 5, stableMs: 10 };
 
 /** A unit of refresh work: look at disk, check it held still, then serve what was seen. */
 interface Work<T> {
@@ -185,14 +187,31 @@ export class ConfigWatcher {
           this.look(key, work); // it moved while we looked: look again
           return;
         }
-        this.pending.delete(key);
         try {
           work.apply(seen);
         } catch (err) {
           this.onError(err as Error);
         }
-        if (this.pending.size === 0) this.settle();
+        this.trail(key, work, seen);
       }, this.options.stableMs),
+    );
+  }
+
+  /**
+   * chokidar 4 drops a path's `change` events for 50 ms after one it sent, with no catch-up event.
+   * So look once more after that window: a write that landed inside it is read then.
+   */
+  private trail<T>(key: string, work: Work<T>, seen: T): void {
+    this.pending.set(
+      key,
+      setTimeout(() => {
+        if (!work.unchanged(seen)) {
+          this.look(key, work);
+          return;
+        }
+        this.pending.delete(key);
+        if (this.pending.size === 0) this.settle();
+      }, CHOKIDAR_THROTTLE_MS + 10),
     );
   }
 
