@@ -1,0 +1,47 @@
+/**
+ * Disk-side helpers for the read tests: what a fresh scan of a folder would serve (the truth the
+ * watched index must settle to), the index as plain data, and writes made the slow way.
+ */
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
+import { DiskSync } from '../../src/store/disk-sync.js';
+import { NetworkIndex, type InvalidFile } from '../../src/store/network-index.js';
+import type { NetworkStore } from '../../src/store/network-store.js';
+import { OPEN_POLICY } from '../../src/store/url-rules.js';
+
+/** id -> ETag of every network the index serves, in id order. */
+export function servedEtags(index: NetworkIndex): Map<string, string> {
+  const page = index.page(0, Number.MAX_SAFE_INTEGER);
+  return new Map(page.records.map((r) => [r.id, r.etag]));
+}
+
+/** What a brand-new index loaded from `root` serves, built without any watcher. */
+export function freshScan(root: string): { etags: Map<string, string>; invalid: InvalidFile[] } {
+  const index = new NetworkIndex();
+  const sync = new DiskSync(root, index, OPEN_POLICY);
+  const { ids, foreign } = sync.listTargets();
+  for (const id of ids.values()) sync.apply(sync.observe(id));
+  for (const [rel, reason] of foreign) sync.refreshForeign(rel, reason);
+  return { etags: servedEtags(index), invalid: index.invalidFiles() };
+}
+
+/** Paths listed in readiness' invalid_files. */
+export function invalidPaths(store: NetworkStore): string[] {
+  return [...new Set(store.readiness().components.index.invalid_files.map((f) => f.path))].sort();
+}
+
+/**
+ * Overwrites a file in place in two write() calls with a pause between them, as a slow writer
+ * (or one flushing a large buffer) does: open with 'w' truncates, so the file is first empty,
+ * then holds `first`, then `first + rest`.
+ */
+export async function writeInTwoChunks(file: string, first: string, rest: string, pauseMs: number): Promise<void> {
+  const fd = openSync(file, 'w');
+  try {
+    writeSync(fd, first);
+    await delay(pauseMs);
+    writeSync(fd, rest);
+  } finally {
+    closeSync(fd);
+  }
+}
