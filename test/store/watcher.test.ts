@@ -17,7 +17,13 @@ import { nextChange, startStore, until } from '../helpers/store.js';
 
 const BAD = 'rpc_urls:\n  - https://a.example.com\nchain_id: a: b\n';
 
-describe('store/watcher (real folder)', () => {
+// The whole suite runs twice: with inotify, and with polling (WATCH_POLL, for network file systems).
+const MODES = [
+  { title: 'inotify', watch: {} },
+  { title: 'polling', watch: { poll: true, pollIntervalMs: 25 } },
+];
+
+for (const mode of MODES) describe(`store/watcher (real folder, ${mode.title})`, () => {
   let root: string;
   let store: NetworkStore;
   let changes: IndexChange[];
@@ -26,7 +32,7 @@ describe('store/watcher (real folder)', () => {
 
   beforeEach(async () => {
     root = makeConfigDir(standardFiles());
-    store = await startStore(root);
+    store = await startStore(root, { watch: mode.watch });
     changes = [];
     store.onChange((c) => changes.push(c));
   });
@@ -178,7 +184,7 @@ describe('store/watcher (real folder)', () => {
     // change throttle, so no second event arrives to cancel the pending serve: only the stability
     // check stands between the half and the index. The default window is 10 ms (RELIABILITY.md).
     await store.close();
-    store = await startStore(root, { watch: { debounceMs: 5, stableMs: 200 } });
+    store = await startStore(root, { watch: { ...mode.watch, debounceMs: 5, stableMs: 200 } });
     store.onChange((c) => changes.push(c));
     const full = networkYaml({ extra: 'symbol: FULL' });
     const half = full.slice(0, full.indexOf('chain_id'));
