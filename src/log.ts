@@ -7,7 +7,8 @@ import { pino, type Logger } from 'pino';
 export function createLogger(level: string): Logger {
   return pino(
     { level, base: { service: 'netcfg' }, timestamp: pino.stdTimeFunctions.isoTime, redact: ['req.headers.authorization'] },
-    pino.destination({ dest: 1, sync: false, minLength: 4096 }),
+    // Asynchronous, but written as soon as possible: a probe or a test waits for lines like "listening".
+    pino.destination({ dest: 1, sync: false }),
   );
 }
 

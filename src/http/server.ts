@@ -40,7 +40,13 @@ export function addressOf(server: http.Server): string {
 /** Stops accepting, lets requests in flight finish, then closes idle keep-alive connections. */
 export function closeGracefully(server: http.Server): Promise<void> {
   return new Promise((resolve) => {
-    server.close(() => resolve());
+    // A connection becomes idle when its last response ends (a change stream ends on shutdown),
+    // so keep closing idle ones until the server is closed rather than wait out keep-alive.
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
+    server.close(() => {
+      clearInterval(sweep);
+      resolve();
+    });
     server.closeIdleConnections();
   });
 }

@@ -1,7 +1,7 @@
 /**
  * PATCH's write path. Under the network's lock: read the file from disk (git may have changed it a
- * moment ago), check If-Match against the hash of those bytes, apply the changes through yaml's
- * Document API (comments and other fields stay), validate the whole result with the same code that
+ * moment ago), check If-Match against the hash of those bytes, splice the new values into the text
+ * (every other byte, comments included, stays; see yaml-edit.ts), validate the whole result with the same code that
  * loads files, then write a temp file, fsync it, rename it over the file and fsync the folder.
  * The index is updated before the lock is released, so the next GET anywhere in this process sees
  * the change; the watcher's later event for the same bytes changes nothing.
@@ -15,6 +15,7 @@ import { EXTENSIONS, relativePathOf, type NetworkId } from './network-id.js';
 import { etagOf, parseNetworkFile, parseYaml, type NetworkRecord } from './network-file.js';
 import type { NetworkIndex } from './network-index.js';
 import { tempPathFor } from './temp-files.js';
+import { replaceTopLevel } from './yaml-edit.js';
 import type { UrlPolicy } from './url-rules.js';
 
 export interface UpdateRequest {
@@ -75,15 +76,16 @@ export class NetworkWriter {
     }
     const current = (doc.toJS() ?? {}) as Record<string, unknown>;
     const changed = Object.entries(request.changes).filter(([key, value]) => !isDeepStrictEqual(current[key], value));
-    for (const [key, value] of changed) doc.set(key, doc.createNode(value));
-    const next = changed.length === 0 ? text : doc.toString({ lineWidth: 0 });
+    const next = changed.length === 0 ? text : replaceTopLevel(text, doc, changed);
     const outcome = parseNetworkFile(next, id, rel, this.policy);
     if (!outcome.ok) {
       const details: ErrorDetail[] = outcome.problems.map((p) => ({ pointer: '', message: `${rel}:${p.line}:${p.column}: ${p.message}` }));
       throw new NetcfgError('FILE_INVALID', `The change is valid but ${rel} would still be invalid; fix the file in git first.`, { details });
     }
     if (changed.length > 0) {
-      const moved = await this.writeAtomic(abs, next, stat.mode & 0o7777, `${stat.ino}:${stat.size}:${stat.mtimeMs}`, compromised);
+      // Once renamed, the new file is what is on disk: serve it, even if the folder sync then fails.
+      const renamed = (): void => void this.index.put(outcome.record);
+      const moved = await this.writeAtomic(abs, next, stat.mode & 0o7777, `${stat.ino}:${stat.size}:${stat.mtimeMs}`, compromised, renamed, outcome.record.etag);
       if (moved) return 'moved';
     }
     this.index.put(outcome.record);
@@ -109,7 +111,15 @@ export class NetworkWriter {
   }
 
   /** Temp file + fsync + rename + folder fsync. Returns true when the target moved under us. */
-  private async writeAtomic(abs: string, text: string, mode: number, readStamp: string, compromised: () => Error | null): Promise<boolean> {
+  private async writeAtomic(
+    abs: string,
+    text: string,
+    mode: number,
+    readStamp: string,
+    compromised: () => Error | null,
+    renamed: () => void,
+    newEtag: string,
+  ): Promise<boolean> {
     const dir = path.dirname(abs);
     const tmp = tempPathFor(abs);
     try {
@@ -125,6 +135,7 @@ export class NetworkWriter {
       const lost = compromised();
       if (lost) throw new NetcfgError('LOCK_TIMEOUT', `The write lock was lost (${lost.message}); nothing was written, retry the request.`);
       await this.fs.rename(tmp, abs);
+      renamed();
     } catch (err) {
       await this.removeQuietly(tmp);
       throw this.storageError(err, `write ${path.relative(this.root, abs)}`);
@@ -136,7 +147,7 @@ export class NetworkWriter {
       const code = (err as NodeJS.ErrnoException).code ?? 'EUNKNOWN';
       const message = `The new ${path.relative(this.root, abs)} was written but the disk refused to sync its folder (${code}); it may not survive a crash. Retry later.`;
       this.lastFailure = { at: new Date(), message };
-      throw new NetcfgError('STORAGE_UNAVAILABLE', message, { cause: err });
+      throw new NetcfgError('STORAGE_UNAVAILABLE', message, { cause: err, headers: { ETag: newEtag } });
     }
     this.lastFailure = null;
     return false;

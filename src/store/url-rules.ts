@@ -35,7 +35,7 @@ function wellFormed(raw: unknown): boolean {
   if (typeof raw === 'string') return true;
   if (typeof raw !== 'object' || raw === null) return false;
   const { url, weight } = raw as Record<string, unknown>;
-  return typeof url === 'string' && Number.isInteger(weight);
+  return typeof url === 'string' && Number.isInteger(weight) && (weight as number) >= 0 && (weight as number) <= 100;
 }
 
 /**

@@ -27,7 +27,7 @@ export async function startChild(env: Record<string, string>, options: { waitRea
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const deadlineMs = options.deadlineMs ?? 15000;
-  const url = await new Promise<string>((resolve, reject) => {
+  const listening = new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not listen within ${deadlineMs} ms: ${stderr}`)), deadlineMs);
     void exited.then((code) => {
       clearTimeout(timer);
@@ -46,6 +46,13 @@ export async function startChild(env: Record<string, string>, options: { waitRea
       }
     });
   });
+  let url: string;
+  try {
+    url = await listening;
+  } catch (err) {
+    child.kill('SIGKILL'); // never leave a half-started server behind (it would keep mocha alive)
+    throw err;
+  }
   const server: ChildServer = {
     url,
     process: child,
@@ -56,7 +63,12 @@ export async function startChild(env: Record<string, string>, options: { waitRea
       return exited;
     },
   };
-  if (options.waitReady !== false) await waitReady(url, deadlineMs);
+  if (options.waitReady !== false) {
+    await waitReady(url, deadlineMs).catch(async (err: unknown) => {
+      await server.stop('SIGKILL');
+      throw err;
+    });
+  }
   return server;
 }
 

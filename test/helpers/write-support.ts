@@ -1,0 +1,151 @@
+/**
+ * Shared pieces for the PATCH (write side) tests: a store + app on a temp folder, an fs seam that
+ * can be told to fail, what a write may leave behind, and an ETag computed independently of src/.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { expect } from 'chai';
+import type Koa from 'koa';
+import type { Response } from 'supertest';
+import { createApp, type AppOptions } from '../../src/http/app.js';
+import { nodeFs, type FsSeam } from '../../src/store/fs-seam.js';
+import type { NetworkStore, StoreOptions } from '../../src/store/network-store.js';
+import { makeConfigDir, removeDir, standardFiles } from './fixtures.js';
+import { startStore } from './store.js';
+
+export interface WriteRig {
+  root: string;
+  store: NetworkStore;
+  app: Koa;
+  /** Absolute path of a file in the config folder. */
+  file(rel: string): string;
+  close(): Promise<void>;
+}
+
+/** A started store over a fresh temp folder and a Koa app over it. */
+export async function writeRig(
+  files: Record<string, string> = standardFiles(),
+  storeOptions: Partial<StoreOptions> = {},
+  appOptions: AppOptions = {},
+): Promise<WriteRig> {
+  const root = makeConfigDir(files);
+  const store = await startStore(root, storeOptions);
+  const app = createApp(store, appOptions);
+  return {
+    root,
+    store,
+    app,
+    file: (rel) => path.join(root, rel),
+    async close() {
+      await store.close();
+      removeDir(root);
+    },
+  };
+}
+
+/** The strong ETag of some bytes, computed here rather than with src/'s etagOf. */
+export function sha256Etag(bytes: Buffer | string): string {
+  return `"${createHash('sha256').update(bytes).digest('base64url')}"`;
+}
+
+/** What a file looks like on disk: its bytes and the identity a rewrite would change. */
+export function fileState(file: string): { bytes: Buffer; mtimeMs: number; ino: number; mode: number } {
+  const st = statSync(file);
+  return { bytes: readFileSync(file), mtimeMs: st.mtimeMs, ino: st.ino, mode: st.mode & 0o777 };
+}
+
+/**
+ * Debris a write may leave: temp files (dot files ending .tmp) anywhere in the folder, and lock
+ * folders in `.locks/`. The `.locks/` folder itself may stay; what is inside it may not.
+ */
+export function leftovers(root: string): string[] {
+  const found: string[] = [];
+  const walk = (dir: string, rel: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const relPath = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.name.startsWith('.') && entry.name.endsWith('.tmp')) found.push(relPath);
+      if (relPath === '.locks') continue;
+      if (entry.isDirectory()) walk(path.join(dir, entry.name), relPath);
+    }
+  };
+  walk(root, '');
+  const locks = path.join(root, '.locks');
+  if (existsSync(locks)) for (const name of readdirSync(locks)) found.push(`.locks/${name}`);
+  return found;
+}
+
+/** An Error as Node's fs raises it. */
+export function errnoError(code: string, syscall: string): NodeJS.ErrnoException {
+  const err: NodeJS.ErrnoException = new Error(`${code}: injected failure, ${syscall}`);
+  err.code = code;
+  err.syscall = syscall;
+  return err;
+}
+
+export type FaultyOp = 'writeNewDurable' | 'rename' | 'fsyncDir';
+
+export interface Fault {
+  code: string;
+  /** Fail only after the real operation ran (an fsync that fails after the data was written). */
+  afterRealOp?: boolean;
+}
+
+/** nodeFs with switchable failures: the disk saying no, through the one allowed seam. */
+export class FaultyFs implements FsSeam {
+  private faults = new Map<FaultyOp, Fault>();
+  readonly calls: Record<FaultyOp, number> = { writeNewDurable: 0, rename: 0, fsyncDir: 0 };
+
+  fail(op: FaultyOp, fault: Fault): void {
+    this.faults.set(op, fault);
+  }
+
+  heal(): void {
+    this.faults.clear();
+  }
+
+  readFile = (file: string) => nodeFs.readFile(file);
+  stat = (file: string) => nodeFs.stat(file);
+  unlink = (file: string) => nodeFs.unlink(file);
+  mkdir = (dir: string) => nodeFs.mkdir(dir);
+  writeNewDurable = (file: string, data: string, mode: number) => this.run('writeNewDurable', () => nodeFs.writeNewDurable(file, data, mode));
+  rename = (from: string, to: string) => this.run('rename', () => nodeFs.rename(from, to));
+  fsyncDir = (dir: string) => this.run('fsyncDir', () => nodeFs.fsyncDir(dir));
+
+  private async run(op: FaultyOp, real: () => Promise<void>): Promise<void> {
+    this.calls[op]++;
+    const fault = this.faults.get(op);
+    if (!fault) return real();
+    if (fault.afterRealOp) await real();
+    throw errnoError(fault.code, op);
+  }
+}
+
+/** Checks the error envelope of a response and returns its details. */
+export function expectErrorEnvelope(res: Response, status: number, code: string): Array<{ pointer: string; message: string }> {
+  expect(res.status, `${code}: ${res.text}`).to.equal(status);
+  expect(res.headers['content-type']).to.match(/^application\/json/);
+  const body = res.body as Record<string, unknown>;
+  expect(body.success).to.equal(false);
+  expect(body.data).to.equal(null);
+  expect(body.code).to.equal(code);
+  expect(body.error).to.be.a('string').and.not.equal('');
+  return (body.details as Array<{ pointer: string; message: string }> | undefined) ?? [];
+}
+
+/** The app on a real loopback port, for requests supertest cannot shape (no Content-Type, many in parallel). */
+export async function listenApp(app: Koa): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer(app.callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * The writer, end to end through PATCH: golden files (a realistic file before, the request, the
+ * exact bytes expected after) and disk failures injected through the fs seam.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import request from 'supertest';
+import { PROJECT_ROOT } from '../../src/paths.js';
+import { standardFiles } from '../helpers/fixtures.js';
+import { expectErrorEnvelope, FaultyFs, leftovers, sha256Etag, writeRig, type Fault, type FaultyOp, type WriteRig } from '../helpers/write-support.js';
+
+const GOLDEN = path.join(PROJECT_ROOT, 'test', 'fixtures', 'golden');
+
+interface GoldenCase {
+  name: string;
+  ext: string;
+  id: string;
+  body: { rpc_urls: unknown[] };
+  before: string;
+  after: string;
+}
+
+function goldenCases(): GoldenCase[] {
+  return readdirSync(GOLDEN).map((name) => {
+    const dir = path.join(GOLDEN, name);
+    const beforeFile = readdirSync(dir).find((f) => f.startsWith('before.'));
+    if (!beforeFile) throw new Error(`${dir} has no before.yaml or before.yml`);
+    const ext = path.extname(beforeFile);
+    const { id, body } = JSON.parse(readFileSync(path.join(dir, 'request.json'), 'utf8')) as { id: string; body: GoldenCase['body'] };
+    const read = (f: string) => readFileSync(path.join(dir, f), 'utf8');
+    return { name, ext, id, body, before: read(beforeFile), after: read(`after${ext}`) };
+  });
+}
+
+describe('store/network-writer', () => {
+  let rig: WriteRig | undefined;
+  afterEach(async () => {
+    await rig?.close();
+    rig = undefined;
+  });
+
+  describe('golden files: rpc_urls replaced, every other byte kept', () => {
+    for (const c of goldenCases()) {
+      it(`${c.name} (${c.id}, ${c.ext})`, async () => {
+        const [family, name] = c.id.split(':') as [string, string];
+        const rel = `${family}/${name}${c.ext}`;
+        rig = await writeRig({ [rel]: c.before });
+        const res = await request(rig.app.callback()).patch(`/api/v1/networks/${c.id}`).send(c.body);
+        expect(res.status, res.text).to.equal(200);
+        expect(readFileSync(rig.file(rel), 'utf8')).to.equal(c.after);
+        expect(res.headers.etag).to.equal(sha256Etag(c.after));
+        const wire = c.body.rpc_urls.map((e) => (typeof e === 'string' ? { url: e, weight: 100 } : e));
+        expect(res.body.data.rpc_urls).to.deep.equal(wire);
+        expect(leftovers(rig.root)).to.deep.equal([]);
+      });
+    }
+  });
+
+  describe('disk failures through the fs seam', () => {
+    const FAULTS: Array<{ op: FaultyOp; fault: Fault; what: string }> = [
+      { op: 'writeNewDurable', fault: { code: 'ENOSPC' }, what: 'disk full before the temp file exists' },
+      { op: 'writeNewDurable', fault: { code: 'EIO', afterRealOp: true }, what: 'fsync of the temp file fails after it was written' },
+      { op: 'rename', fault: { code: 'EROFS' }, what: 'the file system turned read-only before the rename' },
+      { op: 'rename', fault: { code: 'EIO' }, what: 'the rename itself fails' },
+    ];
+    const SEPOLIA = 'evm/sepolia.yaml';
+    const BODY = { rpc_urls: ['https://after-failure.example.com'] };
+
+    for (const { op, fault, what } of FAULTS) {
+      it(`${op} ${fault.code} (${what}) -> 503 STORAGE_UNAVAILABLE, old file served, then recovers`, async () => {
+        const fs = new FaultyFs();
+        rig = await writeRig(standardFiles(), { fs });
+        const app = rig.app.callback();
+        const before = readFileSync(rig.file(SEPOLIA));
+        fs.fail(op, fault);
+
+        const res = await request(app).patch('/api/v1/networks/evm:sepolia').send(BODY);
+        expectErrorEnvelope(res, 503, 'STORAGE_UNAVAILABLE');
+        expect(res.body.error).to.contain(fault.code);
+        expect(fs.calls[op], `${op} was not reached`).to.be.greaterThan(0);
+        expect(readFileSync(rig.file(SEPOLIA)).equals(before), 'the old file changed').to.equal(true);
+        expect(leftovers(rig.root)).to.deep.equal([]);
+
+        await rig.store.watcher.whenIdle();
+        const got = await request(app).get('/api/v1/networks/evm:sepolia').expect(200);
+        expect(got.headers.etag).to.equal(sha256Etag(before));
+        const ready = await request(app).get('/api/v1/ready');
+        expect(ready.body.status).to.equal('degraded');
+        expect(ready.body.components.storage.status).to.equal('degraded');
+        expect(ready.body.components.storage.error).to.contain(fault.code);
+
+        fs.heal();
+        const retry = await request(app).patch('/api/v1/networks/evm:sepolia').send(BODY);
+        expect(retry.status, retry.text).to.equal(200);
+        expect(readFileSync(rig.file(SEPOLIA), 'utf8')).to.contain('https://after-failure.example.com');
+        const healed = await request(app).get('/api/v1/ready').expect(200);
+        expect(healed.body.status).to.equal('healthy');
+        expect(healed.body.components.storage).to.deep.equal({ status: 'healthy' });
+        expect(leftovers(rig.root)).to.deep.equal([]);
+      });
+    }
+
+    it('a failure on one network leaves the others writable', async () => {
+      const fs = new FaultyFs();
+      rig = await writeRig(standardFiles(), { fs });
+      fs.fail('rename', { code: 'ENOSPC' });
+      await request(rig.app.callback()).patch('/api/v1/networks/evm:sepolia').send(BODY).expect(503);
+      fs.heal();
+      await request(rig.app.callback()).patch('/api/v1/networks/solana:devnet').send(BODY).expect(200);
+      expect(readFileSync(rig.file('solana/devnet.yaml'), 'utf8')).to.contain('https://after-failure.example.com');
+    });
+  });
+});
