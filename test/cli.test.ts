@@ -1,0 +1,92 @@
+/**
+ * `netcfg validate` and `netcfg serve --help`, run as a user runs them: the built CLI in a child
+ * process, on real folders.
+ */
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { expect } from 'chai';
+import { PROJECT_ROOT } from '../src/paths.js';
+import { makeConfigDir, networkYaml, removeDir, standardFiles } from './helpers/fixtures.js';
+
+const run = promisify(execFile);
+const CLI = path.join(PROJECT_ROOT, 'dist', 'src', 'cli.js');
+
+async function netcfg(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('cli', () => {
+  let root: string;
+  afterEach(() => removeDir(root));
+
+  it('validate: a good folder exits 0 with a summary', async () => {
+    root = makeConfigDir(standardFiles());
+    const { code, stdout } = await netcfg(['validate', root]);
+    expect(code).to.equal(0);
+    expect(stdout.trim()).to.equal(`netcfg: 3 networks valid in ${root}`);
+  });
+
+  it('validate: every problem as path:line:column: message, a summary, exit 1', async () => {
+    root = makeConfigDir({
+      ...standardFiles(),
+      'evm/broken.yaml': 'rpc_urls:\n  - https://a.example.com\nchain_id: [\n',
+      'evm/schema.yaml': networkYaml({ rpc_urls: [{ url: 'https://a.example.com', weight: 101 }] }),
+      'evm/sepolia.yml': networkYaml(),
+      'Bad Name/x.yaml': networkYaml(),
+      'notes.txt': 'hello',
+    });
+    const { code, stdout } = await netcfg(['validate', root]);
+    expect(code).to.equal(1);
+    const lines = stdout.trim().split('\n');
+    expect(lines).to.include(`${path.join(root, 'evm/schema.yaml')}:4:13: rpc_urls[0].weight must be between 0 and 100.`);
+    expect(lines.some((l) => l.startsWith(`${path.join(root, 'evm/broken.yaml')}:`))).to.equal(true);
+    expect(lines.some((l) => l.startsWith(`${path.join(root, 'evm/sepolia.yml')}:1:1: duplicate of evm/sepolia.yaml`))).to.equal(true);
+    expect(lines.some((l) => l.startsWith(`${path.join(root, 'Bad Name/x.yaml')}:1:1: family folder`))).to.equal(true);
+    expect(lines.some((l) => l.startsWith(`${path.join(root, 'notes.txt')}:1:1:`))).to.equal(true);
+    for (const line of lines.slice(0, -1)) expect(line).to.match(/^.+:\d+:\d+: .+$/);
+    expect(lines.at(-1)).to.equal(`netcfg: 5 problem(s) in 5 file(s); 3 networks valid in ${root}`);
+  });
+
+  it('validate --format json, and the URL policy from the environment', async () => {
+    root = makeConfigDir({ 'evm/anvil.yaml': networkYaml({ rpc_urls: ['http://127.0.0.1:8545'] }) });
+    expect((await netcfg(['validate', root])).code).to.equal(0);
+    const { code, stdout } = await netcfg(['validate', root, '--format', 'json'], { RPC_BLOCK_PRIVATE_IPS: 'true' });
+    expect(code).to.equal(1);
+    const report = JSON.parse(stdout) as { ok: boolean; networks: number; problems: Array<{ path: string; line: number; column: number; error: string }> };
+    expect(report.ok).to.equal(false);
+    expect(report.problems).to.have.length(1);
+    expect(report.problems[0]).to.include({ path: path.join(root, 'evm/anvil.yaml'), line: 3, column: 5 });
+    expect(report.problems[0]!.error).to.include('RPC_BLOCK_PRIVATE_IPS');
+  });
+
+  it('validate: a missing folder is a problem, not a crash', async () => {
+    root = makeConfigDir();
+    const { code, stdout } = await netcfg(['validate', path.join(root, 'nope')]);
+    expect(code).to.equal(1);
+    expect(stdout).to.include('cannot be read: ENOENT');
+  });
+
+  it('the shipped config folder is valid', async () => {
+    root = makeConfigDir();
+    const { code, stdout } = await netcfg(['validate', path.join(PROJECT_ROOT, 'config', 'networks')]);
+    expect(code, stdout).to.equal(0);
+  });
+
+  it('serve --help lists every flag, and a bad flag value is refused with its reason', async () => {
+    root = makeConfigDir();
+    const help = await netcfg(['serve', '--help']);
+    for (const flag of ['--host', '--port', '--config-dir', '--log-level', '--require-if-match', '--block-private-ips', '--allowed-hosts', '--watch-poll', '--git-commit']) {
+      expect(help.stdout).to.include(flag);
+    }
+    const bad = await netcfg(['serve', '--port', 'x', '--config-dir', root]);
+    expect(bad.code).to.equal(2);
+    expect(bad.stderr).to.include('PORT must be a whole number');
+  });
+});

@@ -1,0 +1,51 @@
+/**
+ * The environment, read in one place: defaults, every variable, and the refusals that keep a
+ * misconfigured netcfg from starting.
+ */
+import { expect } from 'chai';
+import { configFromEnv, ConfigError, isLoopback } from '../src/config.js';
+
+const KEY = 'a'.repeat(32);
+
+describe('config', () => {
+  it('has the documented defaults', () => {
+    const c = configFromEnv({});
+    expect(c).to.deep.include({ host: '127.0.0.1', port: 3000, configDir: 'config/networks', apiKey: undefined, logLevel: 'info', requireIfMatch: false, watchPoll: false, lockStaleMs: 5000, gitCommit: false });
+    expect(c.policy).to.deep.equal({ blockPrivate: false, allowedHosts: [] });
+    expect(c.timeouts).to.deep.equal({ headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 });
+  });
+
+  it('reads every variable', () => {
+    const c = configFromEnv({
+      HOST: '0.0.0.0', PORT: '8080', CONFIG_DIR: '/srv/n', API_KEY: KEY, LOG_LEVEL: 'WARN', REQUIRE_IF_MATCH: 'true',
+      RPC_BLOCK_PRIVATE_IPS: '1', RPC_ALLOWED_HOSTS: 'A.com, b.org,', WATCH_POLL: 'yes', WATCH_POLL_INTERVAL_MS: '250',
+      LOCK_STALE_MS: '3000', GIT_COMMIT: 'true', GIT_AUTHOR_NAME: 'Ops', GIT_AUTHOR_EMAIL: 'ops@x.org',
+      HEADERS_TIMEOUT_MS: '1000', REQUEST_TIMEOUT_MS: '2000', KEEP_ALIVE_TIMEOUT_MS: '3000',
+    });
+    expect(c).to.deep.include({ host: '0.0.0.0', port: 8080, configDir: '/srv/n', apiKey: KEY, logLevel: 'warn', requireIfMatch: true, watchPoll: true, watchPollIntervalMs: 250, lockStaleMs: 3000, gitCommit: true });
+    expect(c.policy).to.deep.equal({ blockPrivate: true, allowedHosts: ['a.com', 'b.org'] });
+    expect(c.gitAuthor).to.deep.equal({ name: 'Ops', email: 'ops@x.org' });
+    expect(c.timeouts).to.deep.equal({ headersMs: 1000, requestMs: 2000, keepAliveMs: 3000 });
+  });
+
+  const refusals: Array<{ env: Record<string, string>; says: string }> = [
+    { env: { API_KEY: 'short' }, says: 'at least 32 characters' },
+    { env: { HOST: '0.0.0.0' }, says: 'not a loopback address, and API_KEY is not set' },
+    { env: { HOST: '10.0.0.5' }, says: 'not a loopback address' },
+    { env: { PORT: '70000' }, says: 'PORT must be a whole number from 0 to 65535' },
+    { env: { PORT: '3e3' }, says: 'PORT' },
+    { env: { LOG_LEVEL: 'loud' }, says: 'LOG_LEVEL must be one of' },
+    { env: { REQUIRE_IF_MATCH: 'maybe' }, says: 'REQUIRE_IF_MATCH must be true or false' },
+    { env: { LOCK_STALE_MS: '100' }, says: 'LOCK_STALE_MS' },
+  ];
+  for (const row of refusals) {
+    it(`refuses ${JSON.stringify(row.env)}`, () => {
+      expect(() => configFromEnv(row.env)).to.throw(ConfigError, row.says);
+    });
+  }
+
+  it('knows loopback hosts', () => {
+    for (const h of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]']) expect(isLoopback(h), h).to.equal(true);
+    for (const h of ['0.0.0.0', '10.0.0.1', 'example.com', '::']) expect(isLoopback(h), h).to.equal(false);
+  });
+});
