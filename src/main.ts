@@ -31,10 +31,12 @@ export async function serve(config: Config): Promise<void> {
   const app = createApp(store, { apiKey: config.apiKey, requireIfMatch: config.requireIfMatch, logger: log, shutdown: shutdown.signal });
   const server = await listen(app, config.host, config.port, config.timeouts);
   log.info({ url: addressOf(server), config_dir: root }, 'listening');
+  log.flush();
   const started = Date.now();
   void store.start().then(() => {
     const ready = store.readiness();
     log.info({ networks: ready.components.index.networks, invalid_files: ready.components.index.invalid_files.length, ms: Date.now() - started }, 'ready');
+    log.flush();
   });
 
   let stopping = false;

@@ -25,6 +25,7 @@ export interface HeldLock {
 
 export class FileLocks {
   private readonly chains = new Map<string, Promise<unknown>>();
+  private dirReady: Promise<void> | undefined;
 
   constructor(
     readonly dir: string,
@@ -48,22 +49,10 @@ export class FileLocks {
   }
 
   private async holdAcrossProcesses<T>(key: string, fn: (lock: HeldLock) => Promise<T>): Promise<T> {
-    // proper-lockfile keys its registry by the "file" argument, so each network needs its own.
-    const target = path.join(this.dir, key.replace(':', '~'));
     const held: HeldLock = { compromised: null };
     let release: () => Promise<void>;
     try {
-      await this.fs.mkdir(this.dir);
-      release = await lockfile.lock(target, {
-        lockfilePath: `${target}.lock`,
-        realpath: false,
-        stale: this.options.staleMs,
-        update: Math.floor(this.options.staleMs / 4),
-        retries: retriesFor(this.options.maxWaitMs),
-        onCompromised: (err) => {
-          held.compromised = err;
-        },
-      });
+      release = await this.acquire(key, held);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ELOCKED') {
@@ -75,6 +64,33 @@ export class FileLocks {
       return await fn(held);
     } finally {
       await release().catch(() => undefined); // a compromised lock cannot be released; that is fine
+    }
+  }
+
+  private async acquire(key: string, held: HeldLock, again = true): Promise<() => Promise<void>> {
+    // proper-lockfile keys its registry by the "file" argument, so each network needs its own.
+    const target = path.join(this.dir, key.replace(':', '~'));
+    // The lock folder is made once, not per write; if it is removed, it is made again.
+    this.dirReady ??= this.fs.mkdir(this.dir).catch((err: unknown) => {
+      this.dirReady = undefined;
+      throw err;
+    });
+    await this.dirReady;
+    try {
+      return await lockfile.lock(target, {
+        lockfilePath: `${target}.lock`,
+        realpath: false,
+        stale: this.options.staleMs,
+        update: Math.floor(this.options.staleMs / 4),
+        retries: retriesFor(this.options.maxWaitMs),
+        onCompromised: (err) => {
+          held.compromised = err;
+        },
+      });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || !again) throw err;
+      this.dirReady = undefined;
+      return this.acquire(key, held, false);
     }
   }
 }

@@ -8,6 +8,7 @@ import type { Context, Middleware } from 'koa';
 import bodyParser from 'koa-bodyparser';
 import { NetcfgError } from '../../errors.js';
 import type { NetworkStore } from '../../store/network-store.js';
+import { PageCache } from '../page-cache.js';
 import { linkHeader, parsePageQuery, totalPages } from '../pagination.js';
 
 export interface NetworkRouteOptions {
@@ -37,13 +38,24 @@ export function networkRoutes(router: Router, store: NetworkStore, guard: Middle
   const lists = ['/api/v1/networks', '/networks'];
   const items = ['/api/v1/networks/:network_id', '/networks/:network_id'];
 
+  const pages = new PageCache();
   router.get(lists, guard, (ctx: Context) => {
     const query = parsePageQuery(ctx);
-    const page = store.list((query.page - 1) * query.perPage, query.perPage, query.family);
-    ctx.set('Link', linkHeader(ctx.path, query, page.total));
+    const revision = store.index.revision;
+    const key = `${ctx.path}|${query.family ?? ''}|${query.page}|${query.perPage}`;
+    let rendered = pages.get(revision, key);
+    if (!rendered) {
+      const page = store.list((query.page - 1) * query.perPage, query.perPage, query.family);
+      const pagination = `{"current_page":${query.page},"per_page":${query.perPage},"total_items":${page.total},"total_pages":${totalPages(page.total, query.perPage)}}`;
+      rendered = {
+        body: Buffer.from(`{"success":true,"data":[${page.records.map((r) => r.json).join(',')}],"error":null,"pagination":${pagination},"revision":${page.revision}}`),
+        link: linkHeader(ctx.path, query, page.total),
+      };
+      pages.set(revision, key, rendered);
+    }
+    ctx.set('Link', rendered.link);
     ctx.type = 'application/json';
-    const pagination = `{"current_page":${query.page},"per_page":${query.perPage},"total_items":${page.total},"total_pages":${totalPages(page.total, query.perPage)}}`;
-    ctx.body = `{"success":true,"data":[${page.records.map((r) => r.json).join(',')}],"error":null,"pagination":${pagination},"revision":${page.revision}}`;
+    ctx.body = rendered.body;
   });
 
   router.get(['/api/v1/networks/:network_id/history', '/networks/:network_id/history'], guard, async (ctx: Context) => {
