@@ -28,6 +28,8 @@ export interface Observation {
 }
 
 export class DiskSync {
+  /** The stamp of each file as last applied, so a reconcile can skip files that did not change. */
+  private readonly applied = new Map<string, string>();
   constructor(
     readonly root: string,
     private readonly index: NetworkIndex,
@@ -44,8 +46,20 @@ export class DiskSync {
     return obs.files.every((f) => stampOf(this.abs(f.rel)) === f.stamp);
   }
 
+  /** True when a file of `id` is not as it was when last applied (a cheap stat, no read). */
+  changedSinceApplied(id: NetworkId): boolean {
+    return EXTENSIONS.some((ext) => {
+      const rel = relativePathOf(id, ext);
+      return stampOf(this.abs(rel)) !== (this.applied.get(rel) ?? '');
+    });
+  }
+
   /** Serves the observed state: `.yaml` wins over `.yml`; a bad file keeps the last good version. */
   apply(obs: Observation): void {
+    for (const f of obs.files) {
+      if (f.stamp === '') this.applied.delete(f.rel);
+      else this.applied.set(f.rel, f.stamp);
+    }
     const present = obs.files.filter((f) => f.stamp !== '');
     for (const f of obs.files) if (f.stamp === '') this.index.clearProblems(f.rel);
     const [source, ...duplicates] = present;

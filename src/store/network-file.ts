@@ -71,7 +71,7 @@ export function parseNetworkFile(text: string, id: NetworkId, relPath: string, p
   if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) {
     return { ok: false, problems: [{ line: 1, column: 1, message: 'the file is empty; a network needs at least rpc_urls' }] };
   }
-  const dangling = danglingAlias(doc, lines);
+  const dangling = text.includes('*') ? danglingAlias(doc, lines) : null;
   if (dangling) return { ok: false, problems: [dangling] };
   let data: unknown;
   try {

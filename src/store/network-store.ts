@@ -79,8 +79,15 @@ export class NetworkStore {
   }
 
   /** Loads every file and starts watching; resolves once both are done (the service is ready). */
+  /**
+   * Loads every file and starts watching; resolves once both are done. Readiness does not wait
+   * for chokidar's own walk of the folder (a second read of every entry, on the same thread):
+   * the service is ready once the index is loaded, and a reconcile after the walk catches any
+   * change that landed in between.
+   */
   async start(): Promise<void> {
     await Promise.all([this.watcher.start(), this.load(), this.openJournal()]);
+    this.watcher.refreshChanged();
   }
 
   async close(): Promise<void> {
@@ -149,19 +156,20 @@ export class NetworkStore {
     const invalid = this.index.invalidFiles();
     const watcherFailed = this.watcher.status === 'failed' || this.watcher.status === 'stopped';
     const indexStatus: HealthStatus = !this.loaded || rootProblem ? 'unhealthy' : invalid.length > 0 ? 'degraded' : 'healthy';
-    const watcherStatus: HealthStatus = this.watcher.status === 'watching' ? (this.watcher.lastError ? 'degraded' : 'healthy') : 'unhealthy';
+    const watcherStatus: HealthStatus =
+      this.watcher.status === 'watching' ? (this.watcher.lastError ? 'degraded' : 'healthy') : this.watcher.status === 'starting' ? 'degraded' : 'unhealthy';
     const failure = this.writer.lastFailure;
     const storageStatus: HealthStatus = failure ? 'degraded' : 'healthy';
-    const ready = this.loaded && rootProblem === null && this.watcher.status === 'watching';
+    const ready = this.loaded && rootProblem === null && !watcherFailed;
     let reason: string | undefined;
     if (!this.loaded) reason = 'the configuration is still loading';
     else if (rootProblem) reason = rootProblem;
     else if (watcherFailed) reason = `the file watcher is ${this.watcher.status}`;
-    else if (this.watcher.status !== 'watching') reason = 'the file watcher is starting';
     else if (invalid.length > 0) reason = `${invalid.length} problem(s) in the config folder; the last valid version of each network is served`;
     else if (failure) reason = failure.message;
     else if (this.journal?.lastFailure) reason = this.journal.lastFailure.message;
     else if (this.watcher.lastError) reason = `the file watcher reported: ${this.watcher.lastError}`;
+    else if (this.watcher.status === 'starting') reason = 'the file watcher is still starting';
     const statuses = [indexStatus, watcherStatus, storageStatus, this.journal?.lastFailure ? 'degraded' : 'healthy'];
     const status: HealthStatus = !ready ? 'unhealthy' : statuses.includes('degraded') ? 'degraded' : 'healthy';
     return {

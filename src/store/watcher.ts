@@ -121,6 +121,16 @@ export class ConfigWatcher {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
+  /**
+   * Schedules a refresh of every network whose files changed since they were last applied: run
+   * once the first load and chokidar's own walk are both done, it catches a change that landed
+   * between the load reading a file and chokidar watching its folder.
+   */
+  refreshChanged(): void {
+    const { ids } = this.sync.listTargets();
+    for (const id of ids.values()) if (this.sync.changedSinceApplied(id)) this.scheduleId(id.id);
+  }
+
   /** Schedules a refresh of everything on disk and in the index (a full reconcile). */
   refreshAll(): void {
     const { ids, foreign } = this.sync.listTargets();
