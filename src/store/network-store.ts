@@ -80,13 +80,14 @@ export class NetworkStore {
 
   /** Loads every file and starts watching; resolves once both are done (the service is ready). */
   /**
-   * Loads every file and starts watching; resolves once both are done. Readiness does not wait
-   * for chokidar's own walk of the folder (a second read of every entry, on the same thread):
-   * the service is ready once the index is loaded, and a reconcile after the walk catches any
-   * change that landed in between.
+   * Loads every file, then starts watching; resolves once both are done. The service is ready
+   * once the index is loaded: chokidar's own walk of the folder (a second look at every entry, on
+   * the same thread) comes after, and a reconcile once it is done catches any change that landed
+   * in between (a stat per file, a read only for what changed).
    */
   async start(): Promise<void> {
-    await Promise.all([this.watcher.start(), this.load(), this.openJournal()]);
+    await Promise.all([this.load(), this.openJournal()]);
+    await this.watcher.start();
     this.watcher.refreshChanged();
   }
 
