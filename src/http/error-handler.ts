@@ -4,7 +4,7 @@
  * Only NetcfgError and the 4xx errors of koa-bodyparser are the client's doing; anything else is
  * logged and answered 500 without internals.
  */
-import type { Context, Next } from 'koa';
+import type { Context } from 'koa';
 import type { Logger } from 'pino';
 import { NetcfgError, type ErrorCode } from '../errors.js';
 
@@ -58,39 +58,37 @@ function fromHttpError(err: HttpishError): NetcfgError | null {
   }
 }
 
-export function errorHandler(log: Logger) {
-  return async function handleErrors(ctx: Context, next: Next): Promise<void> {
-    try {
-      await next();
-      if (ctx.body === undefined || ctx.body === null) {
-        // Nothing answered: @koa/router left a 404, 405 (with Allow) or 501.
-        if (ctx.status === 405) throw new NetcfgError('METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on ${ctx.path}; use ${ctx.response.get('Allow')}.`);
-        if (ctx.status === 501) {
-          ctx.remove('Allow'); // the router sets an empty one for a method it does not know
-          throw new NetcfgError('NOT_IMPLEMENTED', `${ctx.method} is not supported by netcfg.`);
-        }
-        if (ctx.status === 404) throw new NetcfgError('ROUTE_NOT_FOUND', `No route ${ctx.method} ${ctx.path}; the API lives under /api/v1 (see the README).`);
-      }
-    } catch (caught) {
-      let err: NetcfgError;
-      if (caught instanceof NetcfgError) err = caught;
-      else {
-        err = fromHttpError(caught as HttpishError) ?? new NetcfgError('INTERNAL', 'Something went wrong inside netcfg; the error has been logged.');
-        if (err.code === 'INTERNAL') log.error({ err: caught, req_id: ctx.state.requestId }, 'unhandled error');
-      }
-      const status = STATUS_OF[err.code];
-      ctx.status = status;
-      for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
-      if (status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="netcfg"');
-      ctx.type = 'application/json';
-      ctx.body = JSON.stringify({
-        success: false,
-        data: null,
-        error: err.message,
-        code: err.code,
-        ...(err.details && err.details.length > 0 ? { details: err.details } : {}),
-      });
-      if (status >= 500 && err.code !== 'INTERNAL') log.warn({ code: err.code, req_id: ctx.state.requestId }, err.message);
-    }
-  };
+/** A 404, 405 (with Allow) or 501 that @koa/router left without a body, as an error; else null. */
+export function unanswered(ctx: Context): NetcfgError | null {
+  if (ctx.body !== undefined && ctx.body !== null) return null;
+  if (ctx.status === 405) return new NetcfgError('METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on ${ctx.path}; use ${ctx.response.get('Allow')}.`);
+  if (ctx.status === 501) {
+    ctx.remove('Allow'); // the router sets an empty one for a method it does not know
+    return new NetcfgError('NOT_IMPLEMENTED', `${ctx.method} is not supported by netcfg.`);
+  }
+  if (ctx.status === 404) return new NetcfgError('ROUTE_NOT_FOUND', `No route ${ctx.method} ${ctx.path}; the API lives under /api/v1 (see the README).`);
+  return null;
+}
+
+/** Turns anything thrown while serving into its status and the error envelope. */
+export function respondWithError(ctx: Context, caught: unknown, log: Logger): void {
+  let err: NetcfgError;
+  if (caught instanceof NetcfgError) err = caught;
+  else {
+    err = fromHttpError(caught as HttpishError) ?? new NetcfgError('INTERNAL', 'Something went wrong inside netcfg; the error has been logged.');
+    if (err.code === 'INTERNAL') log.error({ err: caught, req_id: ctx.state.requestId }, 'unhandled error');
+  }
+  const status = STATUS_OF[err.code];
+  ctx.status = status;
+  for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
+  if (status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="netcfg"');
+  ctx.type = 'application/json';
+  ctx.body = JSON.stringify({
+    success: false,
+    data: null,
+    error: err.message,
+    code: err.code,
+    ...(err.details && err.details.length > 0 ? { details: err.details } : {}),
+  });
+  if (status >= 500 && err.code !== 'INTERNAL') log.warn({ code: err.code, req_id: ctx.state.requestId }, err.message);
 }

@@ -4,7 +4,7 @@
  * and then answered as bytes. Bounded, and dropped whole on any change.
  */
 export interface RenderedPage {
-  body: Buffer;
+  body: string;
   link: string;
 }
 

@@ -31,8 +31,11 @@ export interface NetworkRecord {
   network: Readonly<Record<string, unknown>>;
   /** JSON of `network`, reused by every list page. */
   json: string;
-  /** The whole GET response body, built once. */
-  body: Buffer;
+  /**
+   * The whole GET response body, built once. A string, not a Buffer: Node writes a string body
+   * together with the headers in one write, where a Buffer takes the slower writev path.
+   */
+  body: string;
 }
 
 export type ParseOutcome = { ok: true; record: NetworkRecord } | { ok: false; problems: FileProblem[] };
@@ -113,7 +116,7 @@ function buildRecord(data: Record<string, unknown>, id: NetworkId, relPath: stri
     network[key] = key === 'rpc_urls' ? (value as unknown[]).map(normaliseEntry) : value;
   }
   const json = JSON.stringify(network);
-  const body = Buffer.from(`{"success":true,"data":${json},"error":null}`);
+  const body = `{"success":true,"data":${json},"error":null}`;
   return { id: id.id, family: id.family, name: id.name, path: relPath, etag, network, json, body };
 }
 

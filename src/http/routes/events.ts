@@ -33,8 +33,8 @@ function lastEventId(ctx: Context): number | undefined {
   return Number(raw);
 }
 
-export function eventRoutes(router: Router, store: NetworkStore, guard: Middleware, options: EventRouteOptions): void {
-  router.get(['/api/v1/networks/events', '/networks/events'], guard, (ctx: Context) => {
+export function eventRoutes(router: Router, store: NetworkStore, guard: Middleware[], options: EventRouteOptions): void {
+  router.get(['/api/v1/networks/events', '/networks/events'], ...guard, (ctx: Context) => {
     const resumeFrom = lastEventId(ctx);
     const stream = new PassThrough();
     ctx.req.socket.setTimeout(0);

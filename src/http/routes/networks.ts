@@ -34,12 +34,12 @@ const parseJson = bodyParser({
   strict: false, // a body of `42` or `"x"` is a schema error naming the body, not a parse error
 });
 
-export function networkRoutes(router: Router, store: NetworkStore, guard: Middleware, options: NetworkRouteOptions): void {
+export function networkRoutes(router: Router, store: NetworkStore, guard: Middleware[], options: NetworkRouteOptions): void {
   const lists = ['/api/v1/networks', '/networks'];
   const items = ['/api/v1/networks/:network_id', '/networks/:network_id'];
 
   const pages = new PageCache();
-  router.get(lists, guard, (ctx: Context) => {
+  router.get(lists, ...guard, (ctx: Context) => {
     const query = parsePageQuery(ctx);
     const revision = store.index.revision;
     const key = `${ctx.path}|${query.family ?? ''}|${query.page}|${query.perPage}`;
@@ -48,7 +48,7 @@ export function networkRoutes(router: Router, store: NetworkStore, guard: Middle
       const page = store.list((query.page - 1) * query.perPage, query.perPage, query.family);
       const pagination = `{"current_page":${query.page},"per_page":${query.perPage},"total_items":${page.total},"total_pages":${totalPages(page.total, query.perPage)}}`;
       rendered = {
-        body: Buffer.from(`{"success":true,"data":[${page.records.map((r) => r.json).join(',')}],"error":null,"pagination":${pagination},"revision":${page.revision}}`),
+        body: `{"success":true,"data":[${page.records.map((r) => r.json).join(',')}],"error":null,"pagination":${pagination},"revision":${page.revision}}`,
         link: linkHeader(ctx.path, query, page.total),
       };
       pages.set(revision, key, rendered);
@@ -58,7 +58,7 @@ export function networkRoutes(router: Router, store: NetworkStore, guard: Middle
     ctx.body = rendered.body;
   });
 
-  router.get(['/api/v1/networks/:network_id/history', '/networks/:network_id/history'], guard, async (ctx: Context) => {
+  router.get(['/api/v1/networks/:network_id/history', '/networks/:network_id/history'], ...guard, async (ctx: Context) => {
     const query = parsePageQuery(ctx);
     const { commits, total } = await store.history(String(ctx.params.network_id), (query.page - 1) * query.perPage, query.perPage);
     ctx.set('Link', linkHeader(ctx.path, query, total));
@@ -70,7 +70,7 @@ export function networkRoutes(router: Router, store: NetworkStore, guard: Middle
     };
   });
 
-  router.get(items, guard, (ctx: Context) => {
+  router.get(items, ...guard, (ctx: Context) => {
     const record = store.get(String(ctx.params.network_id));
     ctx.set('ETag', record.etag);
     ctx.type = 'application/json';
@@ -82,7 +82,7 @@ export function networkRoutes(router: Router, store: NetworkStore, guard: Middle
     ctx.body = record.body;
   });
 
-  router.patch(items, guard, requireJson, parseJson, async (ctx: Context) => {
+  router.patch(items, ...guard, requireJson, parseJson, async (ctx: Context) => {
     const ifMatch = ctx.get('If-Match') || undefined;
     if (ifMatch === undefined && options.requireIfMatch) {
       throw new NetcfgError('PRECONDITION_REQUIRED', 'This server requires If-Match on PATCH; GET the network and send its ETag in If-Match.');
