@@ -230,7 +230,7 @@ export class ConfigWatcher {
     // the index ends equal to the disk even if the OS or chokidar dropped an event.
     if (this.burst >= 50) {
       this.burst = 0;
-      this.refreshAll();
+      this.refreshChanged(); // a stat per file; reads only what differs from what was applied
       if (this.pending.size > 0) return;
     }
     this.burst = 0;
