@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { classifyPath, EXTENSIONS, relativePathOf, type Extension, type NetworkId } from './network-id.js';
-import { MAX_FILE_BYTES, etagOf, parseNetworkFile, type FileProblem } from './network-file.js';
+import { MAX_FILE_BYTES, etagOf, parseNetworkFile, type FileProblem, type ParseOutcome } from './network-file.js';
 import type { InvalidFile, NetworkIndex } from './network-index.js';
 import type { UrlPolicy } from './url-rules.js';
 
@@ -20,6 +20,8 @@ interface FileLook {
   text?: string;
   /** Why the file cannot be read as a network at all (too big, symlink out of the folder...). */
   unreadable?: string;
+  /** The parse of `text`, when it was done elsewhere (a load worker); `text` is then dropped. */
+  parsed?: ParseOutcome;
 }
 
 export interface Observation {
@@ -39,6 +41,17 @@ export class DiskSync {
   /** Reads both candidate files of a network. */
   observe(id: NetworkId): Observation {
     return { id, files: EXTENSIONS.map((ext) => this.look(relativePathOf(id, ext), ext)) };
+  }
+
+  /** observe(), with the served file already parsed: what a load worker sends back. */
+  observeParsed(id: NetworkId): Observation {
+    const obs = this.observe(id);
+    const source = obs.files.find((f) => f.stamp !== '');
+    if (source?.text !== undefined && source.unreadable === undefined) {
+      source.parsed = parseNetworkFile(source.text, id, source.rel, this.policy);
+    }
+    for (const f of obs.files) delete f.text;
+    return obs;
   }
 
   /** True when no candidate file changed since `obs` was taken. */
@@ -70,16 +83,17 @@ export class DiskSync {
       this.index.remove(obs.id.id);
       return;
     }
-    if (source.unreadable !== undefined || source.text === undefined) {
+    const text = source.text;
+    if (source.unreadable !== undefined || (text === undefined && source.parsed === undefined)) {
       this.problem(source.rel, [{ line: 1, column: 1, message: source.unreadable ?? 'unreadable' }]);
       return;
     }
     const current = this.index.get(obs.id.id);
-    if (current && current.path === source.rel && current.etag === etagOf(source.text)) {
+    if (current && current.path === source.rel && text !== undefined && current.etag === etagOf(text)) {
       this.index.clearProblems(source.rel);
       return;
     }
-    const outcome = parseNetworkFile(source.text, obs.id, source.rel, this.policy);
+    const outcome = source.parsed ?? parseNetworkFile(text as string, obs.id, source.rel, this.policy);
     if (outcome.ok) {
       this.index.put(outcome.record);
       this.index.clearProblems(source.rel);

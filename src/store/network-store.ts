@@ -6,7 +6,7 @@ import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { NetcfgError } from '../errors.js';
 import { ChangeLog } from './change-log.js';
-import { DiskSync } from './disk-sync.js';
+import { DiskSync, type Observation } from './disk-sync.js';
 import { GitJournal, type Commit, type GitAuthor } from './git-journal.js';
 import { DEFAULT_LOCK, FileLocks, type LockOptions } from './file-lock.js';
 import { nodeFs, type FsSeam } from './fs-seam.js';
@@ -14,6 +14,7 @@ import { EXTENSIONS, parseNetworkId, relativePathOf, type NetworkId } from './ne
 import type { NetworkRecord } from './network-file.js';
 import { NetworkIndex, type IndexChange, type InvalidFile, type Page } from './network-index.js';
 import { NetworkWriter } from './network-writer.js';
+import { observeInWorkers, workersFor } from './parallel-load.js';
 import { loadSchemas } from './schemas.js';
 import { sweepTempFiles } from './temp-files.js';
 import { OPEN_POLICY, checkRpcUrls, type UrlPolicy } from './url-rules.js';
@@ -215,9 +216,15 @@ export class NetworkStore {
     sweepTempFiles(this.root);
     this.index.beginBulk();
     const { ids, foreign } = this.sync.listTargets();
+    let observed: Observation[] | null = null;
+    const workers = workersFor(ids.size);
+    if (workers > 1) {
+      // A failed worker only costs time: the main thread then loads everything itself.
+      observed = await observeInWorkers(this.root, [...ids.values()], this.policy, workers).catch(() => null);
+    }
     let n = 0;
-    for (const id of ids.values()) {
-      this.sync.apply(this.sync.observe(id));
+    for (const obs of observed ?? ids.values()) {
+      this.sync.apply('files' in obs ? obs : this.sync.observe(obs));
       if (++n % 500 === 0) await yieldToLoop();
     }
     for (const [rel, reason] of foreign) this.sync.refreshForeign(rel, reason);
