@@ -104,7 +104,8 @@ export class DiskSync {
 
   /** Reports a path that is not a network (or clears it once it is gone). */
   refreshForeign(rel: string, reason: string): void {
-    if (stampOf(this.abs(rel)) === '') this.index.clearProblems(rel);
+    // A folder at the top is a family folder, never a foreign file (git may leave one empty).
+    if (stampOf(this.abs(rel)) === '' || (!rel.includes('/') && isDirectoryPath(this.abs(rel)))) this.index.clearProblems(rel);
     else this.problem(rel, [{ line: 1, column: 1, message: reason }]);
   }
 
@@ -177,8 +178,10 @@ export class DiskSync {
     let fd: number;
     try {
       const link = fs.lstatSync(file);
-      if (link.isSymbolicLink() && !this.insideRoot(file)) {
-        return { rel, ext, stamp: stampOf(file), unreadable: 'symbolic link to a file outside the config folder; netcfg does not follow it' };
+      // A link may be the file itself or its family folder; either may lead out of the folder.
+      const linked = link.isSymbolicLink() || fs.lstatSync(path.dirname(file)).isSymbolicLink();
+      if (linked && !this.insideRoot(file)) {
+        return { rel, ext, stamp: stampOf(file), unreadable: 'symbolic link (of the file or its family folder) to outside the config folder; netcfg does not follow it' };
       }
       fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
     } catch (err) {

@@ -6,6 +6,7 @@
  * compromised lock is reported to the holder, which then refuses to rename, instead of crashing.
  */
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import lockfile from 'proper-lockfile';
 import { NetcfgError } from '../errors.js';
 import type { FsSeam } from './fs-seam.js';
@@ -67,43 +68,46 @@ export class FileLocks {
     }
   }
 
-  private async acquire(key: string, held: HeldLock, again = true): Promise<() => Promise<void>> {
+  /**
+   * Takes the cross-process lock, waiting with backoff while another process holds it (ELOCKED),
+   * up to maxWaitMs. Any other error (EROFS, ENOSPC on the lock folder) fails at once: waiting
+   * would not help, and the client should hear so now.
+   */
+  private async acquire(key: string, held: HeldLock): Promise<() => Promise<void>> {
     // proper-lockfile keys its registry by the "file" argument, so each network needs its own.
     const target = path.join(this.dir, key.replace(':', '~'));
-    // The lock folder is made once, not per write; if it is removed, it is made again.
-    this.dirReady ??= this.fs.mkdir(this.dir).catch((err: unknown) => {
-      this.dirReady = undefined;
-      throw err;
-    });
-    await this.dirReady;
-    try {
-      return await lockfile.lock(target, {
-        lockfilePath: `${target}.lock`,
-        realpath: false,
-        stale: this.options.staleMs,
-        update: Math.floor(this.options.staleMs / 4),
-        retries: retriesFor(this.options.maxWaitMs),
-        onCompromised: (err) => {
-          held.compromised = err;
-        },
+    const deadline = Date.now() + this.options.maxWaitMs;
+    let wait = 5;
+    let madeDir = false;
+    while (true) {
+      // The lock folder is made once, not per write; if it is removed, it is made again.
+      this.dirReady ??= this.fs.mkdir(this.dir).catch((err: unknown) => {
+        this.dirReady = undefined;
+        throw err;
       });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || !again) throw err;
-      this.dirReady = undefined;
-      return this.acquire(key, held, false);
+      await this.dirReady;
+      try {
+        return await lockfile.lock(target, {
+          lockfilePath: `${target}.lock`,
+          realpath: false,
+          stale: this.options.staleMs,
+          update: Math.floor(this.options.staleMs / 4),
+          retries: 0,
+          onCompromised: (err) => {
+            held.compromised = err;
+          },
+        });
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT' && !madeDir) {
+          madeDir = true;
+          this.dirReady = undefined;
+          continue;
+        }
+        if (code !== 'ELOCKED' || Date.now() + wait > deadline) throw err;
+      }
+      await delay(wait * (0.5 + Math.random()));
+      wait = Math.min(100, wait * 1.5);
     }
   }
-}
-
-/** Exponential backoff from 5 ms to 100 ms, enough tries to cover `maxWaitMs`. */
-function retriesFor(maxWaitMs: number): { retries: number; factor: number; minTimeout: number; maxTimeout: number; randomize: boolean } {
-  const minTimeout = 5;
-  const maxTimeout = 100;
-  let total = 0;
-  let retries = 0;
-  for (let t = minTimeout; total < maxWaitMs; retries++) {
-    total += t;
-    t = Math.min(maxTimeout, t * 1.5);
-  }
-  return { retries, factor: 1.5, minTimeout, maxTimeout, randomize: true };
 }

@@ -34,7 +34,7 @@ export type AfterWrite = (file: string, id: NetworkId, fields: string[]) => Prom
 
 export class NetworkWriter {
   /** The last write the disk refused, until a write succeeds again (shown in readiness). */
-  lastFailure: { at: Date; message: string } | null = null;
+  lastFailure: { at: Date; message: string; dir?: string } | null = null;
   afterWrite: AfterWrite | undefined;
 
   constructor(
@@ -45,7 +45,17 @@ export class NetworkWriter {
     private readonly locks: FileLocks,
   ) {}
 
-  update(request: UpdateRequest): Promise<NetworkRecord> {
+  async update(request: UpdateRequest): Promise<NetworkRecord> {
+    try {
+      return await this.locked(request);
+    } catch (err) {
+      // The lock itself can be what the disk refused (EROFS, ENOSPC on its folder): show it too.
+      if (err instanceof NetcfgError && err.code === 'STORAGE_UNAVAILABLE' && !this.lastFailure) this.lastFailure = { at: new Date(), message: err.message };
+      throw err;
+    }
+  }
+
+  private locked(request: UpdateRequest): Promise<NetworkRecord> {
     return this.locks.withLock(request.id.id, async (lock) => {
       // A file swapped under us between read and rename (git checkout) makes us read again.
       for (let attempt = 1; ; attempt++) {
@@ -85,9 +95,10 @@ export class NetworkWriter {
     if (changed.length > 0) {
       // Once renamed, the new file is what is on disk: serve it, even if the folder sync then fails.
       const renamed = (): void => void this.index.put(outcome.record);
-      const moved = await this.writeAtomic(abs, next, stat.mode & 0o7777, `${stat.ino}:${stat.size}:${stat.mtimeMs}`, compromised, renamed, outcome.record.etag);
+      const moved = await this.writeAtomic(abs, next, stat.mode & 0o7777, etag, compromised, renamed, outcome.record.etag);
       if (moved) return 'moved';
     }
+    if (changed.length === 0 && this.lastFailure) await this.heal(path.dirname(abs));
     this.index.put(outcome.record);
     if (changed.length > 0) await this.afterWrite?.(abs, id, changed.map(([key]) => key));
     return outcome.record;
@@ -110,31 +121,23 @@ export class NetworkWriter {
     throw new NetcfgError('NETWORK_NOT_FOUND', `Network ${id.id} does not exist (its file is gone); nothing was written.`);
   }
 
-  /** Temp file + fsync + rename + folder fsync. Returns true when the target moved under us. */
-  private async writeAtomic(
-    abs: string,
-    text: string,
-    mode: number,
-    readStamp: string,
-    compromised: () => Error | null,
-    renamed: () => void,
-    newEtag: string,
-  ): Promise<boolean> {
+  /**
+   * Temp file + fsync + rename + folder fsync. Returns true when the file changed under us since
+   * it was read (the caller reads it again); a file deleted meanwhile is a 404, never resurrected.
+   */
+  private async writeAtomic(abs: string, text: string, mode: number, readEtag: string, compromised: () => Error | null, renamed: () => void, newEtag: string): Promise<boolean> {
     const dir = path.dirname(abs);
     const tmp = tempPathFor(abs);
     try {
       await this.fs.writeNewDurable(tmp, text, mode);
-      // Narrow the window in which git could delete or replace the file between read and rename:
-      // renaming over a deleted file would resurrect it.
-      const now = await this.fs.stat(abs).catch(() => null);
-      if (now === null) throw new NetcfgError('NETWORK_NOT_FOUND', `The file of this network was deleted while it was being written; nothing was written.`);
-      if (`${now.ino}:${now.size}:${now.mtimeMs}` !== readStamp) {
+      const lost = compromised();
+      if (lost) throw new NetcfgError('LOCK_TIMEOUT', `The write lock was lost (${lost.message}); nothing was written, retry the request.`);
+      const outcome = await this.fs.renameIfUnchanged(tmp, abs, (bytes) => etagOf(bytes) === readEtag);
+      if (outcome === 'gone') throw gone();
+      if (outcome === 'changed') {
         await this.removeQuietly(tmp);
         return true;
       }
-      const lost = compromised();
-      if (lost) throw new NetcfgError('LOCK_TIMEOUT', `The write lock was lost (${lost.message}); nothing was written, retry the request.`);
-      await this.fs.rename(tmp, abs);
       renamed();
     } catch (err) {
       await this.removeQuietly(tmp);
@@ -143,14 +146,28 @@ export class NetworkWriter {
     try {
       await this.fs.fsyncDir(dir);
     } catch (err) {
-      // The new file is in place but may not survive a power cut; say so rather than "unchanged".
       const code = (err as NodeJS.ErrnoException).code ?? 'EUNKNOWN';
+      if (code === 'ENOENT' || code === 'ENOTDIR') throw gone();
+      // The new file is in place but may not survive a power cut; say so rather than "unchanged".
       const message = `The new ${path.relative(this.root, abs)} was written but the disk refused to sync its folder (${code}); it may not survive a crash. Retry later.`;
-      this.lastFailure = { at: new Date(), message };
+      this.lastFailure = { at: new Date(), message, dir };
       throw new NetcfgError('STORAGE_UNAVAILABLE', message, { cause: err, headers: { ETag: newEtag } });
     }
     this.lastFailure = null;
     return false;
+  }
+
+  /**
+   * After a refused write, a retry that finds nothing to change still proves the disk is back:
+   * sync the folder (a rename may still be unsynced from the failure) and clear the failure.
+   */
+  private async heal(dir: string): Promise<void> {
+    try {
+      await this.fs.fsyncDir(this.lastFailure?.dir ?? dir);
+      this.lastFailure = null;
+    } catch (err) {
+      throw this.storageError(err, `sync ${path.relative(this.root, dir) || '.'}`);
+    }
   }
 
   private async removeQuietly(file: string): Promise<void> {
@@ -160,11 +177,17 @@ export class NetworkWriter {
   private storageError(err: unknown, what: string): Error {
     if (err instanceof NetcfgError) return err;
     const code = (err as NodeJS.ErrnoException).code ?? 'EUNKNOWN';
+    // The family folder went away (a git checkout): the network is gone.
+    if (code === 'ENOENT' || code === 'ENOTDIR') return gone();
     if (!STORAGE_CODES.has(code)) return err as Error;
     const message = `The disk refused to ${what} (${code}); the file is unchanged. Retry later.`;
     this.lastFailure = { at: new Date(), message };
     return new NetcfgError('STORAGE_UNAVAILABLE', message, { cause: err });
   }
+}
+
+function gone(): NetcfgError {
+  return new NetcfgError('NETWORK_NOT_FOUND', 'The file of this network was deleted while it was being written; nothing was written.');
 }
 
 /** RFC 9110 If-Match: `*` or a list of strong ETags; weak ETags never match. */

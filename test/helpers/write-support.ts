@@ -111,10 +111,10 @@ export class FaultyFs implements FsSeam {
   unlink = (file: string) => nodeFs.unlink(file);
   mkdir = (dir: string) => nodeFs.mkdir(dir);
   writeNewDurable = (file: string, data: string, mode: number) => this.run('writeNewDurable', () => nodeFs.writeNewDurable(file, data, mode));
-  rename = (from: string, to: string) => this.run('rename', () => nodeFs.rename(from, to));
+  renameIfUnchanged = (from: string, to: string, unchanged: (bytes: Buffer) => boolean) => this.run('rename', () => nodeFs.renameIfUnchanged(from, to, unchanged));
   fsyncDir = (dir: string) => this.run('fsyncDir', () => nodeFs.fsyncDir(dir));
 
-  private async run(op: FaultyOp, real: () => Promise<void>): Promise<void> {
+  private async run<T>(op: FaultyOp, real: () => Promise<T>): Promise<T> {
     this.calls[op]++;
     const fault = this.faults.get(op);
     if (!fault) return real();

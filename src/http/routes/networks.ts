@@ -18,11 +18,15 @@ export interface NetworkRouteOptions {
 export const BODY_LIMIT = '64kb';
 const JSON_TYPES = ['application/json', 'application/merge-patch+json'];
 
-/** 415 before reading a byte of a body that is not JSON. */
+/** 415 before reading a byte of a body that is not (plain, uncompressed) JSON. */
 const requireJson: Middleware = async (ctx, next) => {
   if (!ctx.is(JSON_TYPES)) {
     const sent = ctx.get('Content-Type') || 'no Content-Type';
     throw new NetcfgError('UNSUPPORTED_MEDIA_TYPE', `The body must be JSON (Content-Type: application/json or application/merge-patch+json); got ${sent}.`);
+  }
+  const encoding = ctx.get('Content-Encoding').trim().toLowerCase();
+  if (encoding !== '' && encoding !== 'identity') {
+    throw new NetcfgError('UNSUPPORTED_MEDIA_TYPE', `Compressed bodies (Content-Encoding: ${encoding.slice(0, 40)}) are not accepted; send plain JSON.`);
   }
   await next();
 };
