@@ -1,0 +1,57 @@
+/**
+ * An FsSeam that makes the disk say no at one chosen step of a PATCH, with a chosen errno, until
+ * told to recover. Failures look like the real thing: a full disk fails a write after the temp
+ * file was created and partly written, so the writer has to clean up after itself.
+ */
+import { promises as fsp } from 'node:fs';
+import { nodeFs, type FsSeam } from '../../src/store/fs-seam.js';
+
+export type SeamStep = 'mkdir' | 'readFile' | 'writeNewDurable' | 'rename' | 'fsyncDir';
+
+export class FailingFs implements FsSeam {
+  /** The step that fails and how; null once the disk is healthy again. */
+  failure: { step: SeamStep; code: string } | null = null;
+  /** How many times the failing step was reached. */
+  hits = 0;
+
+  private fail(step: SeamStep): void {
+    if (this.failure?.step !== step) return;
+    this.hits++;
+    const err = new Error(`${this.failure.code}: injected at ${step}`) as NodeJS.ErrnoException;
+    err.code = this.failure.code;
+    throw err;
+  }
+
+  readFile = async (file: string): Promise<Buffer> => {
+    this.fail('readFile');
+    return nodeFs.readFile(file);
+  };
+
+  stat = (file: string) => nodeFs.stat(file);
+
+  writeNewDurable = async (file: string, data: string, mode: number): Promise<void> => {
+    if (this.failure?.step === 'writeNewDurable') {
+      // Half a file reaches the disk before it fills up.
+      await fsp.writeFile(file, data.slice(0, Math.floor(data.length / 2)), { flag: 'wx', mode });
+    }
+    this.fail('writeNewDurable');
+    return nodeFs.writeNewDurable(file, data, mode);
+  };
+
+  renameIfUnchanged = async (from: string, to: string, unchanged: (bytes: Buffer) => boolean): Promise<'renamed' | 'gone' | 'changed'> => {
+    this.fail('rename');
+    return nodeFs.renameIfUnchanged(from, to, unchanged);
+  };
+
+  unlink = (file: string) => nodeFs.unlink(file);
+
+  fsyncDir = async (dir: string): Promise<void> => {
+    this.fail('fsyncDir');
+    return nodeFs.fsyncDir(dir);
+  };
+
+  mkdir = async (dir: string): Promise<void> => {
+    this.fail('mkdir');
+    return nodeFs.mkdir(dir);
+  };
+}
