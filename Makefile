@@ -43,5 +43,9 @@ validate: $(BUILD)
 bench: $(BUILD)
 	npx tsx bench/run.ts $(if $(QUICK),--quick,)
 
+# The reliability tests at soak scale (see RELIABILITY.md); not part of `make test`.
+soak: $(BUILD)
+	KILL_LOOPS=$${KILL_LOOPS:-500} STORM_CYCLES=$${STORM_CYCLES:-100} FUZZ_RUNS=$${FUZZ_RUNS:-50000} npx mocha --timeout 0 'test/reliability/**/*.test.ts'
+
 clean:
 	rm -rf dist node_modules
