@@ -16,8 +16,8 @@ export const DEFAULT_PER_PAGE = 10;
 export const MAX_PER_PAGE = 100;
 const MAX_PAGE = 1_000_000_000;
 
-function integer(ctx: Context, name: string, fallback: number, max: number, details: ErrorDetail[]): number {
-  const raw = ctx.query[name];
+function integer(query: Context['query'], name: string, fallback: number, max: number, details: ErrorDetail[]): number {
+  const raw = query[name];
   if (raw === undefined) return fallback;
   const value = typeof raw === 'string' && /^[0-9]{1,10}$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isInteger(value) || value < 1 || value > max) {
@@ -30,9 +30,10 @@ function integer(ctx: Context, name: string, fallback: number, max: number, deta
 
 export function parsePageQuery(ctx: Context): PageQuery {
   const details: ErrorDetail[] = [];
-  const page = integer(ctx, 'page', 1, MAX_PAGE, details);
-  const perPage = integer(ctx, 'per_page', DEFAULT_PER_PAGE, MAX_PER_PAGE, details);
-  const rawFamily = ctx.query.network_type;
+  const query = ctx.query;
+  const page = integer(query, 'page', 1, MAX_PAGE, details);
+  const perPage = integer(query, 'per_page', DEFAULT_PER_PAGE, MAX_PER_PAGE, details);
+  const rawFamily = query.network_type;
   let family: string | undefined;
   if (rawFamily !== undefined) {
     if (typeof rawFamily !== 'string' || !ID_PART.test(rawFamily)) {

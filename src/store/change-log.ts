@@ -16,7 +16,7 @@ export class ChangeLog {
   ) {
     index.onChange((change) => {
       this.ring.push(change);
-      if (this.ring.length > this.capacity) this.ring.splice(0, this.ring.length - this.capacity);
+      if (this.ring.length >= 2 * this.capacity) this.ring.splice(0, this.ring.length - this.capacity);
     });
   }
 

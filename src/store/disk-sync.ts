@@ -177,7 +177,8 @@ export class DiskSync {
     const file = this.abs(rel);
     let fd: number;
     try {
-      const link = fs.lstatSync(file);
+      const link = fs.lstatSync(file, { throwIfNoEntry: false });
+      if (link === undefined) return { rel, ext, stamp: '' };
       // A link may be the file itself or its family folder; either may lead out of the folder.
       const linked = link.isSymbolicLink() || fs.lstatSync(path.dirname(file)).isSymbolicLink();
       if (linked && !this.insideRoot(file)) {

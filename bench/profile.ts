@@ -1,0 +1,62 @@
+/**
+ * Where does netcfg spend its time? `npx tsx bench/profile.ts <scenario> [seconds]` runs the built
+ * server under `node --cpu-prof`, puts one workload on it, stops it (the profile is written as it
+ * exits) and prints self and inclusive time by function and module. The profile stays in
+ * bench/.tmp/profiles/ for DevTools. Scenarios: get-one, list-10, list-100, list-100-100k (the page
+ * from netcfg serving 100,000), patch-1c, patch-10c, startup-10k, startup-100k. Needs the fixtures of a `make bench` run (it makes missing ones).
+ */
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { printSummary, summarise } from './harness/cpu-profile.js';
+import { ensureFixture, fixtureDir, scratchCopy, sortedIds, TMP_DIR } from './harness/fixtures.js';
+import { describe, runOnce } from './harness/load.js';
+import { installCleanup, stopAll, stopProcess } from './harness/processes.js';
+import { readPath } from './harness/read-rows.js';
+import { startNetcfg } from './harness/servers.js';
+import { patchOneConnection, patchTenDistinct } from './harness/write-rows.js';
+
+const SCENARIOS = ['get-one', 'list-10', 'list-100', 'list-100-100k', 'patch-1c', 'patch-10c', 'startup-10k', 'startup-100k'] as const;
+type Scenario = (typeof SCENARIOS)[number];
+
+async function main(): Promise<void> {
+  const scenario = process.argv[2] as Scenario;
+  const seconds = Number(process.argv[3] ?? '5');
+  if (!SCENARIOS.includes(scenario)) throw new Error(`usage: npx tsx bench/profile.ts <${SCENARIOS.join('|')}> [seconds]`);
+  installCleanup();
+  const size = scenario.endsWith('100k') ? 100_000 : scenario === 'startup-10k' ? 10_000 : 1_000;
+  ensureFixture(size);
+  const dir = scenario.startsWith('patch') ? scratchCopy(fixtureDir(1_000), 'profile-1k') : fixtureDir(size);
+  const profiles = path.join(TMP_DIR, 'profiles');
+  mkdirSync(profiles, { recursive: true });
+  const name = `${scenario}.cpuprofile`;
+  rmSync(path.join(profiles, name), { force: true });
+  const nodeArgs = ['--cpu-prof', `--cpu-prof-dir=${profiles}`, `--cpu-prof-name=${name}`];
+  const server = await startNetcfg(`profile-${scenario}`, dir, { nodeArgs, deadlineMs: 300_000, logLevel: process.env.BENCH_LOG_LEVEL ?? 'info' });
+  console.log(`${scenario}: ready ${(server.readyAt - server.child.spawnedAt).toFixed(0)} ms after spawn`);
+  try {
+    const ids = sortedIds(1_000);
+    const timing = { durationS: seconds, warmupS: 0, runs: 1 };
+    if (scenario === 'get-one' || scenario === 'list-10' || scenario === 'list-100' || scenario === 'list-100-100k') {
+      const kind = scenario === 'list-100-100k' ? 'list-100' : scenario;
+      const result = await runOnce({ url: server.url + readPath(kind, server, ids[500] as string), connections: 10, pid: server.child.pid }, seconds);
+      console.log(describe(scenario, result));
+    } else if (scenario === 'patch-1c') {
+      await patchOneConnection(server, 'netcfg', ids.filter((_, i) => i % 20 === 0), timing);
+    } else if (scenario === 'patch-10c') {
+      await patchTenDistinct(server, 'netcfg', ids.filter((_, i) => i % 100 === 50), timing);
+    }
+  } finally {
+    await stopProcess(server.child, 20_000);
+  }
+  const file = path.join(profiles, name);
+  if (!existsSync(file)) throw new Error(`no profile written; found: ${readdirSync(profiles).join(', ')}`);
+  // For a load, leave out the start-up (and the first half second of load, while the JIT warms).
+  const skipMs = scenario.startsWith('startup') ? 0 : server.readyAt - server.child.spawnedAt + 500;
+  printSummary(`${scenario} (${file})${skipMs > 0 ? `, after the first ${skipMs.toFixed(0)} ms` : ''}`, summarise(file, 25, skipMs));
+}
+
+main().catch(async (err: unknown) => {
+  console.error((err as Error).stack ?? String(err));
+  await stopAll();
+  process.exit(1);
+});
