@@ -4,26 +4,13 @@
  * start-up (tens of ms each) and load on the main thread.
  */
 import { availableParallelism } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import type { Observation } from './disk-sync.js';
+import { startModuleWorker } from './module-worker.js';
 import type { NetworkId } from './network-id.js';
 import type { UrlPolicy } from './url-rules.js';
 
 /** Below this many networks the main thread loads alone. */
 export const PARALLEL_FROM = 2000;
-
-// The worker is a sibling module: .js when built, .ts when run through tsx (tests, development),
-// where the worker must register tsx's loader before it can import it.
-const EXT = path.extname(fileURLToPath(import.meta.url));
-const WORKER = new URL(`./load-worker${EXT}`, import.meta.url);
-
-function startWorker(workerData: unknown): Worker {
-  if (EXT !== '.ts') return new Worker(WORKER, { workerData });
-  const boot = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(WORKER.href)}); });`;
-  return new Worker(boot, { eval: true, workerData });
-}
 
 export function workersFor(count: number): number {
   return count < PARALLEL_FROM ? 0 : Math.min(4, availableParallelism());
@@ -37,7 +24,7 @@ export async function observeInWorkers(root: string, ids: NetworkId[], policy: U
     shares.map(
       (share) =>
         new Promise<Observation[]>((resolve, reject) => {
-          const worker = startWorker({ root, ids: share, policy });
+          const worker = startModuleWorker('load-worker', { root, ids: share, policy });
           worker.once('message', (observations: Observation[]) => {
             resolve(observations);
             void worker.terminate();

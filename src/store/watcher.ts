@@ -7,10 +7,16 @@
  * therefore never served, and a write whose event chokidar throttled away is still read.
  */
 import { realpathSync } from 'node:fs';
-import path from 'node:path';
-import { watch, type FSWatcher } from 'chokidar';
+import type { Worker } from 'node:worker_threads';
 import { classifyPath } from './network-id.js';
 import { stampOf, type DiskSync } from './disk-sync.js';
+import { startModuleWorker } from './module-worker.js';
+
+type ThreadMessage =
+  | { type: 'events'; events: Array<[string, string]> }
+  | { type: 'ready' }
+  | { type: 'error'; message: string }
+  | { type: 'closed' };
 
 export interface WatchOptions {
   /** Poll instead of inotify (network file systems). */
@@ -47,7 +53,7 @@ export class ConfigWatcher {
   status: WatcherStatus = 'starting';
   lastEventAt: Date | null = null;
   lastError: string | null = null;
-  private chokidar: FSWatcher | undefined;
+  private thread: Worker | undefined;
   private readonly pending = new Map<string, NodeJS.Timeout>();
   private idleWaiters: Array<() => void> = [];
   private burst = 0;
@@ -70,39 +76,65 @@ export class ConfigWatcher {
     return this.watch();
   }
 
+  /** Starts chokidar in its own thread; resolves once it has walked the folder. */
   private watch(): Promise<void> {
-    const root = this.sync.root;
-    const watcher = watch(root, {
-      ignoreInitial: true,
-      depth: 1,
-      followSymlinks: true,
-      usePolling: this.options.poll,
-      interval: this.options.pollIntervalMs,
-      binaryInterval: this.options.pollIntervalMs,
-      // Our temp files, lock folders and git's files all start with a dot.
-      ignored: (p: string) => path.relative(root, p).split(path.sep).some((part) => part.startsWith('.')),
-    });
-    this.chokidar = watcher;
-    watcher.on('all', (event, p) => this.onEvent(event, path.relative(root, p).split(path.sep).join('/')));
-    watcher.on('error', (err) => {
-      this.lastError = (err as Error).message;
-      this.onError(err as Error);
-    });
+    const thread = startModuleWorker('chokidar-thread', { root: this.sync.root, poll: this.options.poll, pollIntervalMs: this.options.pollIntervalMs });
+    this.thread = thread;
     return new Promise((resolve) => {
-      watcher.once('ready', () => {
-        if (this.status === 'starting') this.status = 'watching';
+      thread.on('message', (message: ThreadMessage) => {
+        if (thread !== this.thread) return; // an old thread, replaced after a root swap
+        if (message.type === 'events') {
+          for (const [event, rel] of message.events) this.onEvent(event, rel);
+        } else if (message.type === 'ready') {
+          if (this.status === 'starting') this.status = 'watching';
+          resolve();
+        } else if (message.type === 'error') {
+          this.lastError = message.message;
+          this.onError(new Error(message.message));
+        }
+      });
+      thread.once('error', (err) => {
+        this.status = 'failed';
+        this.lastError = err.message;
+        this.onError(err);
         resolve();
       });
+      thread.once('exit', () => {
+        if (thread === this.thread && this.status !== 'stopped') {
+          this.status = 'failed';
+          resolve();
+        }
+      });
     });
+  }
+
+  /** Asks a chokidar thread to close its watches, then ends it. */
+  private async stopThread(thread: Worker | undefined): Promise<void> {
+    if (!thread) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 2000);
+      thread.on('message', (message: ThreadMessage) => {
+        if (message.type === 'closed') {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      thread.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      thread.postMessage('close');
+    });
+    await thread.terminate();
   }
 
   private checkRoot(): void {
     const real = realpathOrNull(this.sync.root);
     if (real === this.realRoot || this.status === 'stopped') return;
     this.realRoot = real;
-    const old = this.chokidar;
-    void old?.close();
+    const old = this.thread;
     void this.watch();
+    void this.stopThread(old);
     this.refreshAll();
   }
 
@@ -112,7 +144,9 @@ export class ConfigWatcher {
     for (const timer of this.pending.values()) clearTimeout(timer);
     this.pending.clear();
     this.releaseIdle();
-    await this.chokidar?.close();
+    const thread = this.thread;
+    this.thread = undefined;
+    await this.stopThread(thread);
   }
 
   /** Resolves when no refresh is pending (every event seen so far has been applied). */
