@@ -1,25 +1,12 @@
 /**
  * The built server as a child process, for the write-side process tests (two servers, SDK).
- * Unlike child-server.ts's startChild, which waits for the "listening" log line, this picks a free
- * port itself and waits for /api/v1/ready: the server's pino destination is asynchronous with a
- * 4 KiB minimum write (src/log.ts), so the "listening" line does not reach stdout until much later.
- * A child that fails to start is killed, so a failed start cannot keep mocha alive.
+ * Unlike child-server.ts's startChild, which reads the port from the "listening" log line, this
+ * picks a free port itself and waits for /api/v1/ready, as an orchestrator would; it runs with
+ * LOG_LEVEL=warn. A child that fails to start is killed, so a failed start cannot keep mocha alive.
  */
 import { spawn } from 'node:child_process';
-import net from 'node:net';
 import { MAIN, waitReady, type ChildServer } from './child-server.js';
-
-/** A port that was free a moment ago (a race with other processes is retried by the caller). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from './reliability-child.js';
 
 export async function startWriteChild(env: Record<string, string>, deadlineMs = 15_000): Promise<ChildServer> {
   let lastError: unknown;
