@@ -10,11 +10,11 @@ import path from 'node:path';
 import { expect } from 'chai';
 import type Koa from 'koa';
 import type { Response } from 'supertest';
-import { createApp, type AppOptions } from '../../src/http/app.js';
+import type { AppOptions } from '../../src/http/app.js';
 import { nodeFs, type FsSeam } from '../../src/store/fs-seam.js';
 import type { NetworkStore, StoreOptions } from '../../src/store/network-store.js';
-import { makeConfigDir, removeDir, standardFiles } from './fixtures.js';
-import { startStore } from './store.js';
+import { standardFiles } from './fixtures.js';
+import { openReadApp } from './read-http.js';
 
 export interface WriteRig {
   root: string;
@@ -31,19 +31,8 @@ export async function writeRig(
   storeOptions: Partial<StoreOptions> = {},
   appOptions: AppOptions = {},
 ): Promise<WriteRig> {
-  const root = makeConfigDir(files);
-  const store = await startStore(root, storeOptions);
-  const app = createApp(store, appOptions);
-  return {
-    root,
-    store,
-    app,
-    file: (rel) => path.join(root, rel),
-    async close() {
-      await store.close();
-      removeDir(root);
-    },
-  };
+  const { root, store, app, close } = await openReadApp(files, appOptions, storeOptions);
+  return { root, store, app, file: (rel) => path.join(root, rel), close };
 }
 
 /** The strong ETag of some bytes, computed here rather than with src/'s etagOf. */

@@ -8,17 +8,13 @@
  * wrong only at its end; interleaved batches and medians keep the check robust on a busy machine.
  */
 import { readFileSync } from 'node:fs';
-import type http from 'node:http';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Context } from 'koa';
-import { createApp } from '../../src/http/app.js';
 import { bearerAuth } from '../../src/http/auth.js';
-import { closeGracefully, listen } from '../../src/http/server.js';
-import type { NetworkStore } from '../../src/store/network-store.js';
-import { makeConfigDir, removeDir, standardFiles } from '../helpers/fixtures.js';
+import { standardFiles } from '../helpers/fixtures.js';
+import { openReadApp, serveApp, type ReadApp, type Served } from '../helpers/read-http.js';
 import { rawExchange } from '../helpers/reliability-http.js';
-import { startStore } from '../helpers/store.js';
 
 const KEY = 'k3y-0123456789abcdef0123456789abcdef-XYZ';
 const flip = (s: string, at: number): string => s.slice(0, at) + (s[at] === 'x' ? 'y' : 'x') + s.slice(at + 1);
@@ -38,21 +34,20 @@ const REFUSED: Array<[string, string[]]> = [
 
 describe('reliability: auth', function () {
   this.timeout(60_000);
+  let fx: ReadApp;
+  let served: Served;
   let root: string;
-  let store: NetworkStore;
-  let server: http.Server;
   let port: number;
 
   before(async () => {
-    root = makeConfigDir(standardFiles());
-    store = await startStore(root);
-    server = await listen(createApp(store, { apiKey: KEY }), '127.0.0.1', 0);
-    port = (server.address() as { port: number }).port;
+    fx = await openReadApp(standardFiles(), { apiKey: KEY });
+    served = await serveApp(fx.app);
+    ({ root } = fx);
+    ({ port } = served);
   });
   after(async () => {
-    await closeGracefully(server);
-    await store.close();
-    removeDir(root);
+    await served.close();
+    await fx.close();
   });
 
   function patch(authorizations: string[]) {

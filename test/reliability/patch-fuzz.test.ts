@@ -10,16 +10,13 @@ import http from 'node:http';
 import path from 'node:path';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { createApp } from '../../src/http/app.js';
-import { closeGracefully, listen } from '../../src/http/server.js';
 import { etagOf, parseNetworkFile } from '../../src/store/network-file.js';
-import type { NetworkStore } from '../../src/store/network-store.js';
 import { OPEN_POLICY } from '../../src/store/url-rules.js';
-import { makeConfigDir, removeDir, standardFiles } from '../helpers/fixtures.js';
+import { standardFiles } from '../helpers/fixtures.js';
+import { openReadApp, serveApp, type ReadApp, type Served } from '../helpers/read-http.js';
 import { fuzzCase, type FuzzCase } from '../helpers/reliability-fuzz.js';
 import { isEnvelope } from '../helpers/reliability-http.js';
 import { envInt } from '../helpers/reliability-rng.js';
-import { startStore } from '../helpers/store.js';
 
 const SEED = envInt('FUZZ_SEED', 4242);
 const RUNS = envInt('FUZZ_RUNS', 2000);
@@ -53,21 +50,20 @@ function send(port: number, c: FuzzCase, etag: string): Promise<{ status: number
 
 describe('reliability: PATCH fuzzing (fast-check)', function () {
   this.timeout(180_000);
+  let fx: ReadApp;
+  let served: Served;
   let root: string;
-  let store: NetworkStore;
-  let server: http.Server;
   let port: number;
 
   before(async () => {
-    root = makeConfigDir(standardFiles());
-    store = await startStore(root);
-    server = await listen(createApp(store), '127.0.0.1', 0);
-    port = (server.address() as { port: number }).port;
+    fx = await openReadApp(standardFiles());
+    served = await serveApp(fx.app);
+    ({ root } = fx);
+    ({ port } = served);
   });
   after(async () => {
-    await closeGracefully(server);
-    await store.close();
-    removeDir(root);
+    await served.close();
+    await fx.close();
   });
 
   it(`${RUNS} random PATCH requests (seed ${SEED}): 200 or 4xx in the envelope, bytes kept on refusal, no pollution`, async () => {
