@@ -51,7 +51,3 @@ export class NetcfgError extends Error {
     this.headers = options.headers ?? {};
   }
 }
-
-export function isNetcfgError(err: unknown): err is NetcfgError {
-  return err instanceof NetcfgError;
-}
