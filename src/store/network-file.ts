@@ -69,24 +69,29 @@ function firstLine(message: string): string {
 
 /** Validates a file's text for the network `id` stored at `relPath`. */
 export function parseNetworkFile(text: string, id: NetworkId, relPath: string, policy: UrlPolicy): ParseOutcome {
+  return parseNetworkData(text, id, relPath, policy).outcome;
+}
+
+/** parseNetworkFile, also giving the file's data as read (what a writer checks its edit against). */
+export function parseNetworkData(text: string, id: NetworkId, relPath: string, policy: UrlPolicy): { outcome: ParseOutcome; data?: unknown } {
   const { doc, lines, problems } = parseYaml(text);
-  if (problems.length > 0) return { ok: false, problems };
+  if (problems.length > 0) return { outcome: { ok: false, problems } };
   if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) {
-    return { ok: false, problems: [{ line: 1, column: 1, message: 'the file is empty; a network needs at least rpc_urls' }] };
+    return { outcome: { ok: false, problems: [{ line: 1, column: 1, message: 'the file is empty; a network needs at least rpc_urls' }] } };
   }
   const dangling = text.includes('*') ? danglingAlias(doc, lines) : null;
-  if (dangling) return { ok: false, problems: [dangling] };
+  if (dangling) return { outcome: { ok: false, problems: [dangling] } };
   let data: unknown;
   try {
     data = doc.toJS({ maxAliasCount: 100 });
   } catch (err) {
-    return { ok: false, problems: [{ line: 1, column: 1, message: (err as Error).message }] };
+    return { outcome: { ok: false, problems: [{ line: 1, column: 1, message: (err as Error).message }] } };
   }
   const details = validateNetworkData(data, id, policy);
   if (details.length > 0) {
-    return { ok: false, problems: details.map((d) => ({ ...locate(doc, lines, d.pointer), message: d.message.replace(/^The body/, 'The file') })) };
+    return { outcome: { ok: false, problems: details.map((d) => ({ ...locate(doc, lines, d.pointer), message: d.message.replace(/^The body/, 'The file') })) }, data };
   }
-  return { ok: true, record: buildRecord(data as Record<string, unknown>, id, relPath, etagOf(text)) };
+  return { outcome: { ok: true, record: buildRecord(data as Record<string, unknown>, id, relPath, etagOf(text)) }, data };
 }
 
 /** Schema, URL rules and the path-derived fields. Returns problems keyed by JSON Pointer. */

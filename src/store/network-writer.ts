@@ -12,7 +12,7 @@ import { NetcfgError, type ErrorDetail } from '../errors.js';
 import type { FileLocks } from './file-lock.js';
 import type { FsSeam } from './fs-seam.js';
 import { EXTENSIONS, relativePathOf, type NetworkId } from './network-id.js';
-import { etagOf, parseNetworkFile, parseYaml, type NetworkRecord } from './network-file.js';
+import { etagOf, parseNetworkData, parseYaml, type NetworkRecord } from './network-file.js';
 import type { NetworkIndex } from './network-index.js';
 import { tempPathFor } from './temp-files.js';
 import { replaceTopLevel } from './yaml-edit.js';
@@ -86,8 +86,11 @@ export class NetworkWriter {
     }
     const current = (doc.toJS() ?? {}) as Record<string, unknown>;
     const changed = Object.entries(request.changes).filter(([key, value]) => !isDeepStrictEqual(current[key], value));
-    const next = changed.length === 0 ? text : replaceTopLevel(text, doc, changed);
-    const outcome = parseNetworkFile(next, id, rel, this.policy);
+    const readBack = (candidate: string) => {
+      const { outcome, data } = parseNetworkData(candidate, id, rel, this.policy);
+      return { data, kept: outcome };
+    };
+    const { text: next, kept: outcome } = changed.length === 0 ? { text, kept: readBack(text).kept } : replaceTopLevel(text, doc, changed, readBack);
     if (!outcome.ok) {
       const details: ErrorDetail[] = outcome.problems.map((p) => ({ pointer: '', message: `${rel}:${p.line}:${p.column}: ${p.message}` }));
       throw new NetcfgError('FILE_INVALID', `The change is valid but ${rel} would still be invalid; fix the file in git first.`, { details });

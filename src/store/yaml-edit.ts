@@ -7,7 +7,7 @@
  * edit falls back to yaml's Document API, which keeps comments but may reformat other lines.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { Document, isCollection, isMap, isPair, isScalar, parseDocument, type Node } from 'yaml';
+import { Document, isCollection, isMap, isPair, isScalar, type Node } from 'yaml';
 
 /** Renders `value` as block YAML indented by `indent` columns, or as flow on one line. */
 function render(value: unknown, flow: boolean, indent: number, eol: string): string {
@@ -44,19 +44,23 @@ function spliced(text: string, doc: Document, changes: Array<[string, unknown]>)
   return out;
 }
 
+/** Reads a candidate text back: its data, and whatever the caller wants to keep of that parse. */
+export type ReadBack<T> = (text: string) => { data: unknown; kept: T };
+
 /**
  * The file's text with each `[key, value]` replaced. Splices when it can, and checks the result
- * reads back as the intended data; otherwise edits through the Document API.
+ * reads back as the intended data; otherwise edits through the Document API. The read-back is the
+ * caller's: the writer validates with that same parse, so a PATCH parses the new text only once.
  */
-export function replaceTopLevel(text: string, doc: Document, changes: Array<[string, unknown]>): string {
+export function replaceTopLevel<T>(text: string, doc: Document, changes: Array<[string, unknown]>, readBack: ReadBack<T>): { text: string; kept: T } {
   const candidate = spliced(text, doc, changes);
   if (candidate !== null) {
-    const check = parseDocument(candidate, { uniqueKeys: true });
-    const data = check.errors.length === 0 ? (check.toJS() as Record<string, unknown> | null) : null;
-    const before = doc.toJS() as Record<string, unknown>;
-    const expected = { ...before, ...Object.fromEntries(changes) };
-    if (data && isDeepStrictEqual(data, expected)) return candidate;
+    const back = readBack(candidate);
+    const expected = { ...(doc.toJS() as Record<string, unknown>), ...Object.fromEntries(changes) };
+    if (isDeepStrictEqual(back.data, expected)) return { text: candidate, kept: back.kept };
   }
-  for (const [key, value] of changes) doc.set(key, doc.createNode(value));
-  return doc.toString({ lineWidth: 0 });
+  const copy = doc.clone();
+  for (const [key, value] of changes) copy.set(key, copy.createNode(value));
+  const rewritten = copy.toString({ lineWidth: 0 });
+  return { text: rewritten, kept: readBack(rewritten).kept };
 }

@@ -3,7 +3,12 @@
  */
 import { expect } from 'chai';
 import { parseDocument } from 'yaml';
-import { replaceTopLevel } from '../../src/store/yaml-edit.js';
+import { replaceTopLevel as replace } from '../../src/store/yaml-edit.js';
+
+/** The edit with a plain read-back (the writer's also validates). */
+function replaceTopLevel(text: string, doc: ReturnType<typeof parseDocument>, changes: Array<[string, unknown]>): string {
+  return replace(text, doc, changes, (candidate) => ({ data: parseDocument(candidate).toJS(), kept: null })).text;
+}
 
 const NEW = ['https://a.example.com', { url: 'https://b.example.com', weight: 5 }];
 
