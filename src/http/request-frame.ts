@@ -7,15 +7,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
+import { logRequest } from '../log.js';
 import { respondWithError, unanswered } from './error-handler.js';
 
 const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export function requestFrame(log: Logger) {
   return async function frame(ctx: Context, next: Next): Promise<void> {
-    const started = process.hrtime.bigint();
-    const given = ctx.get('X-Request-Id');
-    const requestId = given !== '' && SANE_ID.test(given) ? given : randomUUID();
+    const started = performance.now();
+    const given = ctx.req.headers['x-request-id'];
+    const requestId = typeof given === 'string' && SANE_ID.test(given) ? given : randomUUID();
     ctx.state.requestId = requestId;
     ctx.set('X-Request-Id', requestId);
     try {
@@ -25,7 +26,7 @@ export function requestFrame(log: Logger) {
     } catch (err) {
       respondWithError(ctx, err, log);
     }
-    const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    log.info({ req_id: requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 100) / 100 }, 'request');
+    const ms = Math.round((performance.now() - started) * 100) / 100;
+    logRequest(log, { reqId: requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms });
   };
 }

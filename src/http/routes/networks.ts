@@ -78,10 +78,12 @@ export function networkRoutes(router: Router, store: NetworkStore, guard: Middle
     const record = store.get(String(ctx.params.network_id));
     ctx.set('ETag', record.etag);
     ctx.type = 'application/json';
-    ctx.status = 200; // ctx.fresh only compares for a 2xx status
-    if (ctx.get('If-None-Match') && ctx.fresh) {
-      ctx.status = 304;
-      return;
+    if (ctx.req.headers['if-none-match'] !== undefined) {
+      ctx.status = 200; // ctx.fresh only compares for a 2xx status
+      if (ctx.fresh) {
+        ctx.status = 304;
+        return;
+      }
     }
     ctx.body = record.body;
   });
