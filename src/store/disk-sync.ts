@@ -29,6 +29,17 @@ export interface Observation {
   files: FileLook[];
 }
 
+/**
+ * What one listing of the folder saw: the network files, and the family folders that are
+ * symbolic links. A full load passes it to observe() so that each file costs the calls that
+ * read it and no more: no lstat of a `.yml` that was not listed, none of its family folder.
+ * A file that appears after the listing is caught by the watcher's reconcile.
+ */
+export interface Listing {
+  files: Set<string>;
+  linkedFamilies: Set<string>;
+}
+
 export class DiskSync {
   /** The stamp of each file as last applied, so a reconcile can skip files that did not change. */
   private readonly applied = new Map<string, string>();
@@ -38,14 +49,14 @@ export class DiskSync {
     private readonly policy: UrlPolicy,
   ) {}
 
-  /** Reads both candidate files of a network. */
-  observe(id: NetworkId): Observation {
-    return { id, files: EXTENSIONS.map((ext) => this.look(relativePathOf(id, ext), ext)) };
+  /** Reads both candidate files of a network (those `listing` saw, when given). */
+  observe(id: NetworkId, listing?: Listing): Observation {
+    return { id, files: EXTENSIONS.map((ext) => this.look(relativePathOf(id, ext), ext, listing)) };
   }
 
   /** observe(), with the served file already parsed: what a load worker sends back. */
-  observeParsed(id: NetworkId): Observation {
-    const obs = this.observe(id);
+  observeParsed(id: NetworkId, listing?: Listing): Observation {
+    const obs = this.observe(id, listing);
     const source = obs.files.find((f) => f.stamp !== '');
     if (source?.text !== undefined && source.unreadable === undefined) {
       source.parsed = parseNetworkFile(source.text, id, source.rel, this.policy);
@@ -113,9 +124,10 @@ export class DiskSync {
    * Every network and foreign path on disk, plus every id the index still serves (so deleted
    * files are dropped). Used for the first load and to reconcile after a storm of changes.
    */
-  listTargets(): { ids: Map<string, NetworkId>; foreign: Map<string, string> } {
+  listTargets(): { ids: Map<string, NetworkId>; foreign: Map<string, string>; listing: Listing } {
     const ids = new Map<string, NetworkId>();
     const foreign = new Map<string, string>();
+    const listing: Listing = { files: new Set(), linkedFamilies: new Set() };
     const consider = (rel: string, isDir: boolean): void => {
       if (isDir) {
         const depth = rel.split('/').length;
@@ -123,8 +135,10 @@ export class DiskSync {
         return;
       }
       const kind = classifyPath(rel);
-      if (kind.kind === 'network') ids.set(kind.id.id, kind.id);
-      else if (kind.kind === 'foreign') foreign.set(rel, kind.reason);
+      if (kind.kind === 'network') {
+        ids.set(kind.id.id, kind.id);
+        listing.files.add(rel);
+      } else if (kind.kind === 'foreign') foreign.set(rel, kind.reason);
     };
     for (const top of readDir(this.root)) {
       if (top.name.startsWith('.')) continue;
@@ -132,6 +146,7 @@ export class DiskSync {
         consider(top.name, false);
         continue;
       }
+      if (top.isSymbolicLink()) listing.linkedFamilies.add(top.name);
       const familyDir = path.join(this.root, top.name);
       for (const entry of readDir(familyDir)) {
         if (!entry.name.startsWith('.')) consider(`${top.name}/${entry.name}`, isDirectory(familyDir, entry));
@@ -149,7 +164,7 @@ export class DiskSync {
       if (kind.kind === 'network') ids.set(kind.id.id, kind.id);
       else foreign.set(rel, kind.kind === 'foreign' ? kind.reason : 'not a network');
     }
-    return { ids, foreign };
+    return { ids, foreign, listing };
   }
 
   /** Whether the config folder exists and is a readable directory. */
@@ -173,14 +188,16 @@ export class DiskSync {
     this.index.setProblems(rel, list);
   }
 
-  private look(rel: string, ext: Extension): FileLook {
+  private look(rel: string, ext: Extension, listing?: Listing): FileLook {
+    if (listing && !listing.files.has(rel)) return { rel, ext, stamp: '' };
     const file = this.abs(rel);
     let fd: number;
     try {
       const link = fs.lstatSync(file, { throwIfNoEntry: false });
       if (link === undefined) return { rel, ext, stamp: '' };
       // A link may be the file itself or its family folder; either may lead out of the folder.
-      const linked = link.isSymbolicLink() || fs.lstatSync(path.dirname(file)).isSymbolicLink();
+      const familyLinked = listing ? listing.linkedFamilies.has(rel.slice(0, rel.indexOf('/'))) : fs.lstatSync(path.dirname(file)).isSymbolicLink();
+      const linked = link.isSymbolicLink() || familyLinked;
       if (linked && !this.insideRoot(file)) {
         return { rel, ext, stamp: stampOf(file), unreadable: 'symbolic link (of the file or its family folder) to outside the config folder; netcfg does not follow it' };
       }

@@ -3,10 +3,9 @@
  * in step with the folder, and the writer. It knows files, YAML and locks, and nothing of HTTP.
  */
 import path from 'node:path';
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { NetcfgError } from '../errors.js';
 import { ChangeLog } from './change-log.js';
-import { DiskSync, type Observation } from './disk-sync.js';
+import { DiskSync } from './disk-sync.js';
 import { GitJournal, type Commit, type GitAuthor } from './git-journal.js';
 import { DEFAULT_LOCK, FileLocks, type LockOptions } from './file-lock.js';
 import { nodeFs, type FsSeam } from './fs-seam.js';
@@ -14,7 +13,7 @@ import { EXTENSIONS, parseNetworkId, relativePathOf, type NetworkId } from './ne
 import type { NetworkRecord } from './network-file.js';
 import { NetworkIndex, type IndexChange, type InvalidFile, type Page } from './network-index.js';
 import { NetworkWriter } from './network-writer.js';
-import { observeInWorkers, workersFor } from './parallel-load.js';
+import { loadInParallel, workersFor } from './parallel-load.js';
 import { loadSchemas } from './schemas.js';
 import { sweepTempFiles } from './temp-files.js';
 import { OPEN_POLICY, checkRpcUrls, type UrlPolicy } from './url-rules.js';
@@ -215,18 +214,16 @@ export class NetworkStore {
   private async load(): Promise<void> {
     sweepTempFiles(this.root);
     this.index.beginBulk();
-    const { ids, foreign } = this.sync.listTargets();
-    let observed: Observation[] | null = null;
-    const workers = workersFor(ids.size);
-    if (workers > 1) {
-      // A failed worker only costs time: the main thread then loads everything itself.
-      observed = await observeInWorkers(this.root, [...ids.values()], this.policy, workers).catch(() => null);
-    }
-    let n = 0;
-    for (const obs of observed ?? ids.values()) {
-      this.sync.apply('files' in obs ? obs : this.sync.observe(obs));
-      if (++n % 500 === 0) await yieldToLoop();
-    }
+    const { ids, foreign, listing } = this.sync.listTargets();
+    await loadInParallel({
+      root: this.root,
+      ids: [...ids.values()],
+      listing,
+      policy: this.policy,
+      workers: workersFor(ids.size),
+      observeHere: (id) => this.sync.observe(id, listing),
+      apply: (obs) => this.sync.apply(obs),
+    });
     for (const [rel, reason] of foreign) this.sync.refreshForeign(rel, reason);
     this.loadedAt = new Date();
   }

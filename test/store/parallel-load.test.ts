@@ -1,10 +1,12 @@
 /**
  * The first load of a large folder in worker threads gives exactly what the main thread would.
  */
+import { availableParallelism } from 'node:os';
 import { expect } from 'chai';
 import { DiskSync } from '../../src/store/disk-sync.js';
 import { NetworkIndex } from '../../src/store/network-index.js';
-import { observeInWorkers, PARALLEL_FROM, workersFor } from '../../src/store/parallel-load.js';
+import type { Observation } from '../../src/store/disk-sync.js';
+import { loadInParallel, PARALLEL_FROM, workersFor } from '../../src/store/parallel-load.js';
 import { OPEN_POLICY } from '../../src/store/url-rules.js';
 import { makeConfigDir, networkYaml, removeDir } from '../helpers/fixtures.js';
 import { startStore } from '../helpers/store.js';
@@ -23,12 +25,24 @@ describe('store/parallel-load', () => {
 
   it('workers observe and parse exactly what the main thread does', async () => {
     const serial = new DiskSync(root, new NetworkIndex(), OPEN_POLICY);
-    const ids = [...serial.listTargets().ids.values()];
-    expect(workersFor(ids.length)).to.be.greaterThan(1);
-    const parallel = await observeInWorkers(root, ids, OPEN_POLICY, 2);
+    const { ids: byId, listing } = serial.listTargets();
+    const ids = [...byId.values()];
+    const parallel: Observation[] = [];
+    const observeHere = (): Observation => {
+      throw new Error('the main thread was asked to help');
+    };
+    await loadInParallel({ root, ids, listing, policy: OPEN_POLICY, workers: 2, observeHere, apply: (obs) => parallel.push(obs), mainThreadHelps: false });
+    const order = new Map(ids.map((id, i) => [id.id, i]));
+    parallel.sort((a, b) => (order.get(a.id.id) as number) - (order.get(b.id.id) as number));
     expect(parallel.map((o) => o.id.id)).to.deep.equal(ids.map((id) => id.id));
-    const expected = ids.map((id) => serial.observeParsed(id));
-    expect(parallel).to.deep.equal(expected);
+    // Parsed with and without the listing: the same observations.
+    expect(parallel).to.deep.equal(ids.map((id) => serial.observeParsed(id, listing)));
+    expect(parallel).to.deep.equal(ids.map((id) => serial.observeParsed(id)));
+  });
+
+  it('small folders load on the main thread alone; large ones use a worker per spare core', () => {
+    expect(workersFor(PARALLEL_FROM - 1)).to.equal(0);
+    expect(workersFor(PARALLEL_FROM)).to.equal(Math.min(4, availableParallelism() - 1));
   });
 
   it('a store on a large folder loads every network and reports the bad files', async () => {
