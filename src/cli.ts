@@ -31,6 +31,7 @@ export function buildCli(): Command {
     .addOption(new Option('--watch-poll', 'poll the folder instead of inotify (network file systems) [WATCH_POLL]'))
     .addOption(new Option('--watch-poll-interval-ms <ms>', 'polling interval [WATCH_POLL_INTERVAL_MS]'))
     .addOption(new Option('--git-commit', 'commit every PATCH to the git work tree holding the folder [GIT_COMMIT]'))
+    .addOption(new Option('--index-cache <file>', "file that keeps what was parsed, for a fast restart; 'off' to disable (default: in the OS temp folder) [INDEX_CACHE]"))
     .addHelpText('after', '\nThe API key is read from API_KEY only (a flag would show it in the process list).')
     .action(async (opts: Record<string, string | boolean | undefined>) => {
       const env: Record<string, string | undefined> = { ...process.env };
@@ -42,6 +43,7 @@ export function buildCli(): Command {
       set('CONFIG_DIR', opts.configDir);
       set('LOG_LEVEL', opts.logLevel);
       set('REQUIRE_IF_MATCH', opts.requireIfMatch);
+      set('INDEX_CACHE', opts.indexCache);
       set('RPC_BLOCK_PRIVATE_IPS', opts.blockPrivateIps);
       set('RPC_ALLOWED_HOSTS', opts.allowedHosts);
       set('WATCH_POLL', opts.watchPoll);

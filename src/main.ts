@@ -8,6 +8,7 @@ import { configFromEnv, ConfigError, type Config } from './config.js';
 import { createApp } from './http/app.js';
 import { addressOf, closeGracefully, listen } from './http/server.js';
 import { createLogger } from './log.js';
+import { defaultCachePath } from './store/index-cache.js';
 import { NetworkStore } from './store/network-store.js';
 
 export async function serve(config: Config): Promise<void> {
@@ -21,7 +22,8 @@ export async function serve(config: Config): Promise<void> {
     lock: { staleMs: config.lockStaleMs },
     gitCommit: config.gitCommit,
     gitAuthor: config.gitAuthor,
-    onError: (err) => log.error({ err }, 'watcher error'),
+    indexCache: config.indexCache === null ? undefined : (config.indexCache ?? defaultCachePath(root)),
+    onError: (err) => log.error({ err }, 'store error'),
   });
   // The first load adds every network; log changes after it, not thousands of lines at start.
   store.onChange((change) => {

@@ -8,7 +8,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { classifyPath, EXTENSIONS, relativePathOf, type Extension, type NetworkId } from './network-id.js';
-import { MAX_FILE_BYTES, etagOf, parseNetworkFile, type FileProblem, type ParseOutcome } from './network-file.js';
+import { MAX_FILE_BYTES, etagOf, parseNetworkFile, type FileProblem, type NetworkRecord, type ParseOutcome } from './network-file.js';
+import type { CachedFile } from './index-cache.js';
 import type { InvalidFile, NetworkIndex } from './network-index.js';
 import type { UrlPolicy } from './url-rules.js';
 
@@ -38,11 +39,15 @@ export interface Observation {
 export interface Listing {
   files: Set<string>;
   linkedFamilies: Set<string>;
+  /** What the last run parsed (index-cache.ts): a file with the same stamp is not read again. */
+  cache?: Map<string, CachedFile> | null;
 }
 
 export class DiskSync {
   /** The stamp of each file as last applied, so a reconcile can skip files that did not change. */
   private readonly applied = new Map<string, string>();
+  /** The stamp of the bytes each served record was parsed from (what the index cache may keep). */
+  private readonly served = new Map<string, { stamp: string; etag: string }>();
   constructor(
     readonly root: string,
     private readonly index: NetworkIndex,
@@ -52,6 +57,20 @@ export class DiskSync {
   /** Reads both candidate files of a network (those `listing` saw, when given). */
   observe(id: NetworkId, listing?: Listing): Observation {
     return { id, files: EXTENSIONS.map((ext) => this.look(relativePathOf(id, ext), ext, listing)) };
+  }
+
+  /**
+   * observe() from the index cache alone: the observation when every file of `id` the listing
+   * saw is unchanged since the cache was written, else null (nothing is read).
+   */
+  observeCached(id: NetworkId, listing: Listing): Observation | null {
+    const files: FileLook[] = [];
+    for (const ext of EXTENSIONS) {
+      const look = this.look(relativePathOf(id, ext), ext, listing, true);
+      if (look === null) return null;
+      files.push(look);
+    }
+    return { id, files };
   }
 
   /** observe(), with the served file already parsed: what a load worker sends back. */
@@ -81,8 +100,11 @@ export class DiskSync {
   /** Serves the observed state: `.yaml` wins over `.yml`; a bad file keeps the last good version. */
   apply(obs: Observation): void {
     for (const f of obs.files) {
-      if (f.stamp === '') this.applied.delete(f.rel);
-      else this.applied.set(f.rel, f.stamp);
+      if (f.stamp !== '') this.applied.set(f.rel, f.stamp);
+      else {
+        this.applied.delete(f.rel);
+        this.served.delete(f.rel);
+      }
     }
     const present = obs.files.filter((f) => f.stamp !== '');
     for (const f of obs.files) if (f.stamp === '') this.index.clearProblems(f.rel);
@@ -101,15 +123,29 @@ export class DiskSync {
     }
     const current = this.index.get(obs.id.id);
     if (current && current.path === source.rel && text !== undefined && current.etag === etagOf(text)) {
+      this.served.set(source.rel, { stamp: source.stamp, etag: current.etag });
       this.index.clearProblems(source.rel);
       return;
     }
     const outcome = source.parsed ?? parseNetworkFile(text as string, obs.id, source.rel, this.policy);
     if (outcome.ok) {
       this.index.put(outcome.record);
+      this.served.set(source.rel, { stamp: source.stamp, etag: outcome.record.etag });
       this.index.clearProblems(source.rel);
     } else {
       this.problem(source.rel, outcome.problems);
+    }
+  }
+
+  /**
+   * Every served record whose file is still the one it was parsed from: what the index cache may
+   * keep. A record served as the last good version of a file that is now invalid is left out.
+   */
+  *servedFiles(): Generator<{ stamp: string; record: NetworkRecord }> {
+    for (const id of this.index.ids()) {
+      const record = this.index.get(id) as NetworkRecord;
+      const served = this.served.get(record.path);
+      if (served && served.etag === record.etag && this.applied.get(record.path) === served.stamp) yield { stamp: served.stamp, record };
     }
   }
 
@@ -188,16 +224,21 @@ export class DiskSync {
     this.index.setProblems(rel, list);
   }
 
-  private look(rel: string, ext: Extension, listing?: Listing): FileLook {
+  private look(rel: string, ext: Extension, listing: Listing | undefined, cacheOnly: true): FileLook | null;
+  private look(rel: string, ext: Extension, listing?: Listing): FileLook;
+  private look(rel: string, ext: Extension, listing?: Listing, cacheOnly = false): FileLook | null {
     if (listing && !listing.files.has(rel)) return { rel, ext, stamp: '' };
     const file = this.abs(rel);
     let fd: number;
     try {
-      const link = fs.lstatSync(file, { throwIfNoEntry: false });
+      const link = fs.lstatSync(file, { throwIfNoEntry: false, bigint: true });
       if (link === undefined) return { rel, ext, stamp: '' };
       // A link may be the file itself or its family folder; either may lead out of the folder.
       const familyLinked = listing ? listing.linkedFamilies.has(rel.slice(0, rel.indexOf('/'))) : fs.lstatSync(path.dirname(file)).isSymbolicLink();
       const linked = link.isSymbolicLink() || familyLinked;
+      const cached = !linked && link.isFile() ? listing?.cache?.get(rel) : undefined;
+      if (cached && cached.stamp === stampOfStats(link)) return { rel, ext, stamp: cached.stamp, parsed: cached.outcome };
+      if (cacheOnly) return null;
       if (linked && !this.insideRoot(file)) {
         return { rel, ext, stamp: stampOf(file), unreadable: 'symbolic link (of the file or its family folder) to outside the config folder; netcfg does not follow it' };
       }
@@ -209,7 +250,7 @@ export class DiskSync {
     }
     try {
       const st = fs.fstatSync(fd, { bigint: true });
-      const stamp = `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+      const stamp = stampOfStats(st);
       if (!st.isFile()) return { rel, ext, stamp, unreadable: 'not a regular file' };
       if (st.size > BigInt(MAX_FILE_BYTES)) {
         return { rel, ext, stamp, unreadable: `the file is ${st.size} bytes; a network file may be at most ${MAX_FILE_BYTES} bytes` };
@@ -236,11 +277,14 @@ export class DiskSync {
 /** inode:size:mtime:ctime of a path (following links), '' when it does not exist. */
 export function stampOf(file: string): string {
   try {
-    const st = fs.statSync(file, { bigint: true });
-    return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+    return stampOfStats(fs.statSync(file, { bigint: true }));
   } catch {
     return '';
   }
+}
+
+function stampOfStats(st: fs.BigIntStats): string {
+  return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
 }
 
 function readDir(dir: string): fs.Dirent[] {

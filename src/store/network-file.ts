@@ -121,8 +121,12 @@ function buildRecord(data: Record<string, unknown>, id: NetworkId, relPath: stri
     network[key] = key === 'rpc_urls' ? (value as unknown[]).map(normaliseEntry) : value;
   }
   const json = JSON.stringify(network);
-  const body = `{"success":true,"data":${json},"error":null}`;
-  return { id: id.id, family: id.family, name: id.name, path: relPath, etag, network, json, body };
+  return { id: id.id, family: id.family, name: id.name, path: relPath, etag, network, json, body: bodyOf(json) };
+}
+
+/** The GET response body around a network's JSON. */
+export function bodyOf(json: string): string {
+  return `{"success":true,"data":${json},"error":null}`;
 }
 
 /** An alias to an anchor that does not exist, located (toJS would throw without a position). */
