@@ -6,6 +6,7 @@
  * The index is updated before the lock is released, so the next GET anywhere in this process sees
  * the change; the watcher's later event for the same bytes changes nothing.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { NetcfgError, type ErrorDetail } from '../errors.js';
@@ -14,7 +15,7 @@ import type { FsSeam } from './fs-seam.js';
 import { EXTENSIONS, relativePathOf, type NetworkId } from './network-id.js';
 import { etagOf, parseNetworkData, parseYaml, type NetworkRecord } from './network-file.js';
 import type { NetworkIndex } from './network-index.js';
-import { tempPathFor } from './temp-files.js';
+import { TEMP_DIR, tempPathFor } from './temp-files.js';
 import { replaceTopLevel } from './yaml-edit.js';
 import type { UrlPolicy } from './url-rules.js';
 
@@ -36,6 +37,7 @@ export class NetworkWriter {
   /** The last write the disk refused, until a write succeeds again (shown in readiness). */
   lastFailure: { at: Date; message: string; dir?: string } | null = null;
   afterWrite: AfterWrite | undefined;
+  private tempDirReady: Promise<void> | undefined;
 
   constructor(
     private readonly root: string,
@@ -130,12 +132,32 @@ export class NetworkWriter {
    */
   private async writeAtomic(abs: string, text: string, mode: number, readEtag: string, compromised: () => Error | null, renamed: () => void, newEtag: string): Promise<boolean> {
     const dir = path.dirname(abs);
-    const tmp = tempPathFor(abs);
+    let tmp = await this.tempFor(abs);
     try {
-      await this.fs.writeNewDurable(tmp, text, mode);
-      const lost = compromised();
-      if (lost) throw new NetcfgError('LOCK_TIMEOUT', `The write lock was lost (${lost.message}); nothing was written, retry the request.`);
-      const outcome = await this.fs.renameIfUnchanged(tmp, abs, (bytes) => etagOf(bytes) === readEtag);
+      const place = async (): Promise<'renamed' | 'gone' | 'changed'> => {
+        await this.fs.writeNewDurable(tmp, text, mode);
+        const lost = compromised();
+        if (lost) throw new NetcfgError('LOCK_TIMEOUT', `The write lock was lost (${lost.message}); nothing was written, retry the request.`);
+        return this.fs.renameIfUnchanged(tmp, abs, (bytes) => etagOf(bytes) === readEtag);
+      };
+      let outcome: 'renamed' | 'gone' | 'changed';
+      try {
+        outcome = await place();
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'EXDEV') {
+          // The family folder is another file system (a mount): write the temp file beside the file.
+          await this.removeQuietly(tmp);
+          tmp = tempPathFor(abs, dir);
+        } else if (code === 'ENOENT' && !existsSync(path.dirname(tmp))) {
+          // Someone removed .tmp/ (git clean -fdx): make it again.
+          this.tempDirReady = undefined;
+          tmp = await this.tempFor(abs);
+        } else {
+          throw err;
+        }
+        outcome = await place();
+      }
       if (outcome === 'gone') throw gone();
       if (outcome === 'changed') {
         await this.removeQuietly(tmp);
@@ -158,6 +180,21 @@ export class NetworkWriter {
     }
     this.lastFailure = null;
     return false;
+  }
+
+  /** A temp path in `<config>/.tmp/`, made once (and again if something removed it). */
+  private async tempFor(abs: string): Promise<string> {
+    const dir = path.join(this.root, TEMP_DIR);
+    this.tempDirReady ??= this.fs.mkdir(dir).catch((err: unknown) => {
+      this.tempDirReady = undefined;
+      throw err;
+    });
+    try {
+      await this.tempDirReady;
+    } catch (err) {
+      throw this.storageError(err, `create ${TEMP_DIR}/`);
+    }
+    return tempPathFor(abs, dir);
   }
 
   /**

@@ -1,7 +1,11 @@
 /**
- * Temp files of in-flight atomic writes: `.<file>.<pid>.<random>.tmp` beside the file. They are
- * dot-files, so the watcher and git ignore them; one left by a killed process is swept at start
- * once it is old enough that no live writer (of any replica) can still own it.
+ * Temp files of in-flight atomic writes: `.<file>.<pid>.<random>.tmp` in `<config>/.tmp/`, renamed
+ * from there over the file. Not beside the file: chokidar re-reads a whole family folder on every
+ * event in it, and a temp file there made four more events per write (create, write, chmod,
+ * rename away) for one that matters (measured: a quarter of the watcher's CPU per PATCH). The
+ * folder is a dot-folder, so the watcher and git ignore it. Where the family folder is on another
+ * file system (EXDEV), the writer falls back to a temp file beside the file. One left by a killed
+ * process is swept at start once it is old enough that no live writer (of any replica) can own it.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -10,16 +14,19 @@ import path from 'node:path';
 const TEMP = /^\..+\.\d+\.[0-9a-f]+\.tmp$/;
 export const SWEEP_AFTER_MS = 60_000;
 
-export function tempPathFor(file: string): string {
-  return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+export const TEMP_DIR = '.tmp';
+
+/** A temp path for `file` in `dir` (the config folder's `.tmp/`, or the file's own folder). */
+export function tempPathFor(file: string, dir: string): string {
+  return path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
 }
 
-/** Removes leftover temp files older than `olderThanMs` in the family folders; returns how many. */
+/** Removes leftover temp files older than `olderThanMs` (in `.tmp/` and the family folders); returns how many. */
 export function sweepTempFiles(root: string, olderThanMs = SWEEP_AFTER_MS): number {
   let removed = 0;
   const cutoff = Date.now() - olderThanMs;
   for (const family of safeReaddir(root)) {
-    if (family.startsWith('.')) continue;
+    if (family.startsWith('.') && family !== TEMP_DIR) continue;
     const dir = path.join(root, family);
     for (const name of safeReaddir(dir)) {
       if (!TEMP.test(name)) continue;

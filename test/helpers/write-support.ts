@@ -47,15 +47,16 @@ export function fileState(file: string): { bytes: Buffer; mtimeMs: number; ino: 
 }
 
 /**
- * Debris a write may leave: temp files (dot files ending .tmp) anywhere in the folder, and lock
- * folders in `.locks/`. The `.locks/` folder itself may stay; what is inside it may not.
+ * Debris a write may leave: temp files (dot files ending .tmp) anywhere in the folder (`.tmp/`
+ * or beside a file), and lock folders in `.locks/`. The `.tmp/` and `.locks/` folders themselves
+ * may stay; what is inside them may not.
  */
 export function leftovers(root: string): string[] {
   const found: string[] = [];
   const walk = (dir: string, rel: string): void => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const relPath = rel ? `${rel}/${entry.name}` : entry.name;
-      if (entry.name.startsWith('.') && entry.name.endsWith('.tmp')) found.push(relPath);
+      if (entry.isFile() && entry.name.startsWith('.') && entry.name.endsWith('.tmp')) found.push(relPath);
       if (relPath === '.locks') continue;
       if (entry.isDirectory()) walk(path.join(dir, entry.name), relPath);
     }

@@ -5,7 +5,7 @@
  * not allow mounting (most CI runners), in which case disk-failure.test.ts still covers the seam.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -104,5 +104,32 @@ describe('reliability: a real full and read-only file system (tmpfs)', function 
       () => execFileSync('mount', ['-o', 'remount,ro', mountPoint]),
       () => execFileSync('mount', ['-o', 'remount,rw', mountPoint]),
     );
+  });
+});
+
+describe('reliability: a family folder on another file system (EXDEV)', function () {
+  let root: string;
+  let mounted = false;
+  let store: NetworkStore | undefined;
+
+  before(async function () {
+    root = mkdtempSync(path.join(tmpdir(), 'netcfg-exdev-'));
+    mkdirSync(path.join(root, 'evm'));
+    mounted = tryMount(path.join(root, 'evm'));
+    if (!mounted) this.skip();
+    writeFile(root, FILE, networkYaml());
+    store = await startStore(root);
+  });
+  after(async () => {
+    await store?.close();
+    if (mounted) execFileSync('umount', ['-l', path.join(root, 'evm')]);
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('a PATCH cannot rename from .tmp/ across file systems, so it writes its temp file beside the file', async () => {
+    const res = await request(createApp(store as NetworkStore).callback()).patch('/api/v1/networks/evm:sepolia').send({ rpc_urls: ['https://exdev.example.com'] });
+    expect(res.status, res.text).to.equal(200);
+    expect(readFileSync(path.join(root, FILE), 'utf8')).to.include('https://exdev.example.com');
+    expect(tempFiles(root)).to.deep.equal([]);
   });
 });

@@ -2,7 +2,7 @@
  * The writer, end to end through PATCH: golden files (a realistic file before, the request, the
  * exact bytes expected after) and disk failures injected through the fs seam.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
@@ -55,6 +55,19 @@ describe('store/network-writer', () => {
         expect(leftovers(rig.root)).to.deep.equal([]);
       });
     }
+  });
+
+  it('temp files go in .tmp/, which is made again if something removed it (git clean -fdx)', async () => {
+    rig = await writeRig();
+    const agent = request(rig.app.callback());
+    const first = await agent.patch('/api/v1/networks/evm:sepolia').send({ rpc_urls: ['https://one.example.com'] });
+    expect(first.status, first.text).to.equal(200);
+    expect(readdirSync(path.join(rig.root, '.tmp'))).to.deep.equal([]);
+    rmSync(path.join(rig.root, '.tmp'), { recursive: true });
+    const second = await agent.patch('/api/v1/networks/evm:sepolia').send({ rpc_urls: ['https://two.example.com'] });
+    expect(second.status, second.text).to.equal(200);
+    expect(readFileSync(rig.file('evm/sepolia.yaml'), 'utf8')).to.include('https://two.example.com');
+    expect(leftovers(rig.root)).to.deep.equal([]);
   });
 
   describe('disk failures through the fs seam', () => {
