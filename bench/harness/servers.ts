@@ -51,6 +51,8 @@ export interface NetcfgOptions {
   main?: string;
   /** Name of the log file (bench/.tmp/logs/<logName>.log); defaults to the server's name. */
   logName?: string;
+  /** INDEX_CACHE for this server; default 'off', so every row but the warm start-up loads cold. */
+  indexCache?: string;
 }
 
 export interface Launched {
@@ -65,7 +67,7 @@ export interface Launched {
  */
 export async function launchNetcfg(name: string, configDir: string, options: NetcfgOptions & { nice?: number } = {}): Promise<Launched> {
   const port = await freePort();
-  const env = { CONFIG_DIR: configDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: options.logLevel ?? 'info' };
+  const env = { CONFIG_DIR: configDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: options.logLevel ?? 'info', INDEX_CACHE: options.indexCache ?? 'off' };
   const child = startProcess(options.logName ?? name, process.execPath, [...(options.nodeArgs ?? []), options.main ?? NETCFG_MAIN], env);
   if (options.nice !== undefined) os.setPriority(child.pid, options.nice);
   const url = `http://127.0.0.1:${port}`;

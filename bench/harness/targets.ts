@@ -55,12 +55,16 @@ export function evaluateTargets(rows: Row[]): Check[] {
     checks.push(check(r.key, 'p50 <= 20 ms', r.p50 ?? NaN, 20, 'max', `p50 ${fmt(r.p50, 1)} ms`));
     checks.push(check(r.key, 'p99 <= 100 ms', r.p99 ?? NaN, 100, 'max', `p99 ${fmt(r.p99, 1)} ms`));
   });
-  one('startup/netcfg', (r) => {
-    checks.push(check(r.key, '<= 2 s to ready', (r.value ?? NaN) / 1000, 2, 'max', `${fmt(r.value)} ms`));
-  });
-  both('startup/netcfg', 'startup/parse-baseline', (n, b) => {
-    checks.push(check(n.key, '<= 1.5x a bare read + parse', ratioOf(n.value ?? NaN, b.value ?? NaN), 1.5, 'max', `${fmt(n.value)} ms / ${fmt(b.value)} ms`));
-  });
+  // Both starts are held to the target: the cold one (a new machine, or a changed checkout) and
+  // the restart with its index cache (the usual case: a deploy or a crash on the same files).
+  for (const key of ['startup/netcfg', 'startup-warm/netcfg']) {
+    one(key, (r) => {
+      checks.push(check(r.key, '<= 2 s to ready', (r.value ?? NaN) / 1000, 2, 'max', `${fmt(r.value)} ms`));
+    });
+    both(key, 'startup/parse-baseline', (n, b) => {
+      checks.push(check(n.key, '<= 1.5x a bare read + parse', ratioOf(n.value ?? NaN, b.value ?? NaN), 1.5, 'max', `${fmt(n.value)} ms / ${fmt(b.value)} ms`));
+    });
+  }
   one('git/netcfg', (r) => {
     checks.push(check(r.key, '<= 1 s after the checkout returns', (r.value ?? NaN) / 1000, 1, 'max', `worst ${fmt(r.value)} ms`));
   });
