@@ -7,9 +7,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { classifyPath, EXTENSIONS, relativePathOf, type Extension, type NetworkId } from './network-id.js';
+import { EXTENSIONS, relativePathOf, type Extension, type NetworkId } from './network-id.js';
 import { MAX_FILE_BYTES, etagOf, parseNetworkFile, type FileProblem, type NetworkRecord, type ParseOutcome } from './network-file.js';
-import type { CachedFile } from './index-cache.js';
+import { isDirectoryPath, listFolder, stampOf, stampOfStats, type FolderTargets, type Listing } from './folder-listing.js';
 import type { InvalidFile, NetworkIndex } from './network-index.js';
 import type { UrlPolicy } from './url-rules.js';
 
@@ -28,19 +28,6 @@ interface FileLook {
 export interface Observation {
   id: NetworkId;
   files: FileLook[];
-}
-
-/**
- * What one listing of the folder saw: the network files, and the family folders that are
- * symbolic links. A full load passes it to observe() so that each file costs the calls that
- * read it and no more: no lstat of a `.yml` that was not listed, none of its family folder.
- * A file that appears after the listing is caught by the watcher's reconcile.
- */
-export interface Listing {
-  files: Set<string>;
-  linkedFamilies: Set<string>;
-  /** What the last run parsed (index-cache.ts): a file with the same stamp is not read again. */
-  cache?: Map<string, CachedFile> | null;
 }
 
 export class DiskSync {
@@ -156,51 +143,9 @@ export class DiskSync {
     else this.problem(rel, [{ line: 1, column: 1, message: reason }]);
   }
 
-  /**
-   * Every network and foreign path on disk, plus every id the index still serves (so deleted
-   * files are dropped). Used for the first load and to reconcile after a storm of changes.
-   */
-  listTargets(): { ids: Map<string, NetworkId>; foreign: Map<string, string>; listing: Listing } {
-    const ids = new Map<string, NetworkId>();
-    const foreign = new Map<string, string>();
-    const listing: Listing = { files: new Set(), linkedFamilies: new Set() };
-    const consider = (rel: string, isDir: boolean): void => {
-      if (isDir) {
-        const depth = rel.split('/').length;
-        if (depth >= 2) foreign.set(rel, 'folders inside a family folder are not read; put a network in <family>/<name>.yaml');
-        return;
-      }
-      const kind = classifyPath(rel);
-      if (kind.kind === 'network') {
-        ids.set(kind.id.id, kind.id);
-        listing.files.add(rel);
-      } else if (kind.kind === 'foreign') foreign.set(rel, kind.reason);
-    };
-    for (const top of readDir(this.root)) {
-      if (top.name.startsWith('.')) continue;
-      if (!isDirectory(this.root, top)) {
-        consider(top.name, false);
-        continue;
-      }
-      if (top.isSymbolicLink()) listing.linkedFamilies.add(top.name);
-      const familyDir = path.join(this.root, top.name);
-      for (const entry of readDir(familyDir)) {
-        if (!entry.name.startsWith('.')) consider(`${top.name}/${entry.name}`, isDirectory(familyDir, entry));
-      }
-    }
-    for (const id of this.index.ids()) {
-      if (!ids.has(id)) {
-        const [family = '', name = ''] = id.split(':');
-        ids.set(id, { id, family, name });
-      }
-    }
-    for (const rel of this.index.problemPaths()) {
-      if (foreign.has(rel)) continue;
-      const kind = classifyPath(rel);
-      if (kind.kind === 'network') ids.set(kind.id.id, kind.id);
-      else foreign.set(rel, kind.kind === 'foreign' ? kind.reason : 'not a network');
-    }
-    return { ids, foreign, listing };
+  /** Every network and foreign path on disk, plus every id the index serves or reports (see listFolder). */
+  listTargets(): FolderTargets {
+    return listFolder(this.root, this.index);
   }
 
   /** Whether the config folder exists and is a readable directory. */
@@ -271,39 +216,5 @@ export class DiskSync {
     } catch {
       return false;
     }
-  }
-}
-
-/** inode:size:mtime:ctime of a path (following links), '' when it does not exist. */
-export function stampOf(file: string): string {
-  try {
-    return stampOfStats(fs.statSync(file, { bigint: true }));
-  } catch {
-    return '';
-  }
-}
-
-function stampOfStats(st: fs.BigIntStats): string {
-  return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
-}
-
-function readDir(dir: string): fs.Dirent[] {
-  try {
-    return fs.readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-}
-
-function isDirectory(parent: string, entry: fs.Dirent): boolean {
-  if (entry.isDirectory()) return true;
-  return entry.isSymbolicLink() && isDirectoryPath(path.join(parent, entry.name));
-}
-
-function isDirectoryPath(p: string): boolean {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
   }
 }

@@ -8,7 +8,8 @@
 import { availableParallelism } from 'node:os';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Worker } from 'node:worker_threads';
-import type { Listing, Observation } from './disk-sync.js';
+import type { Observation } from './disk-sync.js';
+import type { Listing } from './folder-listing.js';
 import { startModuleWorker } from './module-worker.js';
 import { EXTENSIONS, relativePathOf, type NetworkId } from './network-id.js';
 import type { UrlPolicy } from './url-rules.js';

@@ -9,7 +9,8 @@
 import { realpathSync } from 'node:fs';
 import type { Worker } from 'node:worker_threads';
 import { classifyPath } from './network-id.js';
-import { stampOf, type DiskSync } from './disk-sync.js';
+import type { DiskSync } from './disk-sync.js';
+import { stampOf } from './folder-listing.js';
 import { startModuleWorker } from './module-worker.js';
 
 type ThreadMessage =
