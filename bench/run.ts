@@ -12,7 +12,7 @@ import { gitCheckoutRow, visibilityRow } from './harness/disk-change-rows.js';
 import { dbJsonPath, ensureDbJson, ensureFixture, fixtureDir, scratchCopy, sortedIds } from './harness/fixtures.js';
 import type { Timing } from './harness/load.js';
 import { diskLoopRow } from './harness/process-baselines.js';
-import { installCleanup, rssMb, stopAll, stopProcess, type Child } from './harness/processes.js';
+import { installCleanup, rssMb, stopAll, stopProcess, waitIdle, type Child } from './harness/processes.js';
 import { checkSameAnswers, readRows } from './harness/read-rows.js';
 import { writeReports } from './harness/report.js';
 import type { Results, Row } from './harness/results.js';
@@ -144,6 +144,12 @@ async function main(): Promise<void> {
     await stamp(netcfg, 1_000);
     const targets = { raw, koa, jsonServer, netcfg, netcfgLarge: large };
     await checkSameAnswers(targets, sampleId);
+    const idle = await waitIdle();
+    notes.push(
+      idle.busy.length === 0
+        ? `reads: every server idle before the read rows (waited ${(idle.waitedMs / 1000).toFixed(1)} s for that)`
+        : `reads: still busy after ${(idle.waitedMs / 1000).toFixed(0)} s, measured anyway: ${idle.busy.join(', ')}`,
+    );
     rows.push(...(await readRows(targets, sampleId, timing)));
   });
 

@@ -118,6 +118,27 @@ export function cpuMs(pid: number): number {
   return ticks * 10; // USER_HZ is 100 on every Linux build that matters
 }
 
+/**
+ * Waits until every running child has been idle (under 5% of a core) for two seconds in a row, so
+ * that a row is not measured while another server is still settling (a server on 100,000 files
+ * reconciles with a stat per file and runs a large garbage collection for a minute after it is
+ * ready). Returns how long it waited; gives up after `deadlineMs` and says so in the result.
+ */
+export async function waitIdle(deadlineMs = 90_000): Promise<{ waitedMs: number; busy: string[] }> {
+  const started = performance.now();
+  let quiet = 0;
+  let last = new Map([...running].map((c) => [c, cpuMs(c.pid)]));
+  while (performance.now() - started < deadlineMs) {
+    await new Promise((r) => setTimeout(r, 500));
+    const now = new Map([...running].map((c) => [c, cpuMs(c.pid)]));
+    const busy = [...now].filter(([c, ms]) => ms - (last.get(c) ?? ms) > 25).map(([c]) => c.name);
+    last = now;
+    quiet = busy.length === 0 ? quiet + 1 : 0;
+    if (quiet >= 4) return { waitedMs: performance.now() - started, busy: [] };
+  }
+  return { waitedMs: performance.now() - started, busy: [...running].map((c) => c.name) };
+}
+
 /** Stops every child when the bench is interrupted or exits, whatever the reason. */
 export function installCleanup(): void {
   const onSignal = (signal: NodeJS.Signals): void => {
