@@ -12,7 +12,7 @@
  *
  * Format: JSON lines. The first is {format, fingerprint}; each other is [path, stamp, etag, json].
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -52,11 +52,23 @@ export function fingerprintOf(policy: UrlPolicy): string {
   return hash.digest('base64url');
 }
 
-/** The cached files by relative path, or null when there is no usable cache. */
+/**
+ * The cached files by relative path, or null when there is no usable cache. The default place is
+ * a shared temp folder, so a file another user could have written (not ours, writable by others,
+ * or a symbolic link) is never trusted: it could make netcfg serve RPC URLs the files do not hold.
+ */
 export function readIndexCache(file: string, fingerprint: string): Map<string, CachedFile> | null {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    try {
+      const st = fs.fstatSync(fd);
+      const uid = process.getuid?.();
+      if (!st.isFile() || (uid !== undefined && st.uid !== uid) || (st.mode & 0o022) !== 0) return null;
+      text = fs.readFileSync(fd, 'utf8');
+    } finally {
+      fs.closeSync(fd);
+    }
   } catch {
     return null;
   }
@@ -83,7 +95,7 @@ function recordOf(rel: string, etag: string, json: string): NetworkRecord | null
   const dot = rel.lastIndexOf('.');
   const id = parseNetworkId(`${rel.slice(0, slash)}:${rel.slice(slash + 1, dot)}`);
   if (!id) return null;
-  return { id: id.id, family: id.family, name: id.name, path: rel, etag, network: JSON.parse(json) as Record<string, unknown>, json, body: bodyOf(json) };
+  return { id: id.id, family: id.family, name: id.name, path: rel, etag, json, body: bodyOf(json) };
 }
 
 /**
@@ -97,10 +109,11 @@ export async function writeIndexCache(file: string, fingerprint: string, entries
     lines.push(JSON.stringify([record.path, stamp, record.etag, record.json]));
     if (++n % 1000 === 0) await yieldToLoop();
   }
-  const tmp = `${file}.${process.pid}.tmp`;
+  // A fresh name, created exclusively (never through a link someone left in a shared temp folder).
+  const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   await fs.promises.mkdir(path.dirname(file), { recursive: true });
   try {
-    await fs.promises.writeFile(tmp, `${lines.join('\n')}\n`, { mode: 0o600 });
+    await fs.promises.writeFile(tmp, `${lines.join('\n')}\n`, { mode: 0o600, flag: 'wx' });
     await fs.promises.rename(tmp, file);
   } catch (err) {
     await fs.promises.unlink(tmp).catch(() => undefined);

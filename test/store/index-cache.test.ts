@@ -4,13 +4,14 @@
  * test must prove the cache (not the file) was read, it edits the cache file itself.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { readIndexCache } from '../../src/store/index-cache.js';
 import type { NetworkStore } from '../../src/store/network-store.js';
 import { makeConfigDir, networkYaml, removeDir, writeFile } from '../helpers/fixtures.js';
 import { startStore } from '../helpers/store.js';
+import { networkOf } from '../../src/store/network-file.js';
 
 const SERVED = 'https://rpc.example.com';
 const PLANTED = 'https://planted-in-the-cache.example.com';
@@ -27,7 +28,8 @@ function plant(cacheFile: string, rel: string): void {
 }
 
 function firstUrl(store: NetworkStore, id: string): string | undefined {
-  return (store.index.get(id)?.network.rpc_urls as Array<{ url: string }> | undefined)?.[0]?.url;
+  const record = store.index.get(id);
+  return record ? (networkOf(record).rpc_urls as Array<{ url: string }>)[0]?.url : undefined;
 }
 
 describe('store/index-cache', () => {
@@ -97,6 +99,18 @@ describe('store/index-cache', () => {
     const warm = await runOnce();
     expect(warm.index.size).to.equal(30);
     expect(readFileSync(cache, 'utf8').split('\n').filter((l) => l !== '')).to.have.length(31);
+  });
+
+  it('a cache file others could have written (writable by others, or not ours) is not trusted', async () => {
+    await runOnce();
+    plant(cache, 'fam1/net4.yaml');
+    chmodSync(cache, 0o666);
+    expect(firstUrl(await runOnce(), 'fam1:net4')).to.equal(SERVED);
+    if (process.getuid?.() !== 0) return; // only root can give the file to someone else
+    plant(cache, 'fam1/net4.yaml');
+    chmodSync(cache, 0o600);
+    chownSync(cache, 65534, 65534);
+    expect(firstUrl(await runOnce(), 'fam1:net4')).to.equal(SERVED);
   });
 
   it('a cache that cannot be written is reported and changes nothing else', async () => {
