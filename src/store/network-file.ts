@@ -20,7 +20,11 @@ export interface FileProblem {
   message: string;
 }
 
-/** A valid network as served: the wire view, its JSON (serialised once) and the ETag of its bytes. */
+/**
+ * A valid network as served: its wire view as JSON (serialised once) and the ETag of its bytes.
+ * Only strings: the index holds no object per field of every network (at 100,000 networks that
+ * was millions of objects for the garbage collector to walk); networkOf() parses one when needed.
+ */
 export interface NetworkRecord {
   id: string;
   family: string;
@@ -28,8 +32,7 @@ export interface NetworkRecord {
   /** Path relative to the config folder, posix separators. */
   path: string;
   etag: string;
-  network: Readonly<Record<string, unknown>>;
-  /** JSON of `network`, reused by every list page. */
+  /** The wire view (id, name, network_type first, then the file's fields), reused by every list page. */
   json: string;
   /**
    * The whole GET response body, built once. A string, not a Buffer: Node writes a string body
@@ -121,7 +124,12 @@ function buildRecord(data: Record<string, unknown>, id: NetworkId, relPath: stri
     network[key] = key === 'rpc_urls' ? (value as unknown[]).map(normaliseEntry) : value;
   }
   const json = JSON.stringify(network);
-  return { id: id.id, family: id.family, name: id.name, path: relPath, etag, network, json, body: bodyOf(json) };
+  return { id: id.id, family: id.family, name: id.name, path: relPath, etag, json, body: bodyOf(json) };
+}
+
+/** The wire view of a record as an object. */
+export function networkOf(record: NetworkRecord): Record<string, unknown> {
+  return JSON.parse(record.json) as Record<string, unknown>;
 }
 
 /** The GET response body around a network's JSON. */

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { etagOf, parseNetworkFile } from '../../src/store/network-file.js';
+import { etagOf, parseNetworkFile, networkOf } from '../../src/store/network-file.js';
 import { OPEN_POLICY } from '../../src/store/url-rules.js';
 import { makeConfigDir, networkYaml, removeDir } from '../helpers/fixtures.js';
 import { startServer, type Server } from '../helpers/reliability-child.js';
@@ -100,7 +100,7 @@ describe('reliability: three replicas on one folder', function () {
       const onDisk = readFileSync(path.join(root, network.rel));
       const data = parseNetworkFile(onDisk.toString('utf8'), network, network.rel, OPEN_POLICY);
       if (!data.ok) throw new Error(`${network.rel} invalid at the end`);
-      expect(counterOf(data.record.network.rpc_urls as Array<{ url: string }>), `${network.id} on disk`).to.equal(values.length);
+      expect(counterOf(networkOf(data.record).rpc_urls as Array<{ url: string }>), `${network.id} on disk`).to.equal(values.length);
       // Every replica's watcher brings its index to the file's bytes.
       for (const server of servers) await expectConverges(server, network.id, etagOf(onDisk));
     }

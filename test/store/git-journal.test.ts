@@ -12,6 +12,7 @@ import { createApp } from '../../src/http/app.js';
 import type { NetworkStore } from '../../src/store/network-store.js';
 import { makeConfigDir, removeDir, standardFiles } from '../helpers/fixtures.js';
 import { startStore } from '../helpers/store.js';
+import { networkOf } from '../../src/store/network-file.js';
 
 function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', ['-C', cwd, ...args], { encoding: 'utf8' });
@@ -84,7 +85,7 @@ describe('store/git-journal (real repository)', () => {
     const lock = path.join(repo, '.git', 'index.lock');
     execFileSync('sh', ['-c', ': > "$0"', lock]); // another git process "holds" the index
     await patch('evm:sepolia', 'https://kept.example.com').expect(200);
-    expect(store.get('evm:sepolia').network.rpc_urls).to.deep.equal([{ url: 'https://kept.example.com', weight: 100 }]);
+    expect(networkOf(store.get('evm:sepolia')).rpc_urls).to.deep.equal([{ url: 'https://kept.example.com', weight: 100 }]);
     const ready = await request(app.callback()).get('/api/v1/ready').expect(200);
     expect(ready.body.status).to.equal('degraded');
     expect(ready.body.components.git).to.include({ status: 'degraded', pending_commits: 1 });

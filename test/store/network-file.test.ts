@@ -3,7 +3,7 @@
  * jump to. Positions below were checked by hand against the text of each row.
  */
 import { expect } from 'chai';
-import { etagOf, parseNetworkFile } from '../../src/store/network-file.js';
+import { etagOf, networkOf, parseNetworkFile } from '../../src/store/network-file.js';
 import { OPEN_POLICY } from '../../src/store/url-rules.js';
 import { networkYaml } from '../helpers/fixtures.js';
 
@@ -25,7 +25,7 @@ describe('store/network-file', () => {
       expect(outcome.ok).to.equal(true);
       if (!outcome.ok) return;
       const { record } = outcome;
-      expect(record.network).to.deep.equal({
+      expect(networkOf(record)).to.deep.equal({
         id: 'evm:sepolia',
         name: 'sepolia',
         network_type: 'evm',
@@ -38,10 +38,10 @@ describe('store/network-file', () => {
         symbol: 'ETH',
         custom_field: { a: 1 },
       });
-      expect(Object.keys(record.network).slice(0, 3)).to.deep.equal(['id', 'name', 'network_type']);
+      expect(Object.keys(networkOf(record)).slice(0, 3)).to.deep.equal(['id', 'name', 'network_type']);
       expect(record.path).to.equal('evm/sepolia.yaml');
-      expect(JSON.parse(record.json)).to.deep.equal(record.network);
-      expect(JSON.parse(record.body.toString())).to.deep.equal({ success: true, data: record.network, error: null });
+      expect(JSON.parse(record.json)).to.deep.equal(networkOf(record));
+      expect(JSON.parse(record.body.toString())).to.deep.equal({ success: true, data: networkOf(record), error: null });
     });
 
     it('has a strong ETag over the exact bytes, so a comment-only edit changes it', () => {

@@ -10,6 +10,7 @@ import { loadInParallel, PARALLEL_FROM, workersFor } from '../../src/store/paral
 import { OPEN_POLICY } from '../../src/store/url-rules.js';
 import { makeConfigDir, networkYaml, removeDir } from '../helpers/fixtures.js';
 import { startStore } from '../helpers/store.js';
+import { networkOf } from '../../src/store/network-file.js';
 
 describe('store/parallel-load', () => {
   let root: string;
@@ -49,7 +50,7 @@ describe('store/parallel-load', () => {
     const store = await startStore(root);
     try {
       expect(store.index.size).to.equal(PARALLEL_FROM + 101);
-      expect(store.get('f3/n3'.replace('/', ':')).network.rpc_urls).to.deep.equal([{ url: 'https://n3.example.com', weight: 100 }]);
+      expect(networkOf(store.get('f3/n3'.replace('/', ':'))).rpc_urls).to.deep.equal([{ url: 'https://n3.example.com', weight: 100 }]);
       expect(store.index.invalidFiles().map((p) => p.path)).to.deep.equal(['f1/bad.yaml', 'f2/dup.yml']);
     } finally {
       await store.close();

@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import type { NetworkStore } from '../../src/store/network-store.js';
 import { makeConfigDir, networkYaml, removeDir, writeFile } from '../helpers/fixtures.js';
 import { startStore, until } from '../helpers/store.js';
+import { networkOf } from '../../src/store/network-file.js';
 
 describe('store/watcher: a swapped symlink (git-sync)', () => {
   let base: string;
@@ -31,7 +32,10 @@ describe('store/watcher: a swapped symlink (git-sync)', () => {
     // As git-sync does it: a new link, renamed over the old one (atomic).
     symlinkSync('rev-b', path.join(base, 'current.new'));
     renameSync(path.join(base, 'current.new'), path.join(base, 'current'));
-    const urlOf = (id: string) => (store.index.get(id)?.network.rpc_urls as Array<{ url: string }> | undefined)?.[0]?.url;
+    const urlOf = (id: string): string | undefined => {
+      const record = store.index.get(id);
+      return record ? (networkOf(record).rpc_urls as Array<{ url: string }>)[0]?.url : undefined;
+    };
     await until(store, () => urlOf('evm:sepolia') === 'https://b.example.com' && !store.index.has('evm:old') && store.index.has('solana:devnet'), 5000, 'the new tree served');
 
     writeFileSync(path.join(base, 'rev-b/networks/evm/sepolia.yaml'), networkYaml({ rpc_urls: ['https://b2.example.com'] }));

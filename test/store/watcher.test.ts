@@ -7,7 +7,7 @@ import { mkdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:f
 import path from 'node:path';
 import { setTimeout as delay, setImmediate as yieldToLoop } from 'node:timers/promises';
 import { expect } from 'chai';
-import { etagOf, parseNetworkFile } from '../../src/store/network-file.js';
+import { etagOf, parseNetworkFile, networkOf } from '../../src/store/network-file.js';
 import type { IndexChange } from '../../src/store/network-index.js';
 import type { NetworkStore } from '../../src/store/network-store.js';
 import { OPEN_POLICY } from '../../src/store/url-rules.js';
@@ -51,7 +51,7 @@ for (const mode of MODES) describe(`store/watcher (real folder, ${mode.title})`,
     seen = nextChange(store, (c) => c.id === 'evm:holesky');
     writeFileSync(file('evm/holesky.yaml'), v2);
     expect(await seen).to.include({ kind: 'modified', etag: etagOf(v2) });
-    expect(store.get('evm:holesky').network.symbol).to.equal('ETH');
+    expect(networkOf(store.get('evm:holesky')).symbol).to.equal('ETH');
 
     seen = nextChange(store, (c) => c.id === 'evm:holesky');
     unlinkSync(file('evm/holesky.yaml'));
