@@ -19,7 +19,7 @@ export const MAIN = path.join(PROJECT_ROOT, 'dist', 'src', 'main.js');
 
 export async function startChild(env: Record<string, string>, options: { waitReady?: boolean; deadlineMs?: number } = {}): Promise<ChildServer> {
   const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', INDEX_CACHE: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: Array<Record<string, unknown>> = [];
