@@ -10,7 +10,7 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import lockfile from 'proper-lockfile';
 import { NetcfgError } from '../errors.js';
-import type { FsSeam } from './fs-seam.js';
+import { FolderOnce, type FsSeam } from './fs-seam.js';
 
 export interface LockOptions {
   staleMs: number;
@@ -44,13 +44,16 @@ export interface HeldLock {
 
 export class FileLocks {
   private readonly chains = new Map<string, Promise<unknown>>();
-  private dirReady: Promise<void> | undefined;
+  /** The lock folder, made once rather than per write (and again if something removed it). */
+  private readonly folder: FolderOnce;
 
   constructor(
     readonly dir: string,
-    private readonly fs: FsSeam,
+    fs: FsSeam,
     private readonly options: LockOptions = DEFAULT_LOCK,
-  ) {}
+  ) {
+    this.folder = new FolderOnce(fs, dir);
+  }
 
   /** Runs `fn` holding the lock named `key` (a network id), in this process and across processes. */
   async withLock<T>(key: string, fn: (lock: HeldLock) => Promise<T>): Promise<T> {
@@ -98,12 +101,7 @@ export class FileLocks {
     let wait = 5;
     let madeDir = false;
     while (true) {
-      // The lock folder is made once, not per write; if it is removed, it is made again.
-      this.dirReady ??= this.fs.mkdir(this.dir).catch((err: unknown) => {
-        this.dirReady = undefined;
-        throw err;
-      });
-      await this.dirReady;
+      await this.folder.ready();
       try {
         // The sync form: a mkdir and a stat, microseconds each, where the async form's thread-pool
         // hand-offs cost ~0.4 ms per PATCH (see fs-seam.ts). Waiting on a busy lock stays async.
@@ -123,7 +121,7 @@ export class FileLocks {
         const code = (err as NodeJS.ErrnoException).code;
         if (code === 'ENOENT' && !madeDir) {
           madeDir = true;
-          this.dirReady = undefined;
+          this.folder.forget();
           continue;
         }
         if (code !== 'ELOCKED' || Date.now() + wait > deadline) throw err;

@@ -71,3 +71,28 @@ export const nodeFs: FsSeam = {
     mkdirSync(dir, { recursive: true });
   },
 };
+
+/**
+ * A folder the store writes in (`.locks/`, `.tmp/`), made on first use rather than per write;
+ * `forget()` after an ENOENT makes the next `ready()` create it again (someone removed it).
+ */
+export class FolderOnce {
+  private made: Promise<void> | undefined;
+
+  constructor(
+    private readonly fs: FsSeam,
+    readonly dir: string,
+  ) {}
+
+  ready(): Promise<void> {
+    this.made ??= this.fs.mkdir(this.dir).catch((err: unknown) => {
+      this.made = undefined;
+      throw err;
+    });
+    return this.made;
+  }
+
+  forget(): void {
+    this.made = undefined;
+  }
+}

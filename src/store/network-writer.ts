@@ -11,7 +11,7 @@ import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { NetcfgError, type ErrorDetail } from '../errors.js';
 import type { FileLocks } from './file-lock.js';
-import type { FsSeam } from './fs-seam.js';
+import { FolderOnce, type FsSeam } from './fs-seam.js';
 import { EXTENSIONS, relativePathOf, type NetworkId } from './network-id.js';
 import { etagOf, parseNetworkData, parseYaml, type NetworkRecord } from './network-file.js';
 import type { NetworkIndex } from './network-index.js';
@@ -37,7 +37,8 @@ export class NetworkWriter {
   /** The last write the disk refused, until a write succeeds again (shown in readiness). */
   lastFailure: { at: Date; message: string; dir?: string } | null = null;
   afterWrite: AfterWrite | undefined;
-  private tempDirReady: Promise<void> | undefined;
+  /** `.tmp/`, where temp files are written before the rename (see temp-files.ts). */
+  private readonly tempDir: FolderOnce;
 
   constructor(
     private readonly root: string,
@@ -45,7 +46,9 @@ export class NetworkWriter {
     private readonly policy: UrlPolicy,
     private readonly fs: FsSeam,
     private readonly locks: FileLocks,
-  ) {}
+  ) {
+    this.tempDir = new FolderOnce(fs, path.join(root, TEMP_DIR));
+  }
 
   async update(request: UpdateRequest): Promise<NetworkRecord> {
     try {
@@ -151,7 +154,7 @@ export class NetworkWriter {
           tmp = tempPathFor(abs, dir);
         } else if (code === 'ENOENT' && !existsSync(path.dirname(tmp))) {
           // Someone removed .tmp/ (git clean -fdx): make it again.
-          this.tempDirReady = undefined;
+          this.tempDir.forget();
           tmp = await this.tempFor(abs);
         } else {
           throw err;
@@ -182,19 +185,14 @@ export class NetworkWriter {
     return false;
   }
 
-  /** A temp path in `<config>/.tmp/`, made once (and again if something removed it). */
+  /** A temp path in `<config>/.tmp/`. */
   private async tempFor(abs: string): Promise<string> {
-    const dir = path.join(this.root, TEMP_DIR);
-    this.tempDirReady ??= this.fs.mkdir(dir).catch((err: unknown) => {
-      this.tempDirReady = undefined;
-      throw err;
-    });
     try {
-      await this.tempDirReady;
+      await this.tempDir.ready();
     } catch (err) {
       throw this.storageError(err, `create ${TEMP_DIR}/`);
     }
-    return tempPathFor(abs, dir);
+    return tempPathFor(abs, this.tempDir.dir);
   }
 
   /**
