@@ -45,14 +45,11 @@ class LineBatcher implements DestinationStream {
   }
 }
 
-const batchers = new WeakMap<Logger, LineBatcher>();
-
 export function createLogger(level: string): Logger {
   const file = pino.destination({ dest: 1, sync: false, maxWrite: BATCH_BYTES });
   const batcher = new LineBatcher(file);
   // `time` is epoch milliseconds (pino's default): an ISO string per line costs more than the rest of the line.
   const logger = pino({ level, base: { service: 'netcfg' } }, batcher);
-  batchers.set(logger, batcher);
   // pino's own flush() calls the destination's flush(): the batch, then the file writer.
   setInterval(() => batcher.flush(), FLUSH_EVERY_MS).unref();
   return logger;
@@ -75,13 +72,14 @@ export interface AccessFields {
 /** One access-log line, the same JSON a `logger.info({req_id, method, path, status, ms}, 'request')` writes. */
 export function logRequest(logger: Logger, f: AccessFields): void {
   if (!logger.isLevelEnabled('info')) return;
-  const batcher = batchers.get(logger);
-  if (batcher === undefined) {
+  const own = logger as unknown as Record<symbol, unknown>;
+  const stream = own[pino.symbols.streamSym];
+  if (!(stream instanceof LineBatcher)) {
     logger.info({ req_id: f.reqId, method: f.method, path: f.path, status: f.status, ms: f.ms }, 'request');
     return;
   }
-  const bindings = (logger as unknown as Record<symbol, string>)[pino.symbols.chindingsSym] ?? '';
-  batcher.write(
+  const bindings = (own[pino.symbols.chindingsSym] as string | undefined) ?? '';
+  stream.write(
     `{"level":30,"time":${Date.now()}${bindings},"req_id":"${f.reqId}","method":"${f.method}","path":${JSON.stringify(f.path)},"status":${f.status},"ms":${f.ms},"msg":"request"}\n`,
   );
 }
