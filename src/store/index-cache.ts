@@ -20,7 +20,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import type { NetworkRecord, ParseOutcome } from './network-file.js';
 import { bodyOf } from './network-file.js';
-import { parseNetworkId } from './network-id.js';
+import { classifyPath } from './network-id.js';
 import { SCHEMAS_DIR } from '../paths.js';
 import type { UrlPolicy } from './url-rules.js';
 
@@ -91,10 +91,9 @@ export function readIndexCache(file: string, fingerprint: string): Map<string, C
 }
 
 function recordOf(rel: string, etag: string, json: string): NetworkRecord | null {
-  const slash = rel.indexOf('/');
-  const dot = rel.lastIndexOf('.');
-  const id = parseNetworkId(`${rel.slice(0, slash)}:${rel.slice(slash + 1, dot)}`);
-  if (!id) return null;
+  const kind = classifyPath(rel);
+  if (kind.kind !== 'network') return null;
+  const { id } = kind;
   return { id: id.id, family: id.family, name: id.name, path: rel, etag, json, body: bodyOf(json) };
 }
 
