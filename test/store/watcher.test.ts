@@ -95,6 +95,22 @@ for (const mode of MODES) describe(`store/watcher (real folder, ${mode.title})`,
     expect(invalidPaths(store)).to.deep.equal([]);
   });
 
+  // A folder's events are merged into one per window (chokidar-thread.ts): files that arrive one
+  // after another inside a window are found by the re-read at its end, with no event of their own.
+  it('files added one after another into one folder are all served, and so is a change among them', async () => {
+    const names = Array.from({ length: 8 }, (_, i) => `added-${i}`);
+    const changed = networkYaml({ extra: 'symbol: AMID' });
+    for (const [i, name] of names.entries()) {
+      writeFile(root, `evm/${name}.yaml`, networkYaml({ extra: `symbol: A${i}` }));
+      if (i === 3) writeFileSync(file('evm/sepolia.yaml'), changed);
+      await delay(5);
+    }
+    await until(store, () => names.every((n) => store.index.has(`evm:${n}`)), 5000, 'every added file served');
+    await until(store, () => etagServed('evm:sepolia') === etagOf(changed), 5000, 'the change served');
+    await store.watcher.whenIdle();
+    expect(invalidPaths(store)).to.deep.equal([]);
+  });
+
   it('dot-files and .locks/ are never networks and never reported', async () => {
     writeFile(root, 'evm/.mainnet.yaml.99.tmp', BAD);
     writeFile(root, '.locks/evm/sepolia.lock', 'x');
