@@ -5,8 +5,9 @@
  * pipe, which would fill up and stall a server that logs every request).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { TMP_DIR } from './fixtures.js';
 
@@ -111,6 +112,21 @@ export function rssMb(pid: number): number {
 }
 
 /** CPU time (user + system, all threads) a process has used, in ms; clock ticks are 10 ms on Linux. */
+/**
+ * Sets the CPU priority of every thread of `pid`. Linux keeps a nice value per thread, and
+ * os.setPriority(pid) changes the main thread's alone: a server started at nice 19 and put back
+ * with it kept its watcher thread, its file-system threads and V8's collector threads at 19.
+ */
+export function setPriorityAll(pid: number, priority: number): void {
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      os.setPriority(Number(tid), priority);
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+}
+
 export function cpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
