@@ -24,7 +24,9 @@ export function evaluateTargets(rows: Row[]): Check[] {
 
   both('get-one/netcfg', 'get-one/koa-app', (n, k) => {
     checks.push(check(n.key, '>= 1.0x bare Koa req/s', ratioOf(n.reqPerSec ?? 0, k.reqPerSec ?? 0), 1.0, 'min', `${rps(n)} / ${rps(k)}`));
-    checks.push(check(n.key, 'p99 <= 1.2x bare Koa p99', ratioOf(n.p99 ?? 0, k.p99 ?? 0), 1.2, 'max', `${n.p99} ms / ${k.p99} ms (fine: ${fmt(n.fineP99, 2)} / ${fmt(k.fineP99, 2)} ms)`));
+    // At the microsecond precision of every response: autocannon's own p99 is whole milliseconds,
+    // and below 1 ms it reads 0 (a ratio of 1/0) or 1 for both (a tie that hides a 30% gap).
+    checks.push(check(n.key, 'p99 <= 1.2x bare Koa p99', ratioOf(n.fineP99 ?? 0, k.fineP99 ?? 0), 1.2, 'max', `${fmt(n.fineP99, 2)} ms / ${fmt(k.fineP99, 2)} ms (autocannon's whole ms: ${n.p99} / ${k.p99})`));
   });
   for (const kind of ['list-10', 'list-100']) {
     both(`${kind}/netcfg`, `${kind}/koa-app`, (n, k) => {
