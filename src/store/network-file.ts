@@ -75,9 +75,16 @@ export function parseNetworkFile(text: string, id: NetworkId, relPath: string, p
   return parseNetworkData(text, id, relPath, policy).outcome;
 }
 
-/** parseNetworkFile, also giving the file's data as read (what a writer checks its edit against). */
-export function parseNetworkData(text: string, id: NetworkId, relPath: string, policy: UrlPolicy): { outcome: ParseOutcome; data?: unknown } {
-  const { doc, lines, problems } = parseYaml(text);
+/**
+ * parseNetworkFile, also giving the file's data as read (what a writer checks its edit against)
+ * and the parse itself (which the writer keeps for the next edit of the same bytes). `parsed`, when
+ * given, must be parseYaml(text).
+ */
+export function parseNetworkData(text: string, id: NetworkId, relPath: string, policy: UrlPolicy, parsed = parseYaml(text)): { outcome: ParseOutcome; data?: unknown; parsed: ParsedYaml } {
+  return { ...checkParsed(parsed, text, id, relPath, policy), parsed };
+}
+
+function checkParsed({ doc, lines, problems }: ParsedYaml, text: string, id: NetworkId, relPath: string, policy: UrlPolicy): { outcome: ParseOutcome; data?: unknown } {
   if (problems.length > 0) return { outcome: { ok: false, problems } };
   if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) {
     return { outcome: { ok: false, problems: [{ line: 1, column: 1, message: 'the file is empty; a network needs at least rpc_urls' }] } };

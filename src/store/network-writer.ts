@@ -13,7 +13,8 @@ import { NetcfgError, type ErrorDetail } from '../errors.js';
 import type { FileLocks } from './file-lock.js';
 import { FolderOnce, type FsSeam } from './fs-seam.js';
 import { EXTENSIONS, relativePathOf, type NetworkId } from './network-id.js';
-import { etagOf, parseNetworkData, parseYaml, type NetworkRecord } from './network-file.js';
+import { etagOf, parseNetworkData, parseYaml, type NetworkRecord, type ParsedYaml } from './network-file.js';
+import { ParseCache } from './parse-cache.js';
 import type { NetworkIndex } from './network-index.js';
 import { TEMP_DIR, tempPathFor } from './temp-files.js';
 import { replaceTopLevel } from './yaml-edit.js';
@@ -39,6 +40,8 @@ export class NetworkWriter {
   afterWrite: AfterWrite | undefined;
   /** `.tmp/`, where temp files are written before the rename (see temp-files.ts). */
   private readonly tempDir: FolderOnce;
+  /** The parses of what this writer last wrote, so the next edit of those bytes skips one. */
+  readonly parses = new ParseCache();
 
   constructor(
     private readonly root: string,
@@ -83,7 +86,8 @@ export class NetworkWriter {
       });
     }
     const text = bytes.toString('utf8');
-    const { doc, problems } = parseYaml(text);
+    const parsed = this.parses.get(etag) ?? parseYaml(text);
+    const { doc, problems } = parsed;
     if (problems.length > 0) {
       throw new NetcfgError('FILE_INVALID', `${rel} is not valid YAML, so it cannot be edited safely; fix the file in git first.`, {
         details: problems.map((p) => ({ pointer: '', message: `${rel}:${p.line}:${p.column}: ${p.message}` })),
@@ -91,11 +95,12 @@ export class NetworkWriter {
     }
     const current = (doc.toJS() ?? {}) as Record<string, unknown>;
     const changed = Object.entries(request.changes).filter(([key, value]) => !isDeepStrictEqual(current[key], value));
-    const readBack = (candidate: string) => {
-      const { outcome, data } = parseNetworkData(candidate, id, rel, this.policy);
-      return { data, kept: outcome };
+    const readBack = (candidate: string, known?: ParsedYaml) => {
+      const { outcome, data, parsed: read } = parseNetworkData(candidate, id, rel, this.policy, known);
+      return { data, kept: { outcome, read } };
     };
-    const { text: next, kept: outcome } = changed.length === 0 ? { text, kept: readBack(text).kept } : replaceTopLevel(text, doc, changed, readBack);
+    const { text: next, kept } = changed.length === 0 ? { text, kept: readBack(text, parsed).kept } : replaceTopLevel(text, doc, changed, readBack);
+    const { outcome } = kept;
     if (!outcome.ok) {
       const details: ErrorDetail[] = outcome.problems.map((p) => ({ pointer: '', message: `${rel}:${p.line}:${p.column}: ${p.message}` }));
       throw new NetcfgError('FILE_INVALID', `The change is valid but ${rel} would still be invalid; fix the file in git first.`, { details });
@@ -105,6 +110,7 @@ export class NetworkWriter {
       const renamed = (): void => void this.index.put(outcome.record);
       const moved = await this.writeAtomic(abs, next, stat.mode & 0o7777, etag, compromised, renamed, outcome.record.etag);
       if (moved) return 'moved';
+      this.parses.set(outcome.record.etag, kept.read);
     }
     if (changed.length === 0 && this.lastFailure) await this.heal(path.dirname(abs));
     this.index.put(outcome.record);

@@ -2,11 +2,12 @@
  * The writer, end to end through PATCH: golden files (a realistic file before, the request, the
  * exact bytes expected after) and disk failures injected through the fs seam.
  */
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
 import { PROJECT_ROOT } from '../../src/paths.js';
+import type { ParseCache } from '../../src/store/parse-cache.js';
 import { standardFiles } from '../helpers/fixtures.js';
 import { expectErrorEnvelope, FaultyFs, leftovers, sha256Etag, writeRig, type Fault, type FaultyOp, type WriteRig } from '../helpers/write-support.js';
 
@@ -68,6 +69,36 @@ describe('store/network-writer', () => {
     expect(second.status, second.text).to.equal(200);
     expect(readFileSync(rig.file('evm/sepolia.yaml'), 'utf8')).to.include('https://two.example.com');
     expect(leftovers(rig.root)).to.deep.equal([]);
+  });
+
+  it('the next PATCH of bytes this writer wrote reuses their parse; bytes changed behind its back are parsed afresh', async () => {
+    rig = await writeRig();
+    const agent = request(rig.app.callback());
+    // The writer is private to the store; the test watches its parse cache from outside.
+    const parses = (rig.store as unknown as { writer: { parses: ParseCache } }).writer.parses;
+    const lookups: boolean[] = [];
+    const get = parses.get.bind(parses);
+    parses.get = (etag) => {
+      const hit = get(etag);
+      lookups.push(hit !== undefined);
+      return hit;
+    };
+    const patch = (url: string) => agent.patch('/api/v1/networks/evm:sepolia').send({ rpc_urls: [url] });
+
+    expect((await patch('https://one.example.com')).status).to.equal(200);
+    expect((await patch('https://two.example.com')).status).to.equal(200);
+    expect(lookups).to.deep.equal([false, true]);
+
+    // git rewrites the file: other bytes, every value at another offset. A parse of the old bytes
+    // used here would splice at the wrong places (or write the old file back over git's).
+    const sepolia = rig.file('evm/sepolia.yaml');
+    const fromGit = `# moved by git\n# a second line\n${readFileSync(sepolia, 'utf8').replace('https://two.example.com', 'https://three.example.com')}`;
+    writeFileSync(sepolia, fromGit);
+    const res = await patch('https://four.example.com');
+    expect(res.status, res.text).to.equal(200);
+    expect(lookups).to.deep.equal([false, true, false]);
+    expect(readFileSync(sepolia, 'utf8')).to.equal(fromGit.replace('https://three.example.com', 'https://four.example.com'));
+    expect(res.headers.etag).to.equal(sha256Etag(readFileSync(sepolia)));
   });
 
   describe('disk failures through the fs seam', () => {
