@@ -27,42 +27,6 @@ import { watch } from 'chokidar';
 fsp.lstat = (async (p: fs.PathLike, o?: fs.StatOptions) => fs.lstatSync(p, o)) as typeof fsp.lstat;
 fsp.stat = (async (p: fs.PathLike, o?: fs.StatOptions) => fs.statSync(p, o)) as typeof fsp.stat;
 
-// Each event of a folder's fs.watch makes chokidar re-read that folder, and a PATCH (or a git
-// checkout) sends one per file: at 250 writes/s that was a full re-read per write, most of this
-// thread's CPU. So a folder's events reach chokidar at most once per FOLDER_EVENT_WINDOW_MS: the
-// first at once (a lone edit is not delayed), then the last of those that came meanwhile, one
-// window later. Nothing is lost by merging them: a changed or deleted file has a watch of its own
-// that chokidar answers with a stat, and the re-read at the end of a window still finds every
-// file added or removed during it (they are reported up to one window later).
-const FOLDER_EVENT_WINDOW_MS = 100;
-const nativeWatch = fs.watch;
-fs.watch = ((target: fs.PathLike, options: fs.WatchOptions, listener?: fs.WatchListener<string>) => {
-  if (typeof listener !== 'function' || !fs.statSync(target, { throwIfNoEntry: false })?.isDirectory()) {
-    return nativeWatch(target, options, listener);
-  }
-  let timer: NodeJS.Timeout | undefined;
-  let held: [fs.WatchEventType, string] | null = null;
-  const endOfWindow = (): void => {
-    if (held === null) {
-      timer = undefined;
-      return;
-    }
-    const [event, file] = held;
-    held = null;
-    timer = setTimeout(endOfWindow, FOLDER_EVENT_WINDOW_MS);
-    listener(event, file);
-  };
-  const watcher = nativeWatch(target, options, (event, file) => {
-    if (timer !== undefined) {
-      held = [event, file as string];
-      return;
-    }
-    timer = setTimeout(endOfWindow, FOLDER_EVENT_WINDOW_MS);
-    listener(event, file);
-  });
-  watcher.once('close', () => clearTimeout(timer));
-  return watcher;
-}) as typeof fs.watch;
 syncBuiltinESMExports();
 
 const { root, poll, pollIntervalMs } = workerData as { root: string; poll: boolean; pollIntervalMs: number };

@@ -191,6 +191,24 @@ for (const mode of MODES) describe(`store/watcher (real folder, ${mode.title})`,
     expect(store.readiness().components.index.invalid_files).to.deep.equal(scan.invalid).and.deep.equal([]);
   });
 
+  // git replaces a file by unlinking it and creating a new one, so each round leaves every watch on
+  // a new inode. Fewer than 50 files, so no reconcile after a storm can hide a missed event.
+  it('three rounds of git-style replacement (unlink, create) of 40 files are each served', async function () {
+    this.timeout(30000);
+    const N = 40;
+    const rel = (i: number): string => `evm/g${String(i).padStart(2, '0')}.yaml`;
+    const version = (round: number, i: number): string => networkYaml({ rpc_urls: [`https://g${i}.example.com`], extra: `symbol: R${round}` });
+    const served = (round: number): boolean => Array.from({ length: N }, (_, i) => i).every((i) => etagServed(`evm:g${String(i).padStart(2, '0')}`) === etagOf(version(round, i)));
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < N; i++) {
+        if (round > 0) unlinkSync(file(rel(i)));
+        writeFileSync(file(rel(i)), version(round, i));
+      }
+      await until(store, () => served(round), 10000, `round ${round} served`);
+      await store.watcher.whenIdle();
+    }
+  });
+
   it('an in-place overwrite written in two chunks with a pause is never served half-written', async () => {
     // The hazard measured here: a change event that fires after the truncate and the first write
     // but before the writer is done. The watcher reads after its debounce, then serves only if the
