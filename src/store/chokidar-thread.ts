@@ -14,6 +14,7 @@ import { syncBuiltinESMExports } from 'node:module';
 import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { watch } from 'chokidar';
+import { NodeFsHandler } from 'chokidar/handler.js';
 
 // chokidar re-reads a whole folder on every event in it, with an lstat per entry through
 // fs/promises; on these machines each trip through libuv's thread pool costs 50-90 us of CPU
@@ -28,6 +29,42 @@ fsp.lstat = (async (p: fs.PathLike, o?: fs.StatOptions) => fs.lstatSync(p, o)) a
 fsp.stat = (async (p: fs.PathLike, o?: fs.StatOptions) => fs.statSync(p, o)) as typeof fsp.stat;
 
 syncBuiltinESMExports();
+
+// chokidar answers each event of a folder in two ways: it stats the file the event names (that is
+// how it follows a file git replaced, a new inode under the same name) and it re-reads the whole
+// folder, an lstat per entry, to find files added or removed. When files are written one after
+// another (every PATCH) the re-reads are most of this thread's CPU. So a folder is re-read at most
+// once per window: at once, then once more at the window's end if events came meanwhile. Every
+// event still gets its stat; only an added or removed file may be reported up to a window later.
+// (Merging the events themselves lost changes; test/store/watcher.test.ts has the git-style case.)
+const FOLDER_REREAD_WINDOW_MS = 100;
+const handlerProto = NodeFsHandler.prototype;
+const reread = handlerProto._handleRead;
+const windows = new Map<string, { handler: NodeFsHandler; next: Parameters<typeof reread> | null }>();
+handlerProto._handleRead = function windowed(this: NodeFsHandler, ...args: Parameters<typeof reread>) {
+  const [directory, initialAdd] = args;
+  if (initialAdd) return reread.apply(this, args); // the first walk (awaited): never deferred
+  const key = path.join(directory, '');
+  const open = windows.get(key);
+  if (open) {
+    open.next = args;
+    return Promise.resolve();
+  }
+  const window: { handler: NodeFsHandler; next: Parameters<typeof reread> | null } = { handler: this, next: null };
+  const close = (): void => {
+    if (window.next === null) {
+      windows.delete(key);
+      return;
+    }
+    const next = window.next;
+    window.next = null;
+    setTimeout(close, FOLDER_REREAD_WINDOW_MS).unref();
+    reread.apply(window.handler, next)?.catch(() => undefined); // nobody awaits a deferred re-read
+  };
+  windows.set(key, window);
+  setTimeout(close, FOLDER_REREAD_WINDOW_MS).unref();
+  return reread.apply(this, args);
+};
 
 const { root, poll, pollIntervalMs } = workerData as { root: string; poll: boolean; pollIntervalMs: number };
 const port = parentPort!;
