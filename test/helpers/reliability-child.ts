@@ -24,15 +24,28 @@ process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
+/**
+ * Ports this test process has handed out. The OS may give the same free port to two probes that
+ * run back to back (the kill loop runs two folders at once); both servers are then started on it,
+ * one of them exits with EADDRINUSE, and its readiness poll was seen answered by the other folder's
+ * server. A port is therefore handed out once per test process.
+ */
+const handedOut = new Set<number>();
+
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await new Promise<number>((resolve, reject) => {
+      const probe = net.createServer();
+      probe.once('error', reject);
+      probe.listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as net.AddressInfo;
+        probe.close(() => resolve(free));
+      });
     });
-  });
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    return port;
+  }
 }
 
 /** GET /api/v1/ready answers 200. */
