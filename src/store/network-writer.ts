@@ -108,7 +108,7 @@ export class NetworkWriter {
     if (changed.length > 0) {
       // Once renamed, the new file is what is on disk: serve it, even if the folder sync then fails.
       const renamed = (): void => void this.index.put(outcome.record);
-      const moved = await this.writeAtomic(abs, next, stat.mode & 0o7777, etag, compromised, renamed, outcome.record.etag);
+      const moved = await this.writeAtomic(abs, next, stat.mode & 0o7777, bytes, compromised, renamed, outcome.record.etag);
       if (moved) return 'moved';
       this.parses.set(outcome.record.etag, kept.read);
     }
@@ -139,7 +139,7 @@ export class NetworkWriter {
    * Temp file + fsync + rename + folder fsync. Returns true when the file changed under us since
    * it was read (the caller reads it again); a file deleted meanwhile is a 404, never resurrected.
    */
-  private async writeAtomic(abs: string, text: string, mode: number, readEtag: string, compromised: () => Error | null, renamed: () => void, newEtag: string): Promise<boolean> {
+  private async writeAtomic(abs: string, text: string, mode: number, read: Buffer, compromised: () => Error | null, renamed: () => void, newEtag: string): Promise<boolean> {
     const dir = path.dirname(abs);
     let tmp = await this.tempFor(abs);
     try {
@@ -147,7 +147,9 @@ export class NetworkWriter {
         await this.fs.writeNewDurable(tmp, text, mode);
         const lost = compromised();
         if (lost) throw new NetcfgError('LOCK_TIMEOUT', `The write lock was lost (${lost.message}); nothing was written, retry the request.`);
-        return this.fs.renameIfUnchanged(tmp, abs, (bytes) => etagOf(bytes) === readEtag);
+        // The bytes themselves, not their hash: this check sits between the last read and the
+        // rename, the window in which a git checkout can slip (see RELIABILITY.md), so it is kept short.
+        return this.fs.renameIfUnchanged(tmp, abs, (current) => current.equals(read));
       };
       let outcome: 'renamed' | 'gone' | 'changed';
       try {
