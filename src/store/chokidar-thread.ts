@@ -40,7 +40,12 @@ syncBuiltinESMExports();
 const FOLDER_REREAD_WINDOW_MS = 100;
 const handlerProto = NodeFsHandler.prototype;
 const reread = handlerProto._handleRead;
-const windows = new Map<string, { handler: NodeFsHandler; next: Parameters<typeof reread> | null }>();
+/** A folder's open window: the handler to re-read with, and the latest call that came meanwhile. */
+interface RereadWindow {
+  handler: NodeFsHandler;
+  next: Parameters<typeof reread> | null;
+}
+const windows = new Map<string, RereadWindow>();
 handlerProto._handleRead = function windowed(this: NodeFsHandler, ...args: Parameters<typeof reread>) {
   const [directory, initialAdd] = args;
   if (initialAdd) return reread.apply(this, args); // the first walk (awaited): never deferred
@@ -50,7 +55,7 @@ handlerProto._handleRead = function windowed(this: NodeFsHandler, ...args: Param
     open.next = args;
     return Promise.resolve();
   }
-  const window: { handler: NodeFsHandler; next: Parameters<typeof reread> | null } = { handler: this, next: null };
+  const window: RereadWindow = { handler: this, next: null };
   const close = (): void => {
     if (window.next === null) {
       windows.delete(key);
