@@ -64,7 +64,6 @@ export function ensureDbJson(count: number): string {
   return file;
 }
 
-/** A fresh writable copy under bench/.tmp/ of a fixture file or folder. */
 /**
  * Reads every file of a fixture folder once, so the next start finds them in the page cache. On
  * these VMs the cache lets go of files within seconds (measured: reading 10,000 network files took
@@ -80,6 +79,7 @@ export function warmFiles(dir: string): void {
   }
 }
 
+/** A fresh writable copy under bench/.tmp/ of a fixture file or folder. */
 export function scratchCopy(source: string, name: string): string {
   const target = path.join(TMP_DIR, name);
   rmSync(target, { recursive: true, force: true });

@@ -111,7 +111,6 @@ export function rssMb(pid: number): number {
   return Number(kb) / 1024;
 }
 
-/** CPU time (user + system, all threads) a process has used, in ms; clock ticks are 10 ms on Linux. */
 /**
  * Sets the CPU priority of every thread of `pid`. Linux keeps a nice value per thread, and
  * os.setPriority(pid) changes the main thread's alone: a server started at nice 19 and put back
@@ -127,6 +126,7 @@ export function setPriorityAll(pid: number, priority: number): void {
   }
 }
 
+/** CPU time (user + system, all threads) a process has used, in ms; clock ticks are 10 ms on Linux. */
 export function cpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
