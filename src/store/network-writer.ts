@@ -137,7 +137,9 @@ export class NetworkWriter {
 
   /**
    * Temp file + fsync + rename + folder fsync. Returns true when the file changed under us since
-   * it was read (the caller reads it again); a file deleted meanwhile is a 404, never resurrected.
+   * it was read (the caller reads it again); a file deleted meanwhile is a 404, not resurrected
+   * (except by a deletion inside the microseconds between the last check and the rename: see
+   * RELIABILITY.md).
    */
   private async writeAtomic(abs: string, text: string, mode: number, read: Buffer, compromised: () => Error | null, renamed: () => void, newEtag: string): Promise<boolean> {
     const dir = path.dirname(abs);

@@ -15,15 +15,12 @@ export class ParseCache {
 
   get(etag: string): ParsedYaml | undefined {
     const hit = this.byEtag.get(etag);
-    if (hit) {
-      // A Map iterates in insertion order: re-inserting keeps the least recently used first.
-      this.byEtag.delete(etag);
-      this.byEtag.set(etag, hit);
-    }
+    if (hit) this.set(etag, hit); // now the most recently used
     return hit;
   }
 
   set(etag: string, parsed: ParsedYaml): void {
+    // A Map iterates in insertion order: re-inserting keeps the least recently used first.
     this.byEtag.delete(etag);
     this.byEtag.set(etag, parsed);
     if (this.byEtag.size > this.capacity) this.byEtag.delete(this.byEtag.keys().next().value as string);
