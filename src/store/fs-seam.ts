@@ -9,7 +9,7 @@
  * A PATCH made 15 such hand-offs; they were most of its time. An fsync can take milliseconds
  * on a real disk, so it alone stays asynchronous and never blocks the reads served meanwhile.
  */
-import { closeSync, fchmodSync, fsync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
+import { closeSync, fchmodSync, fstatSync, fsync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, type BigIntStats, type Stats } from 'node:fs';
 import { promisify } from 'node:util';
 
 const fsyncFd = promisify(fsync);
@@ -47,14 +47,26 @@ export const nodeFs: FsSeam = {
   },
   async renameIfUnchanged(from, to, unchanged) {
     let current: Buffer;
+    let read: BigIntStats;
     try {
-      current = readFileSync(to);
+      const fd = openSync(to, 'r');
+      try {
+        read = fstatSync(fd, { bigint: true });
+        current = readFileSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      if (!unchanged(current)) return 'changed';
+      // The bytes were checked; a single stat then tells whether the file is still the one read,
+      // so the last step before the rename is one system call, not an open, a read and a close:
+      // a checkout landing in between is what this narrows (RELIABILITY.md).
+      const now = statSync(to, { bigint: true }); // follows a link, as the open did
+      if (now.ino !== read.ino || now.size !== read.size || now.mtimeNs !== read.mtimeNs || now.ctimeNs !== read.ctimeNs) return 'changed';
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') return 'gone';
       throw err;
     }
-    if (!unchanged(current)) return 'changed';
     renameSync(from, to);
     return 'renamed';
   },
