@@ -175,6 +175,13 @@ export class ConfigWatcher {
 
   private onEvent(event: string, rel: string): void {
     this.lastEventAt = new Date();
+    if (event === 'touch') {
+      // A name the folder's own watch reported (chokidar-thread.ts says why). It doubles most of
+      // chokidar's events, so it neither counts toward a storm nor reports foreign files twice.
+      const kind = classifyPath(rel);
+      if (kind.kind === 'network') this.scheduleId(kind.id.id);
+      return;
+    }
     this.burst++;
     if (rel === '' || rel === '.') {
       // The config folder itself came or went: look at everything.
