@@ -55,6 +55,11 @@ export class FileLocks {
     this.folder = new FolderOnce(fs, dir);
   }
 
+  /** Longest wait for a lock held elsewhere (a write waiting on git's lock waits as long). */
+  get maxWaitMs(): number {
+    return this.options.maxWaitMs;
+  }
+
   /** Runs `fn` holding the lock named `key` (a network id), in this process and across processes. */
   async withLock<T>(key: string, fn: (lock: HeldLock) => Promise<T>): Promise<T> {
     const previous = this.chains.get(key) ?? Promise.resolve();

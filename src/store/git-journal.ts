@@ -8,6 +8,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { GitIndexLock } from './git-index-lock.js';
 
 const run = promisify(execFile);
 
@@ -35,14 +36,17 @@ export class GitJournal {
 
   private constructor(
     readonly top: string,
+    /** git's lock on the work tree, which PATCHes wait for (git-index-lock.ts). */
+    readonly indexLock: GitIndexLock,
     private readonly author: GitAuthor,
   ) {}
 
   /** The journal of the work tree holding `dir`, or null when `dir` is not in one. */
   static async open(dir: string, author: GitAuthor): Promise<GitJournal | null> {
     try {
-      const { stdout } = await run('git', ['-C', dir, 'rev-parse', '--show-toplevel']);
-      return new GitJournal(stdout.trim(), author);
+      const { stdout } = await run('git', ['-C', dir, 'rev-parse', '--show-toplevel', '--absolute-git-dir']);
+      const [top = '', gitDir = ''] = stdout.trim().split('\n');
+      return new GitJournal(top, new GitIndexLock(gitDir), author);
     } catch {
       return null;
     }
@@ -84,8 +88,10 @@ export class GitJournal {
   private async flush(): Promise<void> {
     for (const [rel, message] of [...this.pending]) {
       try {
-        await this.git(['add', '--', rel]);
-        await this.git(['commit', '--no-verify', '--quiet', '--only', '-m', message, '--', rel]);
+        await this.indexLock.ours(async () => {
+          await this.git(['add', '--', rel]);
+          await this.git(['commit', '--no-verify', '--quiet', '--only', '-m', message, '--', rel]);
+        });
         this.pending.delete(rel);
       } catch (err) {
         const text = String((err as { stderr?: string }).stderr ?? (err as Error).message);

@@ -45,7 +45,7 @@ export interface Readiness {
     index: { status: HealthStatus; networks: number; invalid_files: InvalidFile[]; loaded_at: string | null };
     watcher: { status: HealthStatus; state: string; last_event_at: string | null; error?: string };
     storage: { status: HealthStatus; error?: string; failed_at?: string };
-    git?: { status: HealthStatus; commit_on_write: boolean; pending_commits: number; error?: string };
+    git?: { status: HealthStatus; commit_on_write: boolean; pending_commits: number; writes_waiting_for_git: number; error?: string };
   };
   timestamp: string;
 }
@@ -122,6 +122,7 @@ export class NetworkStore {
       const journal = this.journal;
       this.writer.afterWrite = (file, id, fields) => journal.commit(file, `netcfg: update ${fields.join(', ')} of ${id.id}`);
     }
+    this.writer.gitLock = this.journal?.indexLock ?? null;
   }
 
   get loaded(): boolean {
@@ -208,6 +209,7 @@ export class NetworkStore {
       status: failure ? 'degraded' : 'healthy',
       commit_on_write: this.gitCommit,
       pending_commits: journal.pendingCount,
+      writes_waiting_for_git: journal.indexLock.waiting,
       ...(failure ? { error: failure.message } : {}),
     };
   }

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { NetcfgError, type ErrorDetail } from '../errors.js';
 import type { FileLocks } from './file-lock.js';
+import type { GitIndexLock } from './git-index-lock.js';
 import { FolderOnce, type FsSeam } from './fs-seam.js';
 import { EXTENSIONS, relativePathOf, type NetworkId } from './network-id.js';
 import { etagOf, parseNetworkData, parseYaml, type NetworkRecord, type ParsedYaml } from './network-file.js';
@@ -38,6 +39,8 @@ export class NetworkWriter {
   /** The last write the disk refused, until a write succeeds again (shown in readiness). */
   lastFailure: { at: Date; message: string; dir?: string } | null = null;
   afterWrite: AfterWrite | undefined;
+  /** git's lock on the work tree holding the folder, if it is in one: a write waits for it. */
+  gitLock: GitIndexLock | null = null;
   /** `.tmp/`, where temp files are written before the rename (see temp-files.ts). */
   private readonly tempDir: FolderOnce;
   /** The parses of what this writer last wrote, so the next edit of those bytes skips one. */
@@ -78,6 +81,7 @@ export class NetworkWriter {
 
   private async attempt(request: UpdateRequest, compromised: () => Error | null): Promise<NetworkRecord | 'moved'> {
     const { id } = request;
+    await this.gitLock?.whenFree(this.locks.maxWaitMs);
     const { rel, abs, stat, bytes } = await this.readCurrent(id);
     const etag = etagOf(bytes);
     if (request.ifMatch !== undefined && !ifMatchAccepts(request.ifMatch, etag)) {
@@ -150,8 +154,9 @@ export class NetworkWriter {
         const lost = compromised();
         if (lost) throw new NetcfgError('LOCK_TIMEOUT', `The write lock was lost (${lost.message}); nothing was written, retry the request.`);
         // The bytes themselves, not their hash: this check sits between the last read and the
-        // rename, the window in which a git checkout can slip (see RELIABILITY.md), so it is kept short.
-        return this.fs.renameIfUnchanged(tmp, abs, (current) => current.equals(read));
+        // rename, the window in which a git checkout can slip (see RELIABILITY.md), so it is kept
+        // short. A git command that started meanwhile counts as a change: read again once it is done.
+        return this.fs.renameIfUnchanged(tmp, abs, (current) => !this.gitLock?.heldByOther() && current.equals(read));
       };
       let outcome: 'renamed' | 'gone' | 'changed';
       try {

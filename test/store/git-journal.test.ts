@@ -3,12 +3,13 @@
  * history pages through `git log`, and a commit that fails is reported and retried, never lost.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
 import type Koa from 'koa';
 import { createApp } from '../../src/http/app.js';
+import { nodeFs, type FsSeam } from '../../src/store/fs-seam.js';
 import type { NetworkStore } from '../../src/store/network-store.js';
 import { makeConfigDir, removeDir, standardFiles } from '../helpers/fixtures.js';
 import { startStore } from '../helpers/store.js';
@@ -82,8 +83,21 @@ describe('store/git-journal (real repository)', () => {
   });
 
   it('a failed commit keeps the write, shows in readiness, and is retried', async () => {
+    // Another git process takes the index just after the rename (a PATCH waits for one that
+    // holds it before: git-index-lock.test.ts), so netcfg's commit finds it taken.
     const lock = path.join(repo, '.git', 'index.lock');
-    execFileSync('sh', ['-c', ': > "$0"', lock]); // another git process "holds" the index
+    let takeOnce = true;
+    const fs: FsSeam = {
+      ...nodeFs,
+      async fsyncDir(dir) {
+        await nodeFs.fsyncDir(dir);
+        if (takeOnce) writeFileSync(lock, '');
+        takeOnce = false;
+      },
+    };
+    await store.close();
+    store = await startStore(root, { gitCommit: true, gitAuthor: { name: 'Ops Bot', email: 'ops@example.com' }, fs });
+    app = createApp(store);
     await patch('evm:sepolia', 'https://kept.example.com').expect(200);
     expect(networkOf(store.get('evm:sepolia')).rpc_urls).to.deep.equal([{ url: 'https://kept.example.com', weight: 100 }]);
     const ready = await request(app.callback()).get('/api/v1/ready').expect(200);
