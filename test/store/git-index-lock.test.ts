@@ -4,7 +4,6 @@
  * the one git was replacing. The lock is made by hand, as git makes it (a file in .git/), so each
  * test controls exactly when "git" starts and ends.
  */
-import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -14,11 +13,8 @@ import { createApp } from '../../src/http/app.js';
 import { nodeFs, type FsSeam } from '../../src/store/fs-seam.js';
 import type { NetworkStore } from '../../src/store/network-store.js';
 import { makeConfigDir, networkYaml, removeDir, standardFiles } from '../helpers/fixtures.js';
+import { git, initRepo } from '../helpers/git-repo.js';
 import { startStore, until } from '../helpers/store.js';
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', ['-C', cwd, ...args], { encoding: 'utf8' });
-}
 
 describe('store/git-index-lock (real repository)', () => {
   let root: string;
@@ -36,9 +32,7 @@ describe('store/git-index-lock (real repository)', () => {
 
   beforeEach(() => {
     root = makeConfigDir(standardFiles());
-    git(root, 'init', '-q');
-    git(root, 'add', '-A');
-    git(root, '-c', 'user.name=seed', '-c', 'user.email=seed@example.com', 'commit', '-qm', 'seed');
+    initRepo(root);
   });
   afterEach(async () => {
     await store.close();

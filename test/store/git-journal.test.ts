@@ -12,12 +12,9 @@ import { createApp } from '../../src/http/app.js';
 import { nodeFs, type FsSeam } from '../../src/store/fs-seam.js';
 import type { NetworkStore } from '../../src/store/network-store.js';
 import { makeConfigDir, removeDir, standardFiles } from '../helpers/fixtures.js';
+import { git, initRepo } from '../helpers/git-repo.js';
 import { startStore } from '../helpers/store.js';
 import { networkOf } from '../../src/store/network-file.js';
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', ['-C', cwd, ...args], { encoding: 'utf8' });
-}
 
 describe('store/git-journal (real repository)', () => {
   let repo: string;
@@ -34,9 +31,7 @@ describe('store/git-journal (real repository)', () => {
       mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
       execFileSync('sh', ['-c', 'cat > "$0"', path.join(root, rel)], { input: text });
     }
-    git(repo, 'init', '-q');
-    git(repo, 'add', '-A');
-    git(repo, '-c', 'user.name=seed', '-c', 'user.email=seed@example.com', 'commit', '-qm', 'seed');
+    initRepo(repo);
     store = await startStore(root, { gitCommit: true, gitAuthor: { name: 'Ops Bot', email: 'ops@example.com' } });
     app = createApp(store);
   });
