@@ -101,6 +101,7 @@ function send(event: string, p: string): void {
   batch.push([event, path.relative(root, p).split(path.sep).join('/')]);
 }
 function flush(): void {
+  if (batch.length === 0) return; // flushed early, before 'ready'
   port.postMessage({ type: 'events', events: batch });
   batch = [];
   touched = new Set();
@@ -122,8 +123,52 @@ watcher.on('raw', (_event, name: string | null, details) => {
   touched.add(full);
   send('touch', full);
 });
+// chokidar lists a folder, then watches it: what is made in between sends no event. Two gaps
+// follow from that (test/store/watcher-start.test.ts; seen as a 10,000-file family never served
+// in test/reliability/bad-files.test.ts):
+// - a family folder made during the first walk, between the listing of the config folder and
+//   its watch, is never walked: chokidar learns of it only from a later event in the config
+//   folder. Once the walk is done, each folder on disk that chokidar did not walk is added.
+// - a file made in a new family folder between its listing and its watch is never reported.
+//   Once the watch is on, a `watched` event tells the index to look at that family (a stat per
+//   file, a read only for what changed); the first walk needs none, the store looks at
+//   everything once chokidar is ready.
+const handleDir = handlerProto._handleDir;
+const walked = new Set<string>();
+const addedLate = new Set<string>();
+handlerProto._handleDir = async function watchedDir(this: NodeFsHandler, ...args: Parameters<typeof handleDir>) {
+  const [dir, , initialAdd] = args;
+  walked.add(dir);
+  const closer = await handleDir.apply(this, args);
+  if (closer && (!initialAdd || addedLate.delete(dir))) send('watched', dir);
+  return closer;
+};
+
+function addFoldersNotWalked(): void {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(root, { withFileTypes: true });
+  } catch {
+    return; // the folder itself is gone: the store sees that
+  }
+  for (const entry of entries) {
+    const full = path.join(root, entry.name);
+    if (walked.has(full) || isIgnored(full) || !(entry.isDirectory() || (entry.isSymbolicLink() && isDirectory(full)))) continue;
+    addedLate.add(full);
+    watcher.add(full);
+  }
+}
+
+function isDirectory(p: string): boolean {
+  return fs.statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
+}
+
 watcher.on('error', (err) => port.postMessage({ type: 'error', message: (err as Error).message }));
-watcher.once('ready', () => port.postMessage({ type: 'ready' }));
+watcher.once('ready', () => {
+  addFoldersNotWalked();
+  if (batch.length > 0) flush(); // what came before 'ready' reaches the store before it
+  port.postMessage({ type: 'ready' });
+});
 port.on('message', (message) => {
   if (message !== 'close') return;
   void watcher.close().then(() => port.postMessage({ type: 'closed' }));

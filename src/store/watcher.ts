@@ -182,6 +182,11 @@ export class ConfigWatcher {
       if (kind.kind === 'network') this.scheduleId(kind.id.id);
       return;
     }
+    if (event === 'watched') {
+      // chokidar watches a new family folder now; files made before that sent no event.
+      if (rel !== '' && !rel.includes('/')) this.refreshFamily(rel, true);
+      return;
+    }
     this.burst++;
     if (rel === '' || rel === '.') {
       // The config folder itself came or went: look at everything.
@@ -199,10 +204,13 @@ export class ConfigWatcher {
     else if (kind.kind === 'foreign') this.scheduleForeign(rel, kind.reason);
   }
 
-  /** A family folder appeared or vanished (a git checkout, a rename): refresh all it holds or held. */
-  private refreshFamily(family: string): void {
+  /**
+   * A family folder appeared or vanished (a git checkout, a rename): refresh all it holds or held,
+   * or with `onlyChanged` what differs from what was applied (a stat per file).
+   */
+  private refreshFamily(family: string, onlyChanged = false): void {
     const { ids, foreign } = this.sync.listTargets();
-    for (const id of ids.values()) if (id.family === family) this.scheduleId(id.id);
+    for (const id of ids.values()) if (id.family === family && (!onlyChanged || this.sync.changedSinceApplied(id))) this.scheduleId(id.id);
     for (const [rel, reason] of foreign) if (rel.startsWith(`${family}/`)) this.scheduleForeign(rel, reason);
   }
 
