@@ -2,10 +2,13 @@
  * Structured JSON logs (pino: stable, one JSON object per line). The access log writes a line per
  * request, which at tens of thousands of requests a second is most of a read's own cost, so:
  *
- * - Lines are gathered in an array and handed to pino's file writer (sonic-boom) 64 KiB at a
- *   time, flushed every 100 ms (a line is never held for long), after lines a reader waits for
- *   ("listening", "ready"), and on exit. Handing sonic-boom each line measured ~2 us a line: it
- *   re-measures the bytes of its whole pending buffer on every write.
+ * - Lines are encoded straight into a 64 KiB Buffer, which goes to pino's file writer
+ *   (sonic-boom, in buffer mode) when full, every 100 ms (a line is never held for long), after
+ *   lines a reader waits for ("listening", "ready"), and on exit. Nothing a line leaves behind
+ *   lives long: its string dies once encoded, the copy handed to the writer once written. Pending
+ *   strings in an array (as before), or a fresh Buffer per batch, lived long enough to reach the
+ *   old generation, and with 100,000 networks in the heap each major GC that brought on cost
+ *   ~0.35 s of CPU on V8's helper threads, a tenth of a read row's throughput on two cores.
  * - The access line is built by hand in pino's own format (level, time, the logger's bindings,
  *   the fields, msg) instead of through pino's serialiser: 0.4 us instead of ~2 us.
  */
@@ -17,18 +20,33 @@ export const FLUSH_EVERY_MS = 100;
  * on these machines however small it is: 64 KiB (about 300 access lines) makes that ~0.3 us a line.
  */
 const BATCH_BYTES = 64 * 1024;
+/** UTF-8 needs at most 3 bytes per UTF-16 code unit: a line of n units always fits in 3n bytes. */
+const MAX_BYTES_PER_UNIT = 3;
 
-/** A pino destination that batches lines before they reach the (asynchronous) file writer. */
-class LineBatcher implements DestinationStream {
-  private lines: string[] = [];
-  private bytes = 0;
+/** sonic-boom in buffer mode: its write takes Buffers (its type declarations know only strings). */
+export interface BufferWriter {
+  write(chunk: Buffer): unknown;
+  flush(): void;
+}
 
-  constructor(private readonly out: { write(chunk: string): unknown; flush(): void }) {}
+/** A pino destination that batches lines, encoded, before they reach the (asynchronous) file writer. */
+export class LineBatcher implements DestinationStream {
+  /** Allocated once and refilled: a Buffer per batch lived long enough to reach the old generation. */
+  private readonly batch = Buffer.allocUnsafeSlow(BATCH_BYTES);
+  private used = 0;
+
+  constructor(private readonly out: BufferWriter) {}
 
   write(line: string): void {
-    this.lines.push(line);
-    this.bytes += line.length;
-    if (this.bytes >= BATCH_BYTES) this.drain();
+    const worst = line.length * MAX_BYTES_PER_UNIT;
+    if (this.used + worst > BATCH_BYTES) {
+      this.drain();
+      if (worst > BATCH_BYTES) {
+        this.out.write(Buffer.from(line, 'utf8'));
+        return;
+      }
+    }
+    this.used += this.batch.write(line, this.used, 'utf8');
   }
 
   /** Hands everything gathered to the writer, and asks it to write now. */
@@ -37,17 +55,20 @@ class LineBatcher implements DestinationStream {
     this.out.flush();
   }
 
+  /**
+   * The writer keeps what it is given until the write is done, so it gets a copy: the copy dies
+   * young, right after its write (~0.1 ms), where the batch itself is refilled for ever.
+   */
   private drain(): void {
-    if (this.lines.length === 0) return;
-    this.out.write(this.lines.join(''));
-    this.lines = [];
-    this.bytes = 0;
+    if (this.used === 0) return;
+    this.out.write(Buffer.from(this.batch.subarray(0, this.used)));
+    this.used = 0;
   }
 }
 
 export function createLogger(level: string): Logger {
-  const file = pino.destination({ dest: 1, sync: false, maxWrite: BATCH_BYTES });
-  const batcher = new LineBatcher(file);
+  const file = pino.destination({ dest: 1, sync: false, maxWrite: BATCH_BYTES, contentMode: 'buffer' });
+  const batcher = new LineBatcher(file as unknown as BufferWriter);
   // `time` is epoch milliseconds (pino's default): an ISO string per line costs more than the rest of the line.
   const logger = pino({ level, base: { service: 'netcfg' } }, batcher);
   // pino's own flush() calls the destination's flush(): the batch, then the file writer.
