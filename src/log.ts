@@ -31,7 +31,7 @@ export interface BufferWriter {
 
 /** A pino destination that batches lines, encoded, before they reach the (asynchronous) file writer. */
 export class LineBatcher implements DestinationStream {
-  /** Allocated once and refilled: a Buffer per batch lived long enough to reach the old generation. */
+  /** Allocated once and refilled (see the top of this file for why). */
   private readonly batch = Buffer.allocUnsafeSlow(BATCH_BYTES);
   private used = 0;
 

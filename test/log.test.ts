@@ -39,11 +39,12 @@ describe('log: LineBatcher', () => {
     const batcher = new LineBatcher(c.out);
     const lines = Array.from({ length: 2_000 }, (_, i) => `{"n":${i},"pad":"${'x'.repeat(i % 97)}"}\n`);
     const huge = `{"big":"${'ü'.repeat(40_000)}"}\n`;
-    for (const line of [...lines.slice(0, 1_000), huge, ...lines.slice(1_000)]) batcher.write(line);
+    const all = [...lines.slice(0, 1_000), huge, ...lines.slice(1_000)];
+    for (const line of all) batcher.write(line);
     batcher.flush();
     expect(c.writes.length).to.be.greaterThan(2);
     for (const chunk of c.seen) expect(chunk.endsWith('\n')).to.equal(true);
-    expect(c.seen.join('')).to.equal([...lines.slice(0, 1_000), huge, ...lines.slice(1_000)].join(''));
+    expect(c.seen.join('')).to.equal(all.join(''));
   });
 
   it('gives the writer bytes that later lines do not overwrite (the writer keeps them until written)', () => {
