@@ -4,7 +4,6 @@
  * close the watcher and exit 0.
  */
 import path from 'node:path';
-import v8 from 'node:v8';
 import { configFromEnv, ConfigError, type Config } from './config.js';
 import { createApp } from './http/app.js';
 import { addressOf, closeGracefully, listen } from './http/server.js';
@@ -37,7 +36,6 @@ export async function serve(config: Config): Promise<void> {
   log.flush();
   const started = Date.now();
   void store.start().then(() => {
-    keepHeadroomOverTheIndex();
     const ready = store.readiness();
     log.info({ networks: ready.components.index.networks, invalid_files: ready.components.index.invalid_files.length, ms: Date.now() - started }, 'ready');
     log.flush();
@@ -62,20 +60,6 @@ export async function serve(config: Config): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
-}
-
-/**
- * The index is most of the heap and lives as long as the process. While the server is quiet, V8's
- * memory reducer shrinks the heap to fit it, with almost no room above; the next burst of requests
- * then marks the whole index again every ~2 s until the limit has grown back (measured at 100,000
- * networks: three major GCs in the first 5 s of each load after a quiet minute, each ~0.3 s of CPU
- * on V8's helper threads, a tenth of a 10 s read run on two cores). A fixed growing factor keeps
- * room above the live heap in proportion to it, whatever mode V8 is in; this flag, unlike
- * `--no-memory-reducer`, is read at every GC, so it can be set here rather than on every command
- * line that starts netcfg. Set once loaded: the load itself keeps V8's own policy.
- */
-function keepHeadroomOverTheIndex(): void {
-  v8.setFlagsFromString('--heap-growing-percent=50');
 }
 
 export async function main(): Promise<void> {
