@@ -8,7 +8,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { EXTENSIONS, relativePathOf, type Extension, type NetworkId } from './network-id.js';
-import { MAX_FILE_BYTES, etagOf, parseNetworkFile, type FileProblem, type NetworkRecord, type ParseOutcome } from './network-file.js';
+import { MAX_FILE_BYTES, etagOf, parseNetworkFile, type FileProblem, type ParseOutcome } from './network-file.js';
+import type { NetworkRecord } from './network-record.js';
 import { isDirectoryPath, listFolder, stampOf, stampOfStats, type FolderTargets, type Listing } from './folder-listing.js';
 import type { InvalidFile, NetworkIndex } from './network-index.js';
 import type { UrlPolicy } from './url-rules.js';

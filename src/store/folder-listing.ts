@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { flatJoin } from './flat-string.js';
 import type { CachedFile } from './index-cache.js';
 import { classifyPath, type NetworkId } from './network-id.js';
 import type { NetworkIndex } from './network-index.js';
@@ -85,7 +86,8 @@ export function stampOf(file: string): string {
 }
 
 export function stampOfStats(st: fs.BigIntStats): string {
-  return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  // Kept per file for as long as it is served: flat, not a rope of seven (see flat-string.ts).
+  return flatJoin(st.ino, ':', st.size, ':', st.mtimeNs, ':', st.ctimeNs);
 }
 
 function readDir(dir: string): fs.Dirent[] {

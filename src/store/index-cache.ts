@@ -18,8 +18,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import type { NetworkRecord, ParseOutcome } from './network-file.js';
-import { bodyOf } from './network-file.js';
+import type { ParseOutcome } from './network-file.js';
+import { jsonOf, recordOf, type NetworkRecord } from './network-record.js';
 import { classifyPath } from './network-id.js';
 import { SCHEMAS_DIR } from '../paths.js';
 import type { UrlPolicy } from './url-rules.js';
@@ -81,7 +81,7 @@ export function readIndexCache(file: string, fingerprint: string): Map<string, C
       const line = lines[i] as string;
       if (line === '') continue;
       const [rel, stamp, etag, json] = JSON.parse(line) as [string, string, string, string];
-      const record = recordOf(rel, etag, json);
+      const record = cachedRecord(rel, etag, json);
       if (record) files.set(rel, { stamp, outcome: { ok: true, record } });
     }
     return files;
@@ -90,11 +90,10 @@ export function readIndexCache(file: string, fingerprint: string): Map<string, C
   }
 }
 
-function recordOf(rel: string, etag: string, json: string): NetworkRecord | null {
+function cachedRecord(rel: string, etag: string, json: string): NetworkRecord | null {
   const kind = classifyPath(rel);
   if (kind.kind !== 'network') return null;
-  const { id } = kind;
-  return { id: id.id, family: id.family, name: id.name, path: rel, etag, json, body: bodyOf(json) };
+  return recordOf(kind.id.id, rel, etag, json);
 }
 
 /**
@@ -105,7 +104,7 @@ export async function writeIndexCache(file: string, fingerprint: string, entries
   const lines = [JSON.stringify({ format: FORMAT, fingerprint })];
   let n = 0;
   for (const { stamp, record } of entries) {
-    lines.push(JSON.stringify([record.path, stamp, record.etag, record.json]));
+    lines.push(JSON.stringify([record.path, stamp, record.etag, jsonOf(record)]));
     if (++n % 1000 === 0) await yieldToLoop();
   }
   // A fresh name, created exclusively (never through a link someone left in a shared temp folder).

@@ -8,6 +8,8 @@ import { createHash } from 'node:crypto';
 import { isMap, isSeq, isPair, isScalar, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
 import type { ErrorDetail } from '../errors.js';
 import type { NetworkId } from './network-id.js';
+import { flatJoin } from './flat-string.js';
+import { recordOf, type NetworkRecord } from './network-record.js';
 import { loadSchemas } from './schemas.js';
 import { checkRpcUrls, normaliseEntry, type UrlPolicy } from './url-rules.js';
 
@@ -20,32 +22,11 @@ export interface FileProblem {
   message: string;
 }
 
-/**
- * A valid network as served: its wire view as JSON (serialised once) and the ETag of its bytes.
- * Only strings: the index holds no object per field of every network (at 100,000 networks that
- * was millions of objects for the garbage collector to walk); networkOf() parses one when needed.
- */
-export interface NetworkRecord {
-  id: string;
-  family: string;
-  name: string;
-  /** Path relative to the config folder, posix separators. */
-  path: string;
-  etag: string;
-  /** The wire view (id, name, network_type first, then the file's fields), reused by every list page. */
-  json: string;
-  /**
-   * The whole GET response body, built once. A string, not a Buffer: Node writes a string body
-   * together with the headers in one write, where a Buffer takes the slower writev path.
-   */
-  body: string;
-}
-
 export type ParseOutcome = { ok: true; record: NetworkRecord } | { ok: false; problems: FileProblem[] };
 
 /** Strong ETag: a hash of the file's exact bytes, so edits made behind netcfg's back change it. */
 export function etagOf(bytes: Uint8Array | string): string {
-  return `"${createHash('sha256').update(bytes).digest('base64url')}"`;
+  return flatJoin('"', createHash('sha256').update(bytes).digest('base64url'), '"');
 }
 
 export interface ParsedYaml {
@@ -130,18 +111,7 @@ function buildRecord(data: Record<string, unknown>, id: NetworkId, relPath: stri
     if (key === 'id' || key === 'name' || key === 'network_type') continue;
     network[key] = key === 'rpc_urls' ? (value as unknown[]).map(normaliseEntry) : value;
   }
-  const json = JSON.stringify(network);
-  return { id: id.id, family: id.family, name: id.name, path: relPath, etag, json, body: bodyOf(json) };
-}
-
-/** The wire view of a record as an object. */
-export function networkOf(record: NetworkRecord): Record<string, unknown> {
-  return JSON.parse(record.json) as Record<string, unknown>;
-}
-
-/** The GET response body around a network's JSON. */
-export function bodyOf(json: string): string {
-  return `{"success":true,"data":${json},"error":null}`;
+  return recordOf(id.id, relPath, etag, JSON.stringify(network));
 }
 
 /** An alias to an anchor that does not exist, located (toJS would throw without a position). */

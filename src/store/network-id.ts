@@ -5,6 +5,7 @@
  * and only ids matching ID_PART can ever become a path, so no id can escape the config folder.
  */
 import path from 'node:path';
+import { flatJoin } from './flat-string.js';
 
 export const ID_PART = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 export const EXTENSIONS = ['.yaml', '.yml'] as const;
@@ -28,7 +29,7 @@ export function parseNetworkId(id: string): NetworkId | null {
 
 /** Relative path (posix separators) of a network's file with the given extension. */
 export function relativePathOf(id: NetworkId, ext: Extension): string {
-  return `${id.family}/${id.name}${ext}`;
+  return flatJoin(id.family, '/', id.name, ext); // kept by the index: flat (see flat-string.ts)
 }
 
 export type PathKind =
@@ -62,5 +63,5 @@ export function classifyPath(relative: string): PathKind {
   if (!ID_PART.test(name)) {
     return { kind: 'foreign', reason: `file name "${name}" is not a valid id part (lower-case letters, digits, "-" and "_", starting with a letter or digit, at most 63 characters)` };
   }
-  return { kind: 'network', id: { id: `${family}:${name}`, family, name }, ext };
+  return { kind: 'network', id: { id: flatJoin(family, ':', name), family, name }, ext };
 }

@@ -3,7 +3,7 @@
  * for pages, the files that are currently invalid, and a revision that counts every change.
  * It knows nothing of files or HTTP; the store feeds it, readers only look.
  */
-import type { NetworkRecord } from './network-file.js';
+import type { NetworkRecord } from './network-record.js';
 
 export type ChangeKind = 'added' | 'modified' | 'deleted';
 

@@ -11,7 +11,7 @@ import { IndexCache } from './index-cache.js';
 import { DEFAULT_LOCK, FileLocks, type LockOptions } from './file-lock.js';
 import { nodeFs, type FsSeam } from './fs-seam.js';
 import { EXTENSIONS, parseNetworkId, relativePathOf, type NetworkId } from './network-id.js';
-import type { NetworkRecord } from './network-file.js';
+import type { NetworkRecord } from './network-record.js';
 import { NetworkIndex, type IndexChange, type InvalidFile, type Page } from './network-index.js';
 import { NetworkWriter } from './network-writer.js';
 import { loadInParallel, workersFor } from './parallel-load.js';

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { classifyPath, EXTENSIONS, relativePathOf, type NetworkId } from '../../src/store/network-id.js';
 import { parseNetworkFile } from '../../src/store/network-file.js';
+import { jsonOf } from '../../src/store/network-record.js';
 import { OPEN_POLICY } from '../../src/store/url-rules.js';
 import { call } from './reliability-http.js';
 
@@ -41,7 +42,7 @@ export function readFolderNetworks(root: string): { networks: Map<string, DiskNe
         continue; // deleted while we looked
       }
       const outcome = parseNetworkFile(text, id, source, OPEN_POLICY);
-      if (outcome.ok) networks.set(id.id, { rel: source, etag: outcome.record.etag, json: outcome.record.json });
+      if (outcome.ok) networks.set(id.id, { rel: source, etag: outcome.record.etag, json: jsonOf(outcome.record) });
       else invalid.push(source);
     }
   }

@@ -3,7 +3,8 @@
  * jump to. Positions below were checked by hand against the text of each row.
  */
 import { expect } from 'chai';
-import { etagOf, networkOf, parseNetworkFile } from '../../src/store/network-file.js';
+import { etagOf, parseNetworkFile } from '../../src/store/network-file.js';
+import { jsonOf, networkOf } from '../../src/store/network-record.js';
 import { OPEN_POLICY } from '../../src/store/url-rules.js';
 import { networkYaml } from '../helpers/fixtures.js';
 
@@ -40,7 +41,7 @@ describe('store/network-file', () => {
       });
       expect(Object.keys(networkOf(record)).slice(0, 3)).to.deep.equal(['id', 'name', 'network_type']);
       expect(record.path).to.equal('evm/sepolia.yaml');
-      expect(JSON.parse(record.json)).to.deep.equal(networkOf(record));
+      expect(JSON.parse(jsonOf(record))).to.deep.equal(networkOf(record));
       expect(JSON.parse(record.body.toString())).to.deep.equal({ success: true, data: networkOf(record), error: null });
     });
 
@@ -51,7 +52,7 @@ describe('store/network-file', () => {
       expect(again.ok && again.record.etag).to.equal(outcome.record.etag);
       const commented = parseNetworkFile(`${text}# a comment\n`, SEPOLIA, 'evm/sepolia.yaml', OPEN_POLICY);
       expect(commented.ok && commented.record.etag).to.be.a('string').and.not.equal(outcome.record.etag);
-      expect(commented.ok && commented.record.json).to.equal(outcome.record.json);
+      expect(commented.ok && commented.record.body).to.equal(outcome.record.body);
     });
 
     it('accepts id, name and network_type when they equal what the path says', () => {

@@ -3,7 +3,8 @@
  * that counts changes, no change for the same bytes, and the invalid-file list.
  */
 import { expect } from 'chai';
-import { parseNetworkFile, type NetworkRecord } from '../../src/store/network-file.js';
+import { parseNetworkFile } from '../../src/store/network-file.js';
+import type { NetworkRecord } from '../../src/store/network-record.js';
 import { parseNetworkId } from '../../src/store/network-id.js';
 import { NetworkIndex, type IndexChange } from '../../src/store/network-index.js';
 import { OPEN_POLICY } from '../../src/store/url-rules.js';

@@ -10,7 +10,7 @@ import { loadInParallel, PARALLEL_FROM, workersFor } from '../../src/store/paral
 import { OPEN_POLICY } from '../../src/store/url-rules.js';
 import { makeConfigDir, networkYaml, removeDir } from '../helpers/fixtures.js';
 import { startStore } from '../helpers/store.js';
-import { networkOf } from '../../src/store/network-file.js';
+import { networkOf } from '../../src/store/network-record.js';
 
 describe('store/parallel-load', () => {
   let root: string;

@@ -7,7 +7,8 @@ import { mkdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:f
 import path from 'node:path';
 import { setTimeout as delay, setImmediate as yieldToLoop } from 'node:timers/promises';
 import { expect } from 'chai';
-import { etagOf, parseNetworkFile, networkOf } from '../../src/store/network-file.js';
+import { etagOf, parseNetworkFile } from '../../src/store/network-file.js';
+import { networkOf } from '../../src/store/network-record.js';
 import type { IndexChange } from '../../src/store/network-index.js';
 import type { NetworkStore } from '../../src/store/network-store.js';
 import { OPEN_POLICY } from '../../src/store/url-rules.js';

@@ -7,6 +7,7 @@ import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import bodyParser from 'koa-bodyparser';
 import { NetcfgError } from '../../errors.js';
+import { jsonOf } from '../../store/network-record.js';
 import type { NetworkStore } from '../../store/network-store.js';
 import { PageCache } from '../page-cache.js';
 import { linkHeader, parsePageQuery, totalPages } from '../pagination.js';
@@ -52,7 +53,7 @@ export function networkRoutes(router: Router, store: NetworkStore, guard: Middle
       const page = store.list((query.page - 1) * query.perPage, query.perPage, query.family);
       const pagination = `{"current_page":${query.page},"per_page":${query.perPage},"total_items":${page.total},"total_pages":${totalPages(page.total, query.perPage)}}`;
       rendered = {
-        body: Buffer.from(`{"success":true,"data":[${page.records.map((r) => r.json).join(',')}],"error":null,"pagination":${pagination},"revision":${page.revision}}`),
+        body: Buffer.from(`{"success":true,"data":[${page.records.map(jsonOf).join(',')}],"error":null,"pagination":${pagination},"revision":${page.revision}}`),
         link: linkHeader(ctx.path, query, page.total),
       };
       pages.set(revision, key, rendered);
