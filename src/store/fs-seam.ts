@@ -9,10 +9,18 @@
  * A PATCH made 15 such hand-offs; they were most of its time. An fsync can take milliseconds
  * on a real disk, so it alone stays asynchronous and never blocks the reads served meanwhile.
  */
-import { closeSync, fchmodSync, fstatSync, fsync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, type BigIntStats, type Stats } from 'node:fs';
+import { closeSync, existsSync, fchmodSync, fstatSync, fsync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, type BigIntStats, type Stats } from 'node:fs';
+import path from 'node:path';
 import { promisify } from 'node:util';
 
 const fsyncFd = promisify(fsync);
+
+export type RenameOutcome = 'renamed' | 'gone' | 'changed';
+
+export interface Replaced {
+  outcome: RenameOutcome;
+  syncError?: NodeJS.ErrnoException;
+}
 
 export interface FsSeam {
   readFile(file: string): Promise<Buffer>;
@@ -20,18 +28,91 @@ export interface FsSeam {
   /** Creates `file` (it must not exist) with `mode`, writes `data` and fsyncs it before closing. */
   writeNewDurable(file: string, data: string, mode: number): Promise<void>;
   /**
-   * Renames `from` over `to` only if `to` still exists and `unchanged(its bytes)` holds: 'gone'
-   * or 'changed' otherwise, and `from` is left for the caller to remove. The check and the rename
-   * happen in one synchronous step, so nothing in this process runs between them and another
-   * process (git) has only microseconds to change the file in between.
+   * Renames `from` over `to` only if `to` still holds exactly `expected` and `gitLockFile` (when
+   * given) does not exist: 'gone' or 'changed' otherwise, and `from` is left for the caller to
+   * remove. The checks and the rename happen in one synchronous step, so nothing in this process
+   * runs between them and another process (git) has only microseconds to change the file in between.
    */
-  renameIfUnchanged(from: string, to: string, unchanged: (bytes: Buffer) => boolean): Promise<'renamed' | 'gone' | 'changed'>;
+  renameIfUnchanged(from: string, to: string, expected: Uint8Array, gitLockFile: string | null): Promise<RenameOutcome>;
+  /**
+   * renameIfUnchanged, then (when renamed) an fsync of the folder of `to`: the two steps after a
+   * temp file is durable, in one call so a seam that runs them elsewhere makes one trip.
+   * `syncError` is set when the rename was done but the folder's fsync failed.
+   */
+  replace(from: string, to: string, expected: Uint8Array, gitLockFile: string | null): Promise<Replaced>;
   unlink(file: string): Promise<void>;
   /** fsync a directory, so a rename in it survives a power cut. */
   fsyncDir(dir: string): Promise<void>;
   mkdir(dir: string): Promise<void>;
 }
 
+/** The steps of a write, synchronous: the disk thread runs them (disk-thread.ts), and nodeFs below. */
+export function writeNewDurableSync(file: string, data: string, mode: number): void {
+  const fd = openSync(file, 'wx', mode);
+  try {
+    fchmodSync(fd, mode); // exact mode, whatever the umask
+    writeFileSync(fd, data, 'utf8');
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function renameIfUnchangedSync(from: string, to: string, expected: Uint8Array, gitLockFile: string | null): RenameOutcome {
+  let current: Buffer;
+  let read: BigIntStats;
+  try {
+    const fd = openSync(to, 'r');
+    try {
+      read = fstatSync(fd, { bigint: true });
+      current = readFileSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    // The bytes themselves, not their hash: this check sits between the last read and the
+    // rename, the window in which a git checkout can slip (see RELIABILITY.md), so it is kept short.
+    if (!current.equals(expected)) return 'changed';
+    // A git command that started meanwhile counts as a change: the caller reads again once it is done.
+    if (gitLockFile !== null && existsSync(gitLockFile)) return 'changed';
+    // The bytes were checked; a single stat then tells whether the file is still the one read,
+    // so the last step before the rename is one system call, not an open, a read and a close:
+    // a checkout landing in between is what this narrows (RELIABILITY.md).
+    const now = statSync(to, { bigint: true }); // follows a link, as the open did
+    if (now.ino !== read.ino || now.size !== read.size || now.mtimeNs !== read.mtimeNs || now.ctimeNs !== read.ctimeNs) return 'changed';
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return 'gone';
+    throw err;
+  }
+  renameSync(from, to);
+  return 'renamed';
+}
+
+export function fsyncDirSync(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** replace() as its two steps, each through `seam` (so a test's seam can fail either). */
+export async function replaceBySteps(seam: Pick<FsSeam, 'renameIfUnchanged' | 'fsyncDir'>, from: string, to: string, expected: Uint8Array, gitLockFile: string | null): Promise<Replaced> {
+  const outcome = await seam.renameIfUnchanged(from, to, expected, gitLockFile);
+  if (outcome !== 'renamed') return { outcome };
+  try {
+    await seam.fsyncDir(path.dirname(to));
+    return { outcome };
+  } catch (err) {
+    return { outcome, syncError: err as NodeJS.ErrnoException };
+  }
+}
+
+/**
+ * Every step on the calling thread, only the fsyncs through libuv's pool. The store writes
+ * through the disk threads instead (threaded-fs.ts); tests wrap this one to make steps fail.
+ */
 export const nodeFs: FsSeam = {
   readFile: async (file) => readFileSync(file),
   stat: async (file) => statSync(file),
@@ -45,30 +126,10 @@ export const nodeFs: FsSeam = {
       closeSync(fd);
     }
   },
-  async renameIfUnchanged(from, to, unchanged) {
-    let current: Buffer;
-    let read: BigIntStats;
-    try {
-      const fd = openSync(to, 'r');
-      try {
-        read = fstatSync(fd, { bigint: true });
-        current = readFileSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      if (!unchanged(current)) return 'changed';
-      // The bytes were checked; a single stat then tells whether the file is still the one read,
-      // so the last step before the rename is one system call, not an open, a read and a close:
-      // a checkout landing in between is what this narrows (RELIABILITY.md).
-      const now = statSync(to, { bigint: true }); // follows a link, as the open did
-      if (now.ino !== read.ino || now.size !== read.size || now.mtimeNs !== read.mtimeNs || now.ctimeNs !== read.ctimeNs) return 'changed';
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') return 'gone';
-      throw err;
-    }
-    renameSync(from, to);
-    return 'renamed';
+  renameIfUnchanged: async (from, to, expected, gitLockFile) => renameIfUnchangedSync(from, to, expected, gitLockFile),
+  // Through `this`: a seam made by spreading nodeFs and overriding a step (tests) keeps its step.
+  replace(from, to, expected, gitLockFile) {
+    return replaceBySteps(this, from, to, expected, gitLockFile);
   },
   unlink: async (file) => unlinkSync(file),
   async fsyncDir(dir) {

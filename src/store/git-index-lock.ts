@@ -27,6 +27,14 @@ export class GitIndexLock {
     this.file = path.join(gitDir, 'index.lock');
   }
 
+  /**
+   * The lock file a write checks right before its rename (null while this process's own git
+   * command holds it: that one commits another file, under that file's lock).
+   */
+  fileToCheck(): string | null {
+    return this.own === 0 ? this.file : null;
+  }
+
   /** True while a git command not run by this process holds the lock. */
   heldByOther(): boolean {
     return this.own === 0 && existsSync(this.file);

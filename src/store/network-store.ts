@@ -9,7 +9,7 @@ import { DiskSync } from './disk-sync.js';
 import { GitJournal, type Commit, type GitAuthor } from './git-journal.js';
 import { IndexCache } from './index-cache.js';
 import { DEFAULT_LOCK, FileLocks, type LockOptions } from './file-lock.js';
-import { nodeFs, type FsSeam } from './fs-seam.js';
+import type { FsSeam } from './fs-seam.js';
 import { EXTENSIONS, parseNetworkId, relativePathOf, type NetworkId } from './network-id.js';
 import type { NetworkRecord } from './network-record.js';
 import { NetworkIndex, type IndexChange, type InvalidFile, type Page } from './network-index.js';
@@ -17,6 +17,7 @@ import { NetworkWriter } from './network-writer.js';
 import { loadInParallel, workersFor } from './parallel-load.js';
 import { loadSchemas } from './schemas.js';
 import { sweepTempFiles } from './temp-files.js';
+import { ThreadedFs } from './threaded-fs.js';
 import { OPEN_POLICY, checkRpcUrls, type UrlPolicy } from './url-rules.js';
 import { ConfigWatcher, DEFAULT_WATCH, type WatchOptions } from './watcher.js';
 
@@ -64,6 +65,8 @@ export class NetworkStore {
   private readonly cache: IndexCache | null;
   private readonly gitCommit: boolean;
   private readonly gitAuthor: GitAuthor;
+  /** Where writes go unless a test passes its own seam (see threaded-fs.ts). */
+  private readonly diskThreads = new ThreadedFs();
 
   constructor(options: StoreOptions) {
     this.root = path.resolve(options.root);
@@ -72,7 +75,7 @@ export class NetworkStore {
     loadSchemas(); // compile once, at start, so a broken schema fails fast
     this.sync = new DiskSync(this.root, this.index, this.policy);
     this.watcher = new ConfigWatcher(this.sync, { ...DEFAULT_WATCH, ...options.watch }, onError);
-    const fs = options.fs ?? nodeFs;
+    const fs = options.fs ?? this.diskThreads;
     const staleMs = options.lock?.staleMs ?? DEFAULT_LOCK.staleMs;
     // Wait long enough for a lock left by a killed process to go stale and be taken over.
     const maxWaitMs = options.lock?.maxWaitMs ?? Math.max(DEFAULT_LOCK.maxWaitMs, staleMs * 2 + 2000);
@@ -99,6 +102,7 @@ export class NetworkStore {
   async close(): Promise<void> {
     this.journal?.close();
     await this.watcher.close();
+    await this.diskThreads.close();
     if (this.loaded) await this.saveCache();
   }
 

@@ -12,7 +12,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { NetcfgError, type ErrorDetail } from '../errors.js';
 import type { FileLocks } from './file-lock.js';
 import type { GitIndexLock } from './git-index-lock.js';
-import { FolderOnce, type FsSeam } from './fs-seam.js';
+import { FolderOnce, type FsSeam, type RenameOutcome, type Replaced } from './fs-seam.js';
 import { EXTENSIONS, relativePathOf, type NetworkId } from './network-id.js';
 import { etagOf, parseNetworkData, parseYaml, type ParsedYaml } from './network-file.js';
 import type { NetworkRecord } from './network-record.js';
@@ -141,7 +141,7 @@ export class NetworkWriter {
   }
 
   /**
-   * Temp file + fsync + rename + folder fsync. Returns true when the file changed under us since
+   * Temp file + fsync, then rename + folder fsync. Returns true when the file changed under us since
    * it was read (the caller reads it again); a file deleted meanwhile is a 404, not resurrected
    * (except by a deletion inside the microseconds between the last check and the rename: see
    * RELIABILITY.md).
@@ -149,19 +149,19 @@ export class NetworkWriter {
   private async writeAtomic(abs: string, text: string, mode: number, read: Buffer, compromised: () => Error | null, renamed: () => void, newEtag: string): Promise<boolean> {
     const dir = path.dirname(abs);
     let tmp = await this.tempFor(abs);
+    let syncError: NodeJS.ErrnoException | undefined;
     try {
-      const place = async (): Promise<'renamed' | 'gone' | 'changed'> => {
+      const place = async (): Promise<Replaced> => {
         await this.fs.writeNewDurable(tmp, text, mode);
         const lost = compromised();
         if (lost) throw new NetcfgError('LOCK_TIMEOUT', `The write lock was lost (${lost.message}); nothing was written, retry the request.`);
-        // The bytes themselves, not their hash: this check sits between the last read and the
-        // rename, the window in which a git checkout can slip (see RELIABILITY.md), so it is kept
-        // short. A git command that started meanwhile counts as a change: read again once it is done.
-        return this.fs.renameIfUnchanged(tmp, abs, (current) => !this.gitLock?.heldByOther() && current.equals(read));
+        // Renamed only if the file still holds the bytes read and no git command has started
+        // meanwhile (see fs-seam.ts and RELIABILITY.md), then the folder synced; else read again.
+        return this.fs.replace(tmp, abs, read, this.gitLock?.fileToCheck() ?? null);
       };
-      let outcome: 'renamed' | 'gone' | 'changed';
+      let outcome: RenameOutcome;
       try {
-        outcome = await place();
+        ({ outcome, syncError } = await place());
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         if (code === 'EXDEV') {
@@ -175,7 +175,7 @@ export class NetworkWriter {
         } else {
           throw err;
         }
-        outcome = await place();
+        ({ outcome, syncError } = await place());
       }
       if (outcome === 'gone') throw gone();
       if (outcome === 'changed') {
@@ -187,15 +187,13 @@ export class NetworkWriter {
       await this.removeQuietly(tmp);
       throw this.storageError(err, `write ${path.relative(this.root, abs)}`);
     }
-    try {
-      await this.fs.fsyncDir(dir);
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code ?? 'EUNKNOWN';
+    if (syncError) {
+      const code = syncError.code ?? 'EUNKNOWN';
       if (code === 'ENOENT' || code === 'ENOTDIR') throw gone();
       // The new file is in place but may not survive a power cut; say so rather than "unchanged".
       const message = `The new ${path.relative(this.root, abs)} was written but the disk refused to sync its folder (${code}); it may not survive a crash. Retry later.`;
       this.lastFailure = { at: new Date(), message, dir };
-      throw new NetcfgError('STORAGE_UNAVAILABLE', message, { cause: err, headers: { ETag: newEtag } });
+      throw new NetcfgError('STORAGE_UNAVAILABLE', message, { cause: syncError, headers: { ETag: newEtag } });
     }
     this.lastFailure = null;
     return false;

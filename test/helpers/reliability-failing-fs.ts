@@ -4,7 +4,7 @@
  * file was created and partly written, so the writer has to clean up after itself.
  */
 import { promises as fsp } from 'node:fs';
-import { nodeFs, type FsSeam } from '../../src/store/fs-seam.js';
+import { nodeFs, replaceBySteps, type FsSeam, type RenameOutcome, type Replaced } from '../../src/store/fs-seam.js';
 
 export type SeamStep = 'mkdir' | 'readFile' | 'writeNewDurable' | 'rename' | 'fsyncDir';
 
@@ -38,10 +38,12 @@ export class FailingFs implements FsSeam {
     return nodeFs.writeNewDurable(file, data, mode);
   };
 
-  renameIfUnchanged = async (from: string, to: string, unchanged: (bytes: Buffer) => boolean): Promise<'renamed' | 'gone' | 'changed'> => {
+  renameIfUnchanged = async (from: string, to: string, expected: Uint8Array, gitLockFile: string | null): Promise<RenameOutcome> => {
     this.fail('rename');
-    return nodeFs.renameIfUnchanged(from, to, unchanged);
+    return nodeFs.renameIfUnchanged(from, to, expected, gitLockFile);
   };
+
+  replace = (from: string, to: string, expected: Uint8Array, gitLockFile: string | null): Promise<Replaced> => replaceBySteps(this, from, to, expected, gitLockFile);
 
   unlink = (file: string) => nodeFs.unlink(file);
 

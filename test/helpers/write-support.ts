@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import type Koa from 'koa';
 import type { Response } from 'supertest';
 import type { AppOptions } from '../../src/http/app.js';
-import { nodeFs, type FsSeam } from '../../src/store/fs-seam.js';
+import { nodeFs, replaceBySteps, type FsSeam } from '../../src/store/fs-seam.js';
 import type { NetworkStore, StoreOptions } from '../../src/store/network-store.js';
 import { standardFiles } from './fixtures.js';
 import { openReadApp } from './read-http.js';
@@ -101,8 +101,9 @@ export class FaultyFs implements FsSeam {
   unlink = (file: string) => nodeFs.unlink(file);
   mkdir = (dir: string) => nodeFs.mkdir(dir);
   writeNewDurable = (file: string, data: string, mode: number) => this.run('writeNewDurable', () => nodeFs.writeNewDurable(file, data, mode));
-  renameIfUnchanged = (from: string, to: string, unchanged: (bytes: Buffer) => boolean) => this.run('rename', () => nodeFs.renameIfUnchanged(from, to, unchanged));
+  renameIfUnchanged = (from: string, to: string, expected: Uint8Array, gitLockFile: string | null) => this.run('rename', () => nodeFs.renameIfUnchanged(from, to, expected, gitLockFile));
   fsyncDir = (dir: string) => this.run('fsyncDir', () => nodeFs.fsyncDir(dir));
+  replace = (from: string, to: string, expected: Uint8Array, gitLockFile: string | null) => replaceBySteps(this, from, to, expected, gitLockFile);
 
   private async run<T>(op: FaultyOp, real: () => Promise<T>): Promise<T> {
     this.calls[op]++;

@@ -1,0 +1,63 @@
+/**
+ * A disk thread: runs the steps of a write that may block (create + write + fsync a temp file;
+ * check + rename + fsync its folder) synchronously, one request at a time, off the main thread.
+ * See threaded-fs.ts for why.
+ *
+ * In: {seq, op, args}. Out: {seq, result} or {seq, error: {message, code, syscall, path}}.
+ */
+import { parentPort } from 'node:worker_threads';
+import path from 'node:path';
+import { fsyncDirSync, renameIfUnchangedSync, writeNewDurableSync, type Replaced } from './fs-seam.js';
+
+export type DiskOp =
+  | { op: 'create'; args: [file: string, data: string, mode: number] }
+  | { op: 'rename'; args: [from: string, to: string, expected: Uint8Array, gitLockFile: string | null] }
+  | { op: 'replace'; args: [from: string, to: string, expected: Uint8Array, gitLockFile: string | null] }
+  | { op: 'fsync-dir'; args: [dir: string] };
+
+export interface DiskReply {
+  seq: number;
+  result?: unknown;
+  error?: { message: string; code?: string; syscall?: string; path?: string };
+}
+
+function run(request: DiskOp): unknown {
+  switch (request.op) {
+    case 'create':
+      return writeNewDurableSync(...request.args);
+    case 'rename':
+      return renameIfUnchangedSync(...request.args);
+    case 'replace':
+      return replaceSync(...request.args);
+    case 'fsync-dir':
+      return fsyncDirSync(...request.args);
+  }
+}
+
+/** replace() of fs-seam.ts: a failed folder fsync after the rename is data, not a throw. */
+function replaceSync(from: string, to: string, expected: Uint8Array, gitLockFile: string | null): Replaced {
+  const outcome = renameIfUnchangedSync(from, to, expected, gitLockFile);
+  if (outcome !== 'renamed') return { outcome };
+  try {
+    fsyncDirSync(path.dirname(to));
+    return { outcome };
+  } catch (err) {
+    return { outcome, syncError: errorData(err) as NodeJS.ErrnoException };
+  }
+}
+
+function errorData(err: unknown): NonNullable<DiskReply['error']> {
+  const e = err as NodeJS.ErrnoException;
+  return { message: e.message, code: e.code, syscall: e.syscall, path: e.path };
+}
+
+const port = parentPort!;
+port.on('message', (message: DiskOp & { seq: number }) => {
+  let reply: DiskReply;
+  try {
+    reply = { seq: message.seq, result: run(message) };
+  } catch (err) {
+    reply = { seq: message.seq, error: errorData(err) };
+  }
+  port.postMessage(reply);
+});

@@ -1,0 +1,70 @@
+/**
+ * ThreadedFs: the write steps run on disk threads and answer exactly as nodeFs does on the main
+ * thread: the same outcomes, errors with their errno code (the writer maps them to 503/404), and
+ * threads that stop on close() and start again on the next write.
+ */
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import { ThreadedFs } from '../../src/store/threaded-fs.js';
+import { makeConfigDir, removeDir } from '../helpers/fixtures.js';
+
+describe('store/threaded-fs', () => {
+  let root: string;
+  let fs: ThreadedFs;
+  let target: string;
+
+  beforeEach(() => {
+    root = makeConfigDir({});
+    mkdirSync(path.join(root, 'evm'));
+    target = path.join(root, 'evm', 'sepolia.yaml');
+    writeFileSync(target, 'old\n');
+    fs = new ThreadedFs(2);
+  });
+
+  afterEach(async () => {
+    await fs.close();
+    removeDir(root);
+  });
+
+  it('creates a new file with the exact mode, and refuses one that exists (EEXIST)', async () => {
+    const tmp = path.join(root, 'evm', '.new.tmp');
+    await fs.writeNewDurable(tmp, 'new\n', 0o640);
+    expect(readFileSync(tmp, 'utf8')).to.equal('new\n');
+    expect(statSync(tmp).mode & 0o777).to.equal(0o640);
+    const err = await fs.writeNewDurable(tmp, 'again\n', 0o644).then(() => null, (e: NodeJS.ErrnoException) => e);
+    expect(err?.code).to.equal('EEXIST');
+    expect(err?.path).to.equal(tmp);
+  });
+
+  it('replaces the file only while it holds the expected bytes', async () => {
+    const tmp = path.join(root, 'evm', '.a.tmp');
+    await fs.writeNewDurable(tmp, 'new\n', 0o644);
+    expect(await fs.replace(tmp, target, Buffer.from('something else\n'), null)).to.deep.equal({ outcome: 'changed' });
+    expect(readFileSync(target, 'utf8')).to.equal('old\n');
+    expect(existsSync(tmp), 'the temp file is left for the caller').to.equal(true);
+    expect(await fs.replace(tmp, target, Buffer.from('old\n'), null)).to.deep.equal({ outcome: 'renamed' });
+    expect(readFileSync(target, 'utf8')).to.equal('new\n');
+    expect(existsSync(tmp)).to.equal(false);
+  });
+
+  it('does not rename while the git lock file exists, nor over a file that is gone', async () => {
+    const tmp = path.join(root, 'evm', '.b.tmp');
+    await fs.writeNewDurable(tmp, 'new\n', 0o644);
+    const gitLock = path.join(root, 'index.lock');
+    writeFileSync(gitLock, '');
+    expect((await fs.replace(tmp, target, Buffer.from('old\n'), gitLock)).outcome).to.equal('changed');
+    expect(await fs.renameIfUnchanged(tmp, path.join(root, 'evm', 'gone.yaml'), Buffer.from('old\n'), null)).to.equal('gone');
+    expect(readFileSync(target, 'utf8')).to.equal('old\n');
+  });
+
+  it('writes in parallel on several threads, and starts them again after close()', async () => {
+    const names = ['a', 'b', 'c', 'd', 'e', 'f'];
+    await Promise.all(names.map((n) => fs.writeNewDurable(path.join(root, 'evm', `.${n}.tmp`), n, 0o644)));
+    for (const n of names) expect(readFileSync(path.join(root, 'evm', `.${n}.tmp`), 'utf8')).to.equal(n);
+    await fs.close();
+    await fs.fsyncDir(path.join(root, 'evm'));
+    const err = await fs.fsyncDir(path.join(root, 'nowhere')).then(() => null, (e: NodeJS.ErrnoException) => e);
+    expect(err?.code).to.equal('ENOENT');
+  });
+});
