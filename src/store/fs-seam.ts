@@ -2,12 +2,12 @@
  * The store's one seam to the file system for writes. Everything a PATCH does to disk goes through
  * an FsSeam, so tests can make the disk say no (ENOSPC, EIO, EROFS) where chmod cannot (root).
  *
- * Only the fsyncs leave the event loop. Every other call here (open, stat, a read or write of a
- * file of a few hundred bytes, rename, close) is synchronous: each takes a few microseconds,
+ * The calls are synchronous, grouped into the steps of a write: each takes a few microseconds,
  * where the same call through the libuv thread pool costs 90-130 us of CPU and a thread hand-off
  * on these machines (measured: fs.promises.stat 98 us, statSync + readFileSync together 10 us).
- * A PATCH made 15 such hand-offs; they were most of its time. An fsync can take milliseconds
- * on a real disk, so it alone stays asynchronous and never blocks the reads served meanwhile.
+ * A PATCH made 15 such hand-offs; they were most of its time. nodeFs runs the steps on the
+ * calling thread with only the fsyncs through the pool; the store writes through ThreadedFs
+ * (threaded-fs.ts), which runs each step whole on a disk thread: one hand-off per step.
  */
 import { closeSync, existsSync, fchmodSync, fstatSync, fsync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, type BigIntStats, type Stats } from 'node:fs';
 import path from 'node:path';
