@@ -3,17 +3,24 @@
  * check + rename + fsync its folder) synchronously, one request at a time, off the main thread.
  * See threaded-fs.ts for why.
  *
- * In: {seq, op, args}. Out: {seq, result} or {seq, error: {message, code, syscall, path}}.
+ * Also takes and releases the cross-process lock of a write while other writes are in flight
+ * (threaded-fs.ts says when).
+ *
+ * In: {seq, op, args}. Out: {seq, result} or {seq, error: {message, code, syscall, path}}, and
+ * {compromised: seq, message} when the lock taken by request seq was lost.
  */
 import { parentPort } from 'node:worker_threads';
 import path from 'node:path';
+import { lockSync } from './cross-process-lock.js';
 import { fsyncDirSync, renameIfUnchangedSync, writeNewDurableSync, type Replaced } from './fs-seam.js';
 
 export type DiskOp =
   | { op: 'create'; args: [file: string, data: string, mode: number] }
   | { op: 'rename'; args: [from: string, to: string, expected: Uint8Array, gitLockFile: string | null] }
   | { op: 'replace'; args: [from: string, to: string, expected: Uint8Array, gitLockFile: string | null] }
-  | { op: 'fsync-dir'; args: [dir: string] };
+  | { op: 'fsync-dir'; args: [dir: string] }
+  | { op: 'lock'; args: [target: string, staleMs: number] }
+  | { op: 'unlock'; args: [lockSeq: number] };
 
 export interface DiskReply {
   seq: number;
@@ -21,7 +28,13 @@ export interface DiskReply {
   error?: { message: string; code?: string; syscall?: string; path?: string };
 }
 
-function run(request: DiskOp): unknown {
+/** A reply, or word that the lock taken by request `compromised` was lost. */
+export type DiskMessage = DiskReply | { compromised: number; message: string };
+
+/** Locks held by this thread (proper-lockfile's timers keep them fresh here), by the seq that took them. */
+const held = new Map<number, () => void>();
+
+function run(request: DiskOp & { seq: number }): unknown {
   switch (request.op) {
     case 'create':
       return writeNewDurableSync(...request.args);
@@ -31,6 +44,20 @@ function run(request: DiskOp): unknown {
       return replaceSync(...request.args);
     case 'fsync-dir':
       return fsyncDirSync(...request.args);
+    case 'lock': {
+      const { seq } = request;
+      const release = lockSync(...request.args, (err) => {
+        held.delete(seq);
+        port.postMessage({ compromised: seq, message: err.message } satisfies DiskMessage);
+      });
+      held.set(seq, release);
+      return undefined;
+    }
+    case 'unlock': {
+      const release = held.get(request.args[0]);
+      held.delete(request.args[0]);
+      return release?.();
+    }
   }
 }
 

@@ -5,11 +5,10 @@
  * git ignore. A lock left by a killed process goes stale after `staleMs` and is taken over; a
  * compromised lock is reported to the holder, which then refuses to rename, instead of crashing.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import lockfile from 'proper-lockfile';
 import { NetcfgError } from '../errors.js';
+import { LOCK_IN_THIS_THREAD, type LockTaker, type ReleaseLock } from './cross-process-lock.js';
 import { FolderOnce, type FsSeam } from './fs-seam.js';
 
 export interface LockOptions {
@@ -17,23 +16,6 @@ export interface LockOptions {
   /** Longest wait for a lock held by another process before answering 503. */
   maxWaitMs: number;
 }
-
-/**
- * The file-system calls proper-lockfile makes, and nothing else: its sync API copies the object
- * it is given on every lock, and a copy of all of node:fs cost ~55 us per PATCH.
- */
-const LOCK_FS = {
-  mkdir: fs.mkdir,
-  mkdirSync: fs.mkdirSync,
-  realpath: fs.realpath,
-  realpathSync: fs.realpathSync,
-  stat: fs.stat,
-  statSync: fs.statSync,
-  rmdir: fs.rmdir,
-  rmdirSync: fs.rmdirSync,
-  utimes: fs.utimes,
-  utimesSync: fs.utimesSync,
-};
 
 export const DEFAULT_LOCK: LockOptions = { staleMs: 5000, maxWaitMs: 12000 };
 
@@ -51,6 +33,8 @@ export class FileLocks {
     readonly dir: string,
     fs: FsSeam,
     private readonly options: LockOptions = DEFAULT_LOCK,
+    /** Where proper-lockfile's calls run: this thread, or a disk thread (ThreadedFs). */
+    private readonly taker: LockTaker = LOCK_IN_THIS_THREAD,
   ) {
     this.folder = new FolderOnce(fs, dir);
   }
@@ -77,7 +61,7 @@ export class FileLocks {
 
   private async holdAcrossProcesses<T>(key: string, fn: (lock: HeldLock) => Promise<T>): Promise<T> {
     const held: HeldLock = { compromised: null };
-    let release: () => Promise<void>;
+    let release: ReleaseLock;
     try {
       release = await this.acquire(key, held);
     } catch (err) {
@@ -99,7 +83,7 @@ export class FileLocks {
    * up to maxWaitMs. Any other error (EROFS, ENOSPC on the lock folder) fails at once: waiting
    * would not help, and the client should hear so now.
    */
-  private async acquire(key: string, held: HeldLock): Promise<() => Promise<void>> {
+  private async acquire(key: string, held: HeldLock): Promise<ReleaseLock> {
     // proper-lockfile keys its registry by the "file" argument, so each network needs its own.
     const target = path.join(this.dir, key.replace(':', '~'));
     const deadline = Date.now() + this.options.maxWaitMs;
@@ -108,20 +92,9 @@ export class FileLocks {
     while (true) {
       await this.folder.ready();
       try {
-        // The sync form: a mkdir and a stat, microseconds each, where the async form's thread-pool
-        // hand-offs cost ~0.4 ms per PATCH (see fs-seam.ts). Waiting on a busy lock stays async.
-        const release = lockfile.lockSync(target, {
-          lockfilePath: `${target}.lock`,
-          realpath: false,
-          stale: this.options.staleMs,
-          update: Math.floor(this.options.staleMs / 4),
-          retries: 0,
-          fs: LOCK_FS,
-          onCompromised: (err) => {
-            held.compromised = err;
-          },
+        return await this.taker.takeLock(target, this.options.staleMs, (err) => {
+          held.compromised = err;
         });
-        return async () => release();
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         if (code === 'ENOENT' && !madeDir) {

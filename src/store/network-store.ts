@@ -79,7 +79,8 @@ export class NetworkStore {
     const staleMs = options.lock?.staleMs ?? DEFAULT_LOCK.staleMs;
     // Wait long enough for a lock left by a killed process to go stale and be taken over.
     const maxWaitMs = options.lock?.maxWaitMs ?? Math.max(DEFAULT_LOCK.maxWaitMs, staleMs * 2 + 2000);
-    const locks = new FileLocks(path.join(this.root, '.locks'), fs, { staleMs, maxWaitMs });
+    // A test's own seam takes locks on this thread; the disk threads take them under concurrency.
+    const locks = new FileLocks(path.join(this.root, '.locks'), fs, { staleMs, maxWaitMs }, options.fs ? undefined : this.diskThreads);
     this.writer = new NetworkWriter(this.root, this.index, this.policy, fs, locks);
     this.cache = options.indexCache ? new IndexCache(options.indexCache, this.policy, onError) : null;
     this.gitCommit = options.gitCommit ?? false;

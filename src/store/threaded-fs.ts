@@ -10,9 +10,13 @@
  * folder fsync) and the main thread only sends and receives. Several threads, so the fsyncs of
  * concurrent writes (to different files: each file has its lock) overlap and the journal commits
  * them together. Threads start on the first write and do not keep the process alive.
+ *
+ * The cross-process lock (cross-process-lock.ts) is taken here too, on this thread or a disk
+ * thread: see takeLock.
  */
 import type { Worker } from 'node:worker_threads';
-import type { DiskOp, DiskReply } from './disk-thread.js';
+import { LOCK_IN_THIS_THREAD, type LockTaker, type ReleaseLock } from './cross-process-lock.js';
+import type { DiskMessage, DiskOp } from './disk-thread.js';
 import { nodeFs, type FsSeam, type RenameOutcome, type Replaced } from './fs-seam.js';
 import { startModuleWorker } from './module-worker.js';
 
@@ -27,18 +31,39 @@ interface Pending {
 class DiskThread {
   private readonly worker: Worker;
   private readonly pending = new Map<number, Pending>();
+  /** The locks this thread holds, by the seq of the request that took them: who hears if one is compromised. */
+  private readonly locks = new Map<number, (err: Error) => void>();
   private seq = 0;
 
   constructor() {
     this.worker = startModuleWorker('disk-thread', null);
     this.worker.unref();
-    this.worker.on('message', (reply: DiskReply) => this.settle(reply));
+    this.worker.on('message', (message: DiskMessage) => {
+      if ('compromised' in message) this.locks.get(message.compromised)?.(new Error(message.message));
+      else this.settle(message);
+    });
     this.worker.on('error', (err) => this.failAll(err));
     this.worker.on('exit', (code) => this.failAll(new Error(`the disk thread exited (${code})`)));
   }
 
   get load(): number {
     return this.pending.size;
+  }
+
+  /** Takes the lock of `target` on this thread; its release must come back here too. */
+  async lock(target: string, staleMs: number, onCompromised: (err: Error) => void): Promise<ReleaseLock> {
+    const seq = this.seq + 1; // the number run() gives the request below
+    this.locks.set(seq, onCompromised);
+    try {
+      await this.run({ op: 'lock', args: [target, staleMs] });
+    } catch (err) {
+      this.locks.delete(seq);
+      throw err;
+    }
+    return async () => {
+      this.locks.delete(seq);
+      await this.run({ op: 'unlock', args: [seq] });
+    };
   }
 
   run(request: DiskOp): Promise<unknown> {
@@ -54,7 +79,7 @@ class DiskThread {
     return this.worker.terminate();
   }
 
-  private settle({ seq, result, error }: DiskReply): void {
+  private settle({ seq, result, error }: Exclude<DiskMessage, { compromised: number }>): void {
     const waiting = this.pending.get(seq);
     if (!waiting) return;
     this.pending.delete(seq);
@@ -74,10 +99,24 @@ class DiskThread {
   }
 }
 
-export class ThreadedFs implements FsSeam {
+export class ThreadedFs implements FsSeam, LockTaker {
   private threads: DiskThread[] = [];
+  /** Locks taken through takeLock and not yet released. */
+  private held = 0;
 
-  constructor(private readonly count = DISK_THREADS) {}
+  /**
+   * `locks`: 'alone-here' takes a lock on this thread when no other is held (takeLock says why);
+   * 'on-threads' always on a disk thread (the tests use it to run that path on its own).
+   */
+  constructor(
+    private readonly count = DISK_THREADS,
+    private readonly locks: 'alone-here' | 'on-threads' = 'alone-here',
+  ) {}
+
+  /** Disk threads running now. */
+  get threadCount(): number {
+    return this.threads.length;
+  }
 
   readFile = nodeFs.readFile;
   stat = nodeFs.stat;
@@ -102,6 +141,28 @@ export class ThreadedFs implements FsSeam {
     await this.run({ op: 'fsync-dir', args: [dir] });
   }
 
+  /**
+   * Alone, a writer takes its lock on this thread: a mkdir is microseconds on an idle disk, where
+   * a trip to a thread and back costs ~50 us here. While another writer holds a lock, its fsyncs
+   * may be committing the journal, which a mkdir (and later the rmdir) would wait for: then the
+   * lock is taken, and released, on a disk thread, and this thread goes on serving.
+   */
+  async takeLock(target: string, staleMs: number, onCompromised: (err: Error) => void): Promise<ReleaseLock> {
+    const here = this.held === 0 && this.locks === 'alone-here';
+    this.held++;
+    let release: ReleaseLock;
+    try {
+      release = await (here ? LOCK_IN_THIS_THREAD.takeLock(target, staleMs, onCompromised) : this.pick().lock(target, staleMs, onCompromised));
+    } catch (err) {
+      this.held--;
+      throw err;
+    }
+    return async () => {
+      this.held--;
+      await release();
+    };
+  }
+
   /** Stops the threads (a write still in flight fails); the next write starts them again. */
   async close(): Promise<void> {
     const threads = this.threads;
@@ -109,14 +170,18 @@ export class ThreadedFs implements FsSeam {
     await Promise.all(threads.map((t) => t.close()));
   }
 
-  /** On the least busy thread, starting one more while every thread has work. */
   private run(request: DiskOp): Promise<unknown> {
+    return this.pick().run(request);
+  }
+
+  /** The least busy thread, starting one more while every thread has work. */
+  private pick(): DiskThread {
     let best: DiskThread | undefined;
     for (const t of this.threads) if (!best || t.load < best.load) best = t;
     if (!best || (best.load > 0 && this.threads.length < this.count)) {
       best = new DiskThread();
       this.threads.push(best);
     }
-    return best.run(request);
+    return best;
   }
 }

@@ -2,13 +2,15 @@
  * FileLocks: FIFO per key in one process, independent keys in parallel, proper-lockfile folders
  * across processes (a stale one taken over, a live one waited for up to maxWaitMs).
  */
-import { existsSync, mkdirSync, readdirSync, utimesSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import { setImmediate as tick } from 'node:timers/promises';
 import { expect } from 'chai';
 import { NetcfgError } from '../../src/errors.js';
+import { LOCK_IN_THIS_THREAD, type LockTaker } from '../../src/store/cross-process-lock.js';
 import { FileLocks } from '../../src/store/file-lock.js';
 import { nodeFs } from '../../src/store/fs-seam.js';
+import { ThreadedFs } from '../../src/store/threaded-fs.js';
 import { makeConfigDir, removeDir } from '../helpers/fixtures.js';
 import { holdLockInChild, type LockHolder } from '../helpers/write-lock-holder.js';
 
@@ -23,19 +25,28 @@ function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([p, deadline]).finally(() => clearTimeout(timer));
 }
 
-describe('store/file-lock', () => {
+/** Where proper-lockfile's calls run: the same behaviour is expected of both. */
+const TAKERS: Array<{ where: string; make: () => LockTaker & { close?: () => Promise<void> } }> = [
+  { where: 'on this thread', make: () => LOCK_IN_THIS_THREAD },
+  { where: 'on a disk thread', make: () => new ThreadedFs(2, 'on-threads') },
+];
+
+for (const { where, make } of TAKERS) describe(`store/file-lock, locks taken ${where}`, () => {
   let root: string;
   let locksDir: string;
   let locks: FileLocks;
+  let taker: ReturnType<typeof make>;
   let holder: LockHolder | undefined;
   beforeEach(() => {
     root = makeConfigDir();
     locksDir = path.join(root, '.locks');
-    locks = new FileLocks(locksDir, nodeFs, SMALL);
+    taker = make();
+    locks = new FileLocks(locksDir, nodeFs, SMALL, taker);
   });
   afterEach(async () => {
     await holder?.kill();
     holder = undefined;
+    await taker.close?.();
     removeDir(root);
   });
 
@@ -106,7 +117,7 @@ describe('store/file-lock', () => {
         aboutToLock();
       },
     };
-    const patient = new FileLocks(locksDir, seam, { staleMs: 10_000, maxWaitMs: 8000 });
+    const patient = new FileLocks(locksDir, seam, { staleMs: 10_000, maxWaitMs: 8000 }, taker);
     let releaseAsked = false;
     const run = patient.withLock('evm:x', async () => releaseAsked);
     await within(asked, 5000, 'the lock attempt');
@@ -134,5 +145,19 @@ describe('store/file-lock', () => {
     expect(ran).to.equal(false);
     // The other process's lock is left alone.
     expect(existsSync(path.join(locksDir, 'evm~x.lock'))).to.equal(true);
+  });
+
+  it('tells the holder when its lock folder was taken from it (compromised)', async () => {
+    const err = await locks.withLock('evm:c', async (held) => {
+      rmSync(path.join(locksDir, 'evm~c.lock'), { recursive: true });
+      // proper-lockfile finds out on its next refresh of the folder's mtime (every staleMs / 4).
+      const deadline = Date.now() + SMALL.staleMs * 2;
+      while (!held.compromised && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      return held.compromised;
+    });
+    expect(err?.message).to.match(/ENOENT|compromised|no such file/i);
+    // The next holder of the key takes it afresh.
+    expect(await within(locks.withLock('evm:c', async () => 'again'), 5000, 'the next holder')).to.equal('again');
+    expect(readdirSync(locksDir)).to.deep.equal([]);
   });
 });

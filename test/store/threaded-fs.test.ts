@@ -1,9 +1,10 @@
 /**
  * ThreadedFs: the write steps run on disk threads and answer exactly as nodeFs does on the main
  * thread: the same outcomes, errors with their errno code (the writer maps them to 503/404), and
- * threads that stop on close() and start again on the next write.
+ * threads that stop on close() and start again on the next write. Locks go to a disk thread only
+ * while another is held (test/store/file-lock.test.ts runs FileLocks on either).
  */
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { ThreadedFs } from '../../src/store/threaded-fs.js';
@@ -66,5 +67,20 @@ describe('store/threaded-fs', () => {
     await fs.fsyncDir(path.join(root, 'evm'));
     const err = await fs.fsyncDir(path.join(root, 'nowhere')).then(() => null, (e: NodeJS.ErrnoException) => e);
     expect(err?.code).to.equal('ENOENT');
+  });
+
+  it('takes a lock on this thread when no other is held, and on a disk thread while one is', async () => {
+    const locks = path.join(root, '.locks');
+    mkdirSync(locks);
+    const ignore = (): void => undefined;
+    const alone = await fs.takeLock(path.join(locks, 'a'), 5000, ignore);
+    expect(fs.threadCount, 'no disk thread for a lone writer').to.equal(0);
+    const second = await fs.takeLock(path.join(locks, 'b'), 5000, ignore);
+    expect(fs.threadCount, 'a disk thread for the second').to.equal(1);
+    expect(readdirSync(locks).sort()).to.deep.equal(['a.lock', 'b.lock']);
+    const err = await fs.takeLock(path.join(locks, 'b'), 5000, ignore).then(() => null, (e: NodeJS.ErrnoException) => e);
+    expect(err?.code, 'a held lock is refused on a disk thread too').to.equal('ELOCKED');
+    await Promise.all([alone(), second()]);
+    expect(readdirSync(locks)).to.deep.equal([]);
   });
 });
