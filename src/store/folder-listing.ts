@@ -79,7 +79,10 @@ export function listFolder(root: string, index: NetworkIndex): FolderTargets {
 /** inode:size:mtime:ctime of a path (following links), '' when it does not exist. */
 export function stampOf(file: string): string {
   try {
-    return stampOfStats(fs.statSync(file, { bigint: true }));
+    // A missing file is the common case (the .yml of every .yaml network, on every refresh):
+    // answered without building an exception.
+    const st = fs.statSync(file, { bigint: true, throwIfNoEntry: false });
+    return st === undefined ? '' : stampOfStats(st);
   } catch {
     return '';
   }

@@ -20,8 +20,13 @@ import type { DiskMessage, DiskOp } from './disk-thread.js';
 import { nodeFs, type FsSeam, type RenameOutcome, type Replaced } from './fs-seam.js';
 import { startModuleWorker } from './module-worker.js';
 
-/** Writes in flight at once; more only wait in a thread's queue. */
-export const DISK_THREADS = 4;
+/**
+ * Disk steps in flight at once; more wait in a thread's queue. Two: on these two-core machines a
+ * fsync costs CPU (~100 us of system time, bench/README.md) and ten writers are CPU-bound, so more
+ * threads only contend; measured with ten writers, 3 runs of 4 s: 4 threads 998/1,365/1,412
+ * PATCH/s, 2 threads 1,092/1,488/1,462 (and 1,053/1,547/1,483 against 1 thread's 1,208/1,396/1,457).
+ */
+export const DISK_THREADS = 2;
 
 interface Pending {
   resolve: (value: unknown) => void;
