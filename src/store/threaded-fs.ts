@@ -39,6 +39,8 @@ class DiskThread {
   /** The locks this thread holds, by the seq of the request that took them: who hears if one is compromised. */
   private readonly locks = new Map<number, (err: Error) => void>();
   private seq = 0;
+  /** Why the thread is gone (it failed or exited): later requests fail at once instead of waiting for ever. */
+  private gone: Error | null = null;
 
   constructor() {
     this.worker = startModuleWorker('disk-thread', null);
@@ -53,6 +55,10 @@ class DiskThread {
 
   get load(): number {
     return this.pending.size;
+  }
+
+  get alive(): boolean {
+    return this.gone === null;
   }
 
   /** Takes the lock of `target` on this thread; its release must come back here too. */
@@ -73,6 +79,7 @@ class DiskThread {
 
   run(request: DiskOp): Promise<unknown> {
     const seq = ++this.seq;
+    if (this.gone) return Promise.reject(this.gone);
     if (this.pending.size === 0) this.worker.ref(); // a write in flight keeps the process up
     return new Promise((resolve, reject) => {
       this.pending.set(seq, { resolve, reject });
@@ -99,8 +106,12 @@ class DiskThread {
   }
 
   private failAll(err: Error): void {
+    this.gone ??= err;
     for (const waiting of this.pending.values()) waiting.reject(err);
     this.pending.clear();
+    // Its locks are no longer kept fresh: another process may take them, so their holders must not rename.
+    for (const compromised of this.locks.values()) compromised(err);
+    this.locks.clear();
   }
 }
 
@@ -181,6 +192,7 @@ export class ThreadedFs implements FsSeam, LockTaker {
 
   /** The least busy thread, starting one more while every thread has work. */
   private pick(): DiskThread {
+    if (this.threads.some((t) => !t.alive)) this.threads = this.threads.filter((t) => t.alive);
     let best: DiskThread | undefined;
     for (const t of this.threads) if (!best || t.load < best.load) best = t;
     if (!best || (best.load > 0 && this.threads.length < this.count)) {

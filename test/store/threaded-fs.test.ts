@@ -83,4 +83,20 @@ describe('store/threaded-fs', () => {
     await Promise.all([alone(), second()]);
     expect(readdirSync(locks)).to.deep.equal([]);
   });
+
+  it('a lock whose thread is gone is reported compromised, and its release does not hang', async () => {
+    const onThreads = new ThreadedFs(1, 'on-threads');
+    const locks = path.join(root, '.locks');
+    mkdirSync(locks);
+    let lost: Error | null = null;
+    const release = await onThreads.takeLock(path.join(locks, 'a'), 5000, (err) => (lost = err));
+    await onThreads.close(); // the thread that keeps the lock fresh is gone
+    expect(lost, 'the holder hears its lock is no longer kept').to.be.instanceOf(Error);
+    const err = await release().then(() => null, (e: Error) => e);
+    expect(err?.message).to.match(/exited/);
+    // The next lock starts a new thread (the folder the dead thread left is still there: a fresh name).
+    const again = await onThreads.takeLock(path.join(locks, 'b'), 5000, () => undefined);
+    await again();
+    await onThreads.close();
+  });
 });
