@@ -60,6 +60,7 @@ export class ConfigWatcher {
   private burst = 0;
   private realRoot: string | null = null;
   private rootCheck: NodeJS.Timeout | undefined;
+  private pollSettle: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly sync: DiskSync,
@@ -74,7 +75,15 @@ export class ConfigWatcher {
     // watching the old tree, so follow the link and re-watch when it points somewhere new.
     this.rootCheck = setInterval(() => this.checkRoot(), ROOT_CHECK_MS);
     this.rootCheck.unref();
-    return this.watch();
+    return this.watch().then(() => {
+      if (!this.options.poll) return;
+      // Polling takes each file's first stat as its baseline, asynchronously and after chokidar
+      // says it is ready: a change landing before that stat is in the baseline, and never
+      // reported. Once every baseline has surely been taken, look at what changed since applied
+      // (a stat per file). Seen once in `make test` on a busy machine: an edit right after start went unseen.
+      this.pollSettle = setTimeout(() => this.refreshChanged(), 4 * this.options.pollIntervalMs);
+      this.pollSettle.unref();
+    });
   }
 
   /** Starts chokidar in its own thread; resolves once it has walked the folder. */
@@ -141,6 +150,7 @@ export class ConfigWatcher {
 
   async close(): Promise<void> {
     clearInterval(this.rootCheck);
+    clearTimeout(this.pollSettle);
     this.status = 'stopped';
     for (const timer of this.pending.values()) clearTimeout(timer);
     this.pending.clear();
