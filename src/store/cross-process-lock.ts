@@ -53,12 +53,8 @@ export function lockSync(target: string, staleMs: number, onCompromised: (err: E
 
 /** Locks taken on the calling thread. */
 export const LOCK_IN_THIS_THREAD: LockTaker = {
-  takeLock(target, staleMs, onCompromised) {
-    try {
-      const release = lockSync(target, staleMs, onCompromised);
-      return Promise.resolve(async () => release());
-    } catch (err) {
-      return Promise.reject(err as Error);
-    }
+  async takeLock(target, staleMs, onCompromised) {
+    const release = lockSync(target, staleMs, onCompromised);
+    return async () => release();
   },
 };

@@ -63,10 +63,11 @@ class DiskThread {
 
   /** Takes the lock of `target` on this thread; its release must come back here too. */
   async lock(target: string, staleMs: number, onCompromised: (err: Error) => void): Promise<ReleaseLock> {
-    const seq = this.seq + 1; // the number run() gives the request below
+    // The request's number names the lock in both threads: listening before it is sent.
+    const seq = ++this.seq;
     this.locks.set(seq, onCompromised);
     try {
-      await this.run({ op: 'lock', args: [target, staleMs] });
+      await this.send(seq, { op: 'lock', args: [target, staleMs] });
     } catch (err) {
       this.locks.delete(seq);
       throw err;
@@ -78,7 +79,10 @@ class DiskThread {
   }
 
   run(request: DiskOp): Promise<unknown> {
-    const seq = ++this.seq;
+    return this.send(++this.seq, request);
+  }
+
+  private send(seq: number, request: DiskOp): Promise<unknown> {
     if (this.gone) return Promise.reject(this.gone);
     if (this.pending.size === 0) this.worker.ref(); // a write in flight keeps the process up
     return new Promise((resolve, reject) => {
