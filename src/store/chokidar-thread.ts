@@ -36,9 +36,16 @@ syncBuiltinESMExports();
 // folder, an lstat per entry, to find files added or removed. When files are written one after
 // another (every PATCH) the re-reads are most of this thread's CPU. So a folder is re-read at most
 // once per window: at once, then once more at the window's end if events came meanwhile. Every
-// event still gets its stat; only an added or removed file may be reported up to a window later.
-// (Merging the events themselves lost changes; test/store/watcher.test.ts has the git-style case.)
-const FOLDER_REREAD_WINDOW_MS = 100;
+// event still gets its stat, and every name the folder's own watch reports reaches the store at
+// once as a `touch` (below), so the index never waits for a re-read: only chokidar's own books
+// (which files it watches) lag by up to a window. (Merging the events themselves lost changes;
+// test/store/watcher.test.ts has the git-style case.)
+// One second, as chokidar's own readdir throttle: at 100 ms, one PATCH after another across the
+// twelve family folders of the bench's 1,000 networks still cost this thread ~330 us of CPU per
+// PATCH (an lstat and chokidar's bookkeeping per entry, ~20 entries a PATCH); at 1 s ~170 us, and
+// on two cores that CPU is taken from the writes (3 runs of 4 s, one connection: 391/521/589
+// PATCH/s against 338/509/563; bench/README.md).
+const FOLDER_REREAD_WINDOW_MS = 1000;
 const handlerProto = NodeFsHandler.prototype;
 const reread = handlerProto._handleRead;
 /** A folder's open window: the handler to re-read with, and the latest call that came meanwhile. */
