@@ -1,6 +1,7 @@
 /**
- * A disk thread: runs the steps of a write that may block (create + write + fsync a temp file;
- * check + rename + fsync its folder) synchronously, one request at a time, off the main thread.
+ * A disk thread: runs the steps of a write that may block (create + write + fsync a temp file,
+ * check + rename + fsync its folder: one request) synchronously, one request at a time, off the
+ * main thread.
  * See threaded-fs.ts for why.
  *
  * Also takes and releases the cross-process lock of a write while other writes are in flight
@@ -17,7 +18,7 @@ import { fsyncDirSync, renameIfUnchangedSync, writeNewDurableSync, type Replaced
 export type DiskOp =
   | { op: 'create'; args: [file: string, data: string, mode: number] }
   | { op: 'rename'; args: [from: string, to: string, expected: Uint8Array, gitLockFile: string | null] }
-  | { op: 'replace'; args: [from: string, to: string, expected: Uint8Array, gitLockFile: string | null] }
+  | { op: 'write-and-replace'; args: [tmp: string, data: string, mode: number, to: string, expected: Uint8Array, gitLockFile: string | null] }
   | { op: 'fsync-dir'; args: [dir: string] }
   | { op: 'lock'; args: [target: string, staleMs: number] }
   | { op: 'unlock'; args: [lockSeq: number] };
@@ -40,8 +41,8 @@ function run(request: DiskOp & { seq: number }): unknown {
       return writeNewDurableSync(...request.args);
     case 'rename':
       return renameIfUnchangedSync(...request.args);
-    case 'replace':
-      return replaceSync(...request.args);
+    case 'write-and-replace':
+      return writeAndReplaceSync(...request.args);
     case 'fsync-dir':
       return fsyncDirSync(...request.args);
     case 'lock': {
@@ -61,9 +62,10 @@ function run(request: DiskOp & { seq: number }): unknown {
   }
 }
 
-/** replace() of fs-seam.ts: a failed folder fsync after the rename is data, not a throw. */
-function replaceSync(from: string, to: string, expected: Uint8Array, gitLockFile: string | null): Replaced {
-  const outcome = renameIfUnchangedSync(from, to, expected, gitLockFile);
+/** writeAndReplace() of fs-seam.ts: a failed folder fsync after the rename is data, not a throw. */
+function writeAndReplaceSync(tmp: string, data: string, mode: number, to: string, expected: Uint8Array, gitLockFile: string | null): Replaced {
+  writeNewDurableSync(tmp, data, mode);
+  const outcome = renameIfUnchangedSync(tmp, to, expected, gitLockFile);
   if (outcome !== 'renamed') return { outcome };
   try {
     fsyncDirSync(path.dirname(to));

@@ -35,11 +35,12 @@ export interface FsSeam {
    */
   renameIfUnchanged(from: string, to: string, expected: Uint8Array, gitLockFile: string | null): Promise<RenameOutcome>;
   /**
-   * renameIfUnchanged, then (when renamed) an fsync of the folder of `to`: the two steps after a
-   * temp file is durable, in one call so a seam that runs them elsewhere makes one trip.
-   * `syncError` is set when the rename was done but the folder's fsync failed.
+   * A whole durable replace in one call, so a seam that runs it elsewhere makes one trip:
+   * writeNewDurable(`tmp`), then renameIfUnchanged(`tmp`, `to`), then (when renamed) an fsync of
+   * the folder of `to`. `syncError` is set when the rename was done but the folder's fsync
+   * failed. Whatever the outcome, a `tmp` that was made and not renamed is the caller's to remove.
    */
-  replace(from: string, to: string, expected: Uint8Array, gitLockFile: string | null): Promise<Replaced>;
+  writeAndReplace(tmp: string, data: string, mode: number, to: string, expected: Uint8Array, gitLockFile: string | null): Promise<Replaced>;
   unlink(file: string): Promise<void>;
   /** fsync a directory, so a rename in it survives a power cut. */
   fsyncDir(dir: string): Promise<void>;
@@ -97,9 +98,13 @@ export function fsyncDirSync(dir: string): void {
   }
 }
 
-/** replace() as its two steps, each through `seam` (so a test's seam can fail either). */
-export async function replaceBySteps(seam: Pick<FsSeam, 'renameIfUnchanged' | 'fsyncDir'>, from: string, to: string, expected: Uint8Array, gitLockFile: string | null): Promise<Replaced> {
-  const outcome = await seam.renameIfUnchanged(from, to, expected, gitLockFile);
+/** writeAndReplace() as its three steps, each through `seam` (so a test's seam can fail any). */
+export async function writeAndReplaceBySteps(
+  seam: Pick<FsSeam, 'writeNewDurable' | 'renameIfUnchanged' | 'fsyncDir'>,
+  ...[tmp, data, mode, to, expected, gitLockFile]: Parameters<FsSeam['writeAndReplace']>
+): Promise<Replaced> {
+  await seam.writeNewDurable(tmp, data, mode);
+  const outcome = await seam.renameIfUnchanged(tmp, to, expected, gitLockFile);
   if (outcome !== 'renamed') return { outcome };
   try {
     await seam.fsyncDir(path.dirname(to));
@@ -128,8 +133,8 @@ export const nodeFs: FsSeam = {
   },
   renameIfUnchanged: async (from, to, expected, gitLockFile) => renameIfUnchangedSync(from, to, expected, gitLockFile),
   // Through `this`: a seam made by spreading nodeFs and overriding a step (tests) keeps its step.
-  replace(from, to, expected, gitLockFile) {
-    return replaceBySteps(this, from, to, expected, gitLockFile);
+  writeAndReplace(...args) {
+    return writeAndReplaceBySteps(this, ...args);
   },
   unlink: async (file) => unlinkSync(file),
   async fsyncDir(dir) {

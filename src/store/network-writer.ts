@@ -152,12 +152,15 @@ export class NetworkWriter {
     let syncError: NodeJS.ErrnoException | undefined;
     try {
       const place = async (): Promise<Replaced> => {
-        await this.fs.writeNewDurable(tmp, text, mode);
+        // The lock is checked as the write leaves, not between its fsync and its rename: the
+        // check was never atomic with the rename (proper-lockfile calls a lock compromised once
+        // it went unrefreshed for staleMs, 5 s), and this way the temp file and the rename go to
+        // a disk thread as one message, one hand-off per PATCH instead of two (bench/README.md).
         const lost = compromised();
         if (lost) throw new NetcfgError('LOCK_TIMEOUT', `The write lock was lost (${lost.message}); nothing was written, retry the request.`);
         // Renamed only if the file still holds the bytes read and no git command has started
         // meanwhile (see fs-seam.ts and RELIABILITY.md), then the folder synced; else read again.
-        return this.fs.replace(tmp, abs, read, this.gitLock?.fileToCheck() ?? null);
+        return this.fs.writeAndReplace(tmp, text, mode, abs, read, this.gitLock?.fileToCheck() ?? null);
       };
       let outcome: RenameOutcome;
       try {

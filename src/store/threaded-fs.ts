@@ -5,9 +5,9 @@
  * Why: with ten writers at once the main thread was ~98% busy, and 27% of it went to synchronous
  * open, write, rename and close calls that stall while the other writers' fsyncs commit the
  * ext4 journal (bench/README.md). Every read waited behind them. Through libuv's pool each call
- * would cost a hand-off of its own (~0.1 ms, fs-seam.ts); here a step's calls go in one message
- * and come back in one, so a PATCH makes as many hand-offs as before (create + fsync; rename +
- * folder fsync) and the main thread only sends and receives. Several threads, so the fsyncs of
+ * would cost a hand-off of its own (~0.1 ms, fs-seam.ts); here a write's calls (create + fsync,
+ * rename + folder fsync) go in one message and come back in one, a single hand-off per PATCH, and
+ * the main thread only sends and receives. Several threads, so the fsyncs of
  * concurrent writes (to different files: each file has its lock) overlap and the journal commits
  * them together. Threads start on the first write and do not keep the process alive.
  *
@@ -151,8 +151,8 @@ export class ThreadedFs implements FsSeam, LockTaker {
     return (await this.run({ op: 'rename', args: [from, to, expected, gitLockFile] })) as RenameOutcome;
   }
 
-  async replace(from: string, to: string, expected: Uint8Array, gitLockFile: string | null): Promise<Replaced> {
-    const replaced = (await this.run({ op: 'replace', args: [from, to, expected, gitLockFile] })) as Replaced;
+  async writeAndReplace(...args: Parameters<FsSeam['writeAndReplace']>): Promise<Replaced> {
+    const replaced = (await this.run({ op: 'write-and-replace', args })) as Replaced;
     if (replaced.syncError) replaced.syncError = Object.assign(new Error(replaced.syncError.message), replaced.syncError);
     return replaced;
   }

@@ -4,7 +4,7 @@
  * file was created and partly written, so the writer has to clean up after itself.
  */
 import { promises as fsp } from 'node:fs';
-import { nodeFs, replaceBySteps, type FsSeam, type RenameOutcome, type Replaced } from '../../src/store/fs-seam.js';
+import { nodeFs, writeAndReplaceBySteps, type FsSeam, type RenameOutcome, type Replaced } from '../../src/store/fs-seam.js';
 
 export type SeamStep = 'mkdir' | 'readFile' | 'writeNewDurable' | 'rename' | 'fsyncDir';
 
@@ -43,7 +43,7 @@ export class FailingFs implements FsSeam {
     return nodeFs.renameIfUnchanged(from, to, expected, gitLockFile);
   };
 
-  replace = (from: string, to: string, expected: Uint8Array, gitLockFile: string | null): Promise<Replaced> => replaceBySteps(this, from, to, expected, gitLockFile);
+  writeAndReplace = (...args: Parameters<FsSeam['writeAndReplace']>): Promise<Replaced> => writeAndReplaceBySteps(this, ...args);
 
   unlink = (file: string) => nodeFs.unlink(file);
 

@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import type Koa from 'koa';
 import type { Response } from 'supertest';
 import type { AppOptions } from '../../src/http/app.js';
-import { nodeFs, replaceBySteps, type FsSeam } from '../../src/store/fs-seam.js';
+import { nodeFs, writeAndReplaceBySteps, type FsSeam } from '../../src/store/fs-seam.js';
 import type { NetworkStore, StoreOptions } from '../../src/store/network-store.js';
 import { standardFiles } from './fixtures.js';
 import { openReadApp } from './read-http.js';
@@ -103,7 +103,7 @@ export class FaultyFs implements FsSeam {
   writeNewDurable = (file: string, data: string, mode: number) => this.run('writeNewDurable', () => nodeFs.writeNewDurable(file, data, mode));
   renameIfUnchanged = (from: string, to: string, expected: Uint8Array, gitLockFile: string | null) => this.run('rename', () => nodeFs.renameIfUnchanged(from, to, expected, gitLockFile));
   fsyncDir = (dir: string) => this.run('fsyncDir', () => nodeFs.fsyncDir(dir));
-  replace = (from: string, to: string, expected: Uint8Array, gitLockFile: string | null) => replaceBySteps(this, from, to, expected, gitLockFile);
+  writeAndReplace = (...args: Parameters<FsSeam['writeAndReplace']>) => writeAndReplaceBySteps(this, ...args);
 
   private async run<T>(op: FaultyOp, real: () => Promise<T>): Promise<T> {
     this.calls[op]++;

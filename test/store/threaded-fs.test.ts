@@ -38,25 +38,36 @@ describe('store/threaded-fs', () => {
     expect(err?.path).to.equal(tmp);
   });
 
-  it('replaces the file only while it holds the expected bytes', async () => {
-    const tmp = path.join(root, 'evm', '.a.tmp');
-    await fs.writeNewDurable(tmp, 'new\n', 0o644);
-    expect(await fs.replace(tmp, target, Buffer.from('something else\n'), null)).to.deep.equal({ outcome: 'changed' });
+  it('writes a temp file and renames it over the file, only while the file holds the expected bytes', async () => {
+    const early = path.join(root, 'evm', '.a.tmp');
+    const sent = await fs.writeAndReplace(early, 'new\n', 0o640, target, Buffer.from('something else\n'), null);
+    expect(sent).to.deep.equal({ outcome: 'changed' });
     expect(readFileSync(target, 'utf8')).to.equal('old\n');
-    expect(existsSync(tmp), 'the temp file is left for the caller').to.equal(true);
-    expect(await fs.replace(tmp, target, Buffer.from('old\n'), null)).to.deep.equal({ outcome: 'renamed' });
+    expect(readFileSync(early, 'utf8'), 'the temp file is written, and left for the caller').to.equal('new\n');
+    const tmp = path.join(root, 'evm', '.b.tmp');
+    expect(await fs.writeAndReplace(tmp, 'new\n', 0o640, target, Buffer.from('old\n'), null)).to.deep.equal({ outcome: 'renamed' });
     expect(readFileSync(target, 'utf8')).to.equal('new\n');
+    expect(statSync(target).mode & 0o777).to.equal(0o640);
     expect(existsSync(tmp)).to.equal(false);
   });
 
+  it('refuses a temp path that exists (EEXIST) and leaves the file as it was', async () => {
+    const tmp = path.join(root, 'evm', '.c.tmp');
+    writeFileSync(tmp, 'someone else\n');
+    const err = await fs.writeAndReplace(tmp, 'new\n', 0o644, target, Buffer.from('old\n'), null).then(() => null, (e: NodeJS.ErrnoException) => e);
+    expect(err?.code).to.equal('EEXIST');
+    expect(readFileSync(target, 'utf8')).to.equal('old\n');
+    expect(readFileSync(tmp, 'utf8')).to.equal('someone else\n');
+  });
+
   it('does not rename while the git lock file exists, nor over a file that is gone', async () => {
-    const tmp = path.join(root, 'evm', '.b.tmp');
-    await fs.writeNewDurable(tmp, 'new\n', 0o644);
     const gitLock = path.join(root, 'index.lock');
     writeFileSync(gitLock, '');
-    expect((await fs.replace(tmp, target, Buffer.from('old\n'), gitLock)).outcome).to.equal('changed');
-    expect(await fs.renameIfUnchanged(tmp, path.join(root, 'evm', 'gone.yaml'), Buffer.from('old\n'), null)).to.equal('gone');
+    expect((await fs.writeAndReplace(path.join(root, 'evm', '.d.tmp'), 'new\n', 0o644, target, Buffer.from('old\n'), gitLock)).outcome).to.equal('changed');
+    const gone = path.join(root, 'evm', 'gone.yaml');
+    expect((await fs.writeAndReplace(path.join(root, 'evm', '.e.tmp'), 'new\n', 0o644, gone, Buffer.from('old\n'), null)).outcome).to.equal('gone');
     expect(readFileSync(target, 'utf8')).to.equal('old\n');
+    expect(existsSync(gone)).to.equal(false);
   });
 
   it('writes in parallel on several threads, and starts them again after close()', async () => {
