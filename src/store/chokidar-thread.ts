@@ -5,8 +5,8 @@
  * this thread it costs the server's requests nothing but a message per batch of events.
  *
  * In: workerData {root, poll, pollIntervalMs}; the message 'close'.
- * Out: {type: 'events', events: [[event, relativePath], ...]} (chokidar's events, and `touch` for
- *      a name a folder's watch reported), {type: 'ready'},
+ * Out: {type: 'events', events: [[event, relativePath], ...]} (chokidar's events, and `touch` or
+ *      `write` for a name a folder's watch reported), {type: 'ready'},
  *      {type: 'error', message}, {type: 'closed'}.
  */
 import fs from 'node:fs';
@@ -122,13 +122,16 @@ watcher.on('all', send);
 // entry that was created, deleted, renamed or written, so each name it reports is passed on as a
 // `touch`: the index reads that file back from disk, as it does for any event. Polling has no
 // folder events (watchedPath is absent there).
-watcher.on('raw', (_event, name: string | null, details) => {
+// A name written in place (the folder's 'change', not a 'rename') goes as `write`: the store
+// then always reads it, even when its stat looks like the store's own last write (watcher.ts).
+watcher.on('raw', (event: string, name: string | null, details) => {
   const folder = (details as { watchedPath?: string } | undefined)?.watchedPath;
   if (!folder || !name || path.basename(folder) === name) return; // polling, or a file's own watch
   const full = path.join(folder, name);
-  if (touched.has(full) || isIgnored(full)) return;
-  touched.add(full);
-  send('touch', full);
+  const kind = event === 'change' ? 'write' : 'touch';
+  if (touched.has(kind + full) || isIgnored(full)) return;
+  touched.add(kind + full);
+  send(kind, full);
 });
 // chokidar lists a folder, then watches it: what is made in between sends no event. Two gaps
 // follow from that (test/store/watcher-start.test.ts; seen as a 10,000-file family never served

@@ -36,6 +36,8 @@ export class DiskSync {
   private readonly applied = new Map<string, string>();
   /** The stamp of the bytes each served record was parsed from (what the index cache may keep). */
   private readonly served = new Map<string, { stamp: string; etag: string }>();
+  /** Files this process's writer renamed into place, with their stamp then, until applied again. */
+  private readonly written = new Map<string, string>();
   constructor(
     readonly root: string,
     private readonly index: NetworkIndex,
@@ -85,9 +87,37 @@ export class DiskSync {
     });
   }
 
+  /**
+   * The writer renamed a file into place, its record is in the index already, and `stamp` is the
+   * file's stamp just after the rename: applied, as the watcher would once it had read it back.
+   */
+  wrote(rel: string, stamp: string, etag: string): void {
+    this.applied.set(rel, stamp);
+    this.served.set(rel, { stamp, etag });
+    this.written.set(rel, stamp);
+    this.index.clearProblems(rel);
+  }
+
+  /**
+   * True when the files of `id` are as this process's writer left them: the one it wrote has the
+   * stamp of that write, any other is as applied. The watcher's event for the write then needs no
+   * read (it was the main thread's largest cost of a PATCH's echo).
+   */
+  asWritten(id: NetworkId): boolean {
+    let wrote = false;
+    for (const ext of EXTENSIONS) {
+      const rel = relativePathOf(id, ext);
+      const now = stampOf(this.abs(rel));
+      if (now !== (this.applied.get(rel) ?? '')) return false;
+      if (now !== '' && this.written.get(rel) === now) wrote = true;
+    }
+    return wrote;
+  }
+
   /** Serves the observed state: `.yaml` wins over `.yml`; a bad file keeps the last good version. */
   apply(obs: Observation): void {
     for (const f of obs.files) {
+      this.written.delete(f.rel);
       if (f.stamp !== '') this.applied.set(f.rel, f.stamp);
       else {
         this.applied.delete(f.rel);

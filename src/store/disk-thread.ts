@@ -11,9 +11,8 @@
  * {compromised: seq, message} when the lock taken by request seq was lost.
  */
 import { parentPort } from 'node:worker_threads';
-import path from 'node:path';
 import { lockSync } from './cross-process-lock.js';
-import { fsyncDirSync, renameIfUnchangedSync, writeNewDurableSync, type Replaced } from './fs-seam.js';
+import { fsyncDirSync, renameIfUnchangedSync, writeAndReplaceSync, writeNewDurableSync } from './fs-seam.js';
 
 export type DiskOp =
   | { op: 'create'; args: [file: string, data: string, mode: number] }
@@ -41,8 +40,12 @@ function run(request: DiskOp & { seq: number }): unknown {
       return writeNewDurableSync(...request.args);
     case 'rename':
       return renameIfUnchangedSync(...request.args);
-    case 'write-and-replace':
-      return writeAndReplaceSync(...request.args);
+    case 'write-and-replace': {
+      const replaced = writeAndReplaceSync(...request.args);
+      // An Error crosses to the main thread without its code: send the fields as data.
+      if (replaced.syncError) replaced.syncError = errorData(replaced.syncError) as NodeJS.ErrnoException;
+      return replaced;
+    }
     case 'fsync-dir':
       return fsyncDirSync(...request.args);
     case 'lock': {
@@ -59,19 +62,6 @@ function run(request: DiskOp & { seq: number }): unknown {
       held.delete(request.args[0]);
       return release?.();
     }
-  }
-}
-
-/** writeAndReplace() of fs-seam.ts: a failed folder fsync after the rename is data, not a throw. */
-function writeAndReplaceSync(tmp: string, data: string, mode: number, to: string, expected: Uint8Array, gitLockFile: string | null): Replaced {
-  writeNewDurableSync(tmp, data, mode);
-  const outcome = renameIfUnchangedSync(tmp, to, expected, gitLockFile);
-  if (outcome !== 'renamed') return { outcome };
-  try {
-    fsyncDirSync(path.dirname(to));
-    return { outcome };
-  } catch (err) {
-    return { outcome, syncError: errorData(err) as NodeJS.ErrnoException };
   }
 }
 

@@ -12,6 +12,7 @@
 import { closeSync, existsSync, fchmodSync, fstatSync, fsync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, type BigIntStats, type Stats } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { stampOfStats } from './folder-listing.js';
 
 const fsyncFd = promisify(fsync);
 
@@ -20,6 +21,12 @@ export type RenameOutcome = 'renamed' | 'gone' | 'changed';
 export interface Replaced {
   outcome: RenameOutcome;
   syncError?: NodeJS.ErrnoException;
+  /**
+   * When renamed: the stamp (folder-listing.ts) of `to` just after the rename, if it was still
+   * the file written (see stampAsWritten). The store records it so that the watcher's event for
+   * this very write is answered with a stat, not a read.
+   */
+  stamp?: string;
 }
 
 export interface FsSeam {
@@ -98,20 +105,50 @@ export function fsyncDirSync(dir: string): void {
   }
 }
 
+/** writeAndReplace() on this thread, as the disk thread runs it: a failed folder fsync is data, not a throw. */
+export function writeAndReplaceSync(...[tmp, data, mode, to, expected, gitLockFile]: Parameters<FsSeam['writeAndReplace']>): Replaced {
+  writeNewDurableSync(tmp, data, mode);
+  const made = statSync(tmp, { bigint: true });
+  const outcome = renameIfUnchangedSync(tmp, to, expected, gitLockFile);
+  if (outcome !== 'renamed') return { outcome };
+  const stamp = stampAsWritten(made, to);
+  try {
+    fsyncDirSync(path.dirname(to));
+    return { outcome, stamp };
+  } catch (err) {
+    return { outcome, stamp, syncError: err as NodeJS.ErrnoException };
+  }
+}
+
 /** writeAndReplace() as its three steps, each through `seam` (so a test's seam can fail any). */
 export async function writeAndReplaceBySteps(
   seam: Pick<FsSeam, 'writeNewDurable' | 'renameIfUnchanged' | 'fsyncDir'>,
   ...[tmp, data, mode, to, expected, gitLockFile]: Parameters<FsSeam['writeAndReplace']>
 ): Promise<Replaced> {
   await seam.writeNewDurable(tmp, data, mode);
+  const made = statSync(tmp, { bigint: true });
   const outcome = await seam.renameIfUnchanged(tmp, to, expected, gitLockFile);
   if (outcome !== 'renamed') return { outcome };
+  const stamp = stampAsWritten(made, to);
   try {
     await seam.fsyncDir(path.dirname(to));
-    return { outcome };
+    return { outcome, stamp };
   } catch (err) {
-    return { outcome, syncError: err as NodeJS.ErrnoException };
+    return { outcome, stamp, syncError: err as NodeJS.ErrnoException };
   }
+}
+
+/**
+ * The stamp of `to`, taken just after our temp file (`made`, its stat before the rename) was
+ * renamed there, when it is still that file: same inode, size and mtime (a rename changes only
+ * the ctime). Anything that replaced or wrote the file in between fails the test and gives no
+ * stamp, so the watcher reads the file as for any change. What one stat cannot tell apart (an
+ * in-place write of the same size within the clock tick of ours) no stamp can, anywhere.
+ */
+function stampAsWritten(made: BigIntStats, to: string): string | undefined {
+  const now = statSync(to, { bigint: true, throwIfNoEntry: false });
+  if (now === undefined || now.ino !== made.ino || now.size !== made.size || now.mtimeNs !== made.mtimeNs) return undefined;
+  return stampOfStats(now);
 }
 
 /**

@@ -82,6 +82,7 @@ export class NetworkStore {
     // A test's own seam takes locks on this thread; the disk threads take them under concurrency.
     const locks = new FileLocks(path.join(this.root, '.locks'), fs, { staleMs, maxWaitMs }, options.fs ? undefined : this.diskThreads);
     this.writer = new NetworkWriter(this.root, this.index, this.policy, fs, locks);
+    this.writer.wrote = (rel, stamp, etag) => this.sync.wrote(rel, stamp, etag);
     this.cache = options.indexCache ? new IndexCache(options.indexCache, this.policy, onError) : null;
     this.gitCommit = options.gitCommit ?? false;
     this.gitAuthor = options.gitAuthor ?? { name: 'netcfg', email: 'netcfg@localhost' };

@@ -40,6 +40,8 @@ export class NetworkWriter {
   /** The last write the disk refused, until a write succeeds again (shown in readiness). */
   lastFailure: { at: Date; message: string; dir?: string } | null = null;
   afterWrite: AfterWrite | undefined;
+  /** Told of each file renamed into place, with its stamp there (DiskSync.wrote). */
+  wrote: ((rel: string, stamp: string, etag: string) => void) | undefined;
   /** git's lock on the work tree holding the folder, if it is in one: a write waits for it. */
   gitLock: GitIndexLock | null = null;
   /** `.tmp/`, where temp files are written before the rename (see temp-files.ts). */
@@ -112,7 +114,10 @@ export class NetworkWriter {
     }
     if (changed.length > 0) {
       // Once renamed, the new file is what is on disk: serve it, even if the folder sync then fails.
-      const renamed = (): void => void this.index.put(outcome.record);
+      const renamed = (stamp: string | undefined): void => {
+        this.index.put(outcome.record);
+        if (stamp !== undefined) this.wrote?.(rel, stamp, outcome.record.etag);
+      };
       const moved = await this.writeAtomic(abs, next, stat.mode & 0o7777, bytes, compromised, renamed, outcome.record.etag);
       if (moved) return 'moved';
       this.parses.set(outcome.record.etag, kept.read);
@@ -146,10 +151,11 @@ export class NetworkWriter {
    * (except by a deletion inside the microseconds between the last check and the rename: see
    * RELIABILITY.md).
    */
-  private async writeAtomic(abs: string, text: string, mode: number, read: Buffer, compromised: () => Error | null, renamed: () => void, newEtag: string): Promise<boolean> {
+  private async writeAtomic(abs: string, text: string, mode: number, read: Buffer, compromised: () => Error | null, renamed: (stamp: string | undefined) => void, newEtag: string): Promise<boolean> {
     const dir = path.dirname(abs);
     let tmp = await this.tempFor(abs);
     let syncError: NodeJS.ErrnoException | undefined;
+    let stamp: string | undefined;
     try {
       const place = async (): Promise<Replaced> => {
         // The lock is checked as the write leaves, not between its fsync and its rename: the
@@ -164,7 +170,7 @@ export class NetworkWriter {
       };
       let outcome: RenameOutcome;
       try {
-        ({ outcome, syncError } = await place());
+        ({ outcome, syncError, stamp } = await place());
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         if (code === 'EXDEV') {
@@ -178,14 +184,14 @@ export class NetworkWriter {
         } else {
           throw err;
         }
-        ({ outcome, syncError } = await place());
+        ({ outcome, syncError, stamp } = await place());
       }
       if (outcome === 'gone') throw gone();
       if (outcome === 'changed') {
         await this.removeQuietly(tmp);
         return true;
       }
-      renamed();
+      renamed(stamp);
     } catch (err) {
       await this.removeQuietly(tmp);
       throw this.storageError(err, `write ${path.relative(this.root, abs)}`);

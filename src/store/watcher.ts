@@ -43,6 +43,8 @@ export const DEFAULT_WATCH: WatchOptions = { poll: false, pollIntervalMs: 1000, 
 
 /** A unit of refresh work: look at disk, check it held still, then serve what was seen. */
 interface Work<T> {
+  /** True when there is nothing to read: the files are as this process wrote them (a stat each). */
+  settled?(): boolean;
   observe(): T;
   unchanged(seen: T): boolean;
   apply(seen: T): void;
@@ -56,6 +58,8 @@ export class ConfigWatcher {
   lastError: string | null = null;
   private thread: Worker | undefined;
   private readonly pending = new Map<string, NodeJS.Timeout>();
+  /** Keys whose next look must read the file (it was written in place: see onEvent). */
+  private readonly mustRead = new Set<string>();
   private idleWaiters: Array<() => void> = [];
   private burst = 0;
   private realRoot: string | null = null;
@@ -154,6 +158,7 @@ export class ConfigWatcher {
     this.status = 'stopped';
     for (const timer of this.pending.values()) clearTimeout(timer);
     this.pending.clear();
+    this.mustRead.clear();
     this.releaseIdle();
     const thread = this.thread;
     this.thread = undefined;
@@ -185,11 +190,15 @@ export class ConfigWatcher {
 
   private onEvent(event: string, rel: string): void {
     this.lastEventAt = new Date();
-    if (event === 'touch') {
+    if (event === 'touch' || event === 'write') {
       // A name the folder's own watch reported (chokidar-thread.ts says why). It doubles most of
       // chokidar's events, so it neither counts toward a storm nor reports foreign files twice.
       const kind = classifyPath(rel);
-      if (kind.kind === 'network') this.scheduleId(kind.id.id);
+      if (kind.kind !== 'network') return;
+      // Written in place: read it even if its stat is that of our own last write (a write of the
+      // same size within the same clock tick would leave the stat as it was).
+      if (event === 'write') this.mustRead.add(`id:${kind.id.id}`);
+      this.scheduleId(kind.id.id);
       return;
     }
     if (event === 'watched') {
@@ -228,6 +237,7 @@ export class ConfigWatcher {
     const [family = '', name = ''] = id.split(':');
     const networkId = { id, family, name };
     this.schedule(`id:${id}`, {
+      settled: () => this.sync.asWritten(networkId),
       observe: () => this.sync.observe(networkId),
       unchanged: (seen) => this.sync.unchanged(seen),
       apply: (seen) => this.sync.apply(seen),
@@ -249,6 +259,12 @@ export class ConfigWatcher {
   }
 
   private look<T>(key: string, work: Work<T>): void {
+    if (!this.mustRead.has(key) && work.settled?.()) {
+      // The echo of our own PATCH: the index has it already. Still looked at once more later.
+      this.trail(key, work, () => !this.mustRead.has(key) && work.settled?.() === true);
+      return;
+    }
+    this.mustRead.delete(key);
     const seen = work.observe();
     this.pending.set(
       key,
@@ -262,7 +278,7 @@ export class ConfigWatcher {
         } catch (err) {
           this.onError(err as Error);
         }
-        this.trail(key, work, seen);
+        this.trail(key, work, () => work.unchanged(seen));
       }, this.options.stableMs),
     );
   }
@@ -271,11 +287,11 @@ export class ConfigWatcher {
    * chokidar 4 drops a path's `change` events for 50 ms after one it sent, with no catch-up event.
    * So look once more after that window: a write that landed inside it is read then.
    */
-  private trail<T>(key: string, work: Work<T>, seen: T): void {
+  private trail<T>(key: string, work: Work<T>, still: () => boolean): void {
     this.pending.set(
       key,
       setTimeout(() => {
-        if (!work.unchanged(seen)) {
+        if (!still()) {
           this.look(key, work);
           return;
         }

@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
+import { stampOf } from '../../src/store/folder-listing.js';
 import { ThreadedFs } from '../../src/store/threaded-fs.js';
 import { makeConfigDir, removeDir } from '../helpers/fixtures.js';
 
@@ -45,7 +46,8 @@ describe('store/threaded-fs', () => {
     expect(readFileSync(target, 'utf8')).to.equal('old\n');
     expect(readFileSync(early, 'utf8'), 'the temp file is written, and left for the caller').to.equal('new\n');
     const tmp = path.join(root, 'evm', '.b.tmp');
-    expect(await fs.writeAndReplace(tmp, 'new\n', 0o640, target, Buffer.from('old\n'), null)).to.deep.equal({ outcome: 'renamed' });
+    const renamed = await fs.writeAndReplace(tmp, 'new\n', 0o640, target, Buffer.from('old\n'), null);
+    expect(renamed, 'with the stamp the file has as renamed (what the watcher will see)').to.deep.equal({ outcome: 'renamed', stamp: stampOf(target) });
     expect(readFileSync(target, 'utf8')).to.equal('new\n');
     expect(statSync(target).mode & 0o777).to.equal(0o640);
     expect(existsSync(tmp)).to.equal(false);

@@ -3,7 +3,7 @@
  * with the index serving what is on disk, never a half-written or stale state. Each test awaits
  * the index change (or a condition re-checked on each change) with a deadline, never a sleep.
  */
-import { mkdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay, setImmediate as yieldToLoop } from 'node:timers/promises';
 import { expect } from 'chai';
@@ -244,6 +244,30 @@ for (const mode of MODES) describe(`store/watcher (real folder, ${mode.title})`,
     const etags = changes.filter((c) => c.id === 'evm:sepolia').map((c) => c.etag);
     expect(etags, 'the half-written state was served').to.not.include(etagOf(half));
     expect(etags).to.not.include(etagOf(''));
+  });
+
+  // The watcher answers the event of the store's own PATCH with a stat, not a read (DiskSync.wrote):
+  // an edit by someone else right after it must still be read, however alike the two stats look.
+  it('an edit landing right after a PATCH is served: a file replaced (new inode), then one written in place', async () => {
+    await store.update('evm:sepolia', { rpc_urls: ['https://a1.example.com'] });
+    const replaced = networkYaml({ extra: 'symbol: GIT' });
+    writeFile(root, 'evm/.sepolia.yaml.77.tmp', replaced);
+    renameSync(file('evm/.sepolia.yaml.77.tmp'), file('evm/sepolia.yaml'));
+    await until(store, () => etagServed('evm:sepolia') === etagOf(replaced), 5000, 'the replaced file served');
+
+    await store.update('evm:sepolia', { rpc_urls: ['https://a2.example.com'] });
+    const written = readFileSync(file('evm/sepolia.yaml'), 'utf8');
+    // Same size and inode as the PATCH's own write. On a kernel with coarse file times (before
+    // Linux 6.13) it can also share its clock tick, so its stat equals the write's, and only the
+    // folder's report of an in-place write (`write`, watcher.ts) makes the store read it; newer
+    // kernels give the times a finer grain once the file was stat'ed, as the writer's own was.
+    const inPlace = written.replace('a2.example', 'b2.example');
+    expect(inPlace.length).to.equal(written.length);
+    if (mode.title === 'polling') await delay(20); // a later clock tick, which a poll can see
+    writeFileSync(file('evm/sepolia.yaml'), inPlace);
+    await until(store, () => etagServed('evm:sepolia') === etagOf(inPlace), 5000, 'the in-place edit served');
+    await store.watcher.whenIdle();
+    expect(etagServed('evm:sepolia')).to.equal(etagOf(inPlace));
   });
 
   // Back to back, and spaced as a person saving again and again (or a tool rewriting) would.
