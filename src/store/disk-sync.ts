@@ -36,8 +36,8 @@ export class DiskSync {
   private readonly applied = new Map<string, string>();
   /** The stamp of the bytes each served record was parsed from (what the index cache may keep). */
   private readonly served = new Map<string, { stamp: string; etag: string }>();
-  /** Files this process's writer renamed into place, with their stamp then, until applied again. */
-  private readonly written = new Map<string, string>();
+  /** Files this process's writer renamed into place (wrote), until the watcher applies them again. */
+  private readonly written = new Set<string>();
   constructor(
     readonly root: string,
     private readonly index: NetworkIndex,
@@ -94,7 +94,7 @@ export class DiskSync {
   wrote(rel: string, stamp: string, etag: string): void {
     this.applied.set(rel, stamp);
     this.served.set(rel, { stamp, etag });
-    this.written.set(rel, stamp);
+    this.written.add(rel);
     this.index.clearProblems(rel);
   }
 
@@ -104,14 +104,9 @@ export class DiskSync {
    * read (it was the main thread's largest cost of a PATCH's echo).
    */
   asWritten(id: NetworkId): boolean {
-    let wrote = false;
-    for (const ext of EXTENSIONS) {
-      const rel = relativePathOf(id, ext);
-      const now = stampOf(this.abs(rel));
-      if (now !== (this.applied.get(rel) ?? '')) return false;
-      if (now !== '' && this.written.get(rel) === now) wrote = true;
-    }
-    return wrote;
+    // Only wrote() and apply() set `applied`, and apply() forgets `written`: a file still in
+    // `written` is applied with the stamp of that write.
+    return EXTENSIONS.some((ext) => this.written.has(relativePathOf(id, ext))) && !this.changedSinceApplied(id);
   }
 
   /** Serves the observed state: `.yaml` wins over `.yml`; a bad file keeps the last good version. */
