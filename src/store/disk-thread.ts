@@ -12,7 +12,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { lockSync } from './cross-process-lock.js';
-import { fsyncDirSync, renameIfUnchangedSync, writeAndReplaceSync, writeNewDurableSync } from './fs-seam.js';
+import { fsyncDirSync, renameIfUnchangedSync, writeAndReplaceBySteps, writeNewDurableSync, type FsSeam } from './fs-seam.js';
 
 export type DiskOp =
   | { op: 'create'; args: [file: string, data: string, mode: number] }
@@ -34,14 +34,24 @@ export type DiskMessage = DiskReply | { compromised: number; message: string };
 /** Locks held by this thread (proper-lockfile's timers keep them fresh here), by the seq that took them. */
 const held = new Map<number, () => void>();
 
-function run(request: DiskOp & { seq: number }): unknown {
+/**
+ * The steps of writeAndReplace as blocking calls (this thread is there to block), sequenced by
+ * fs-seam.ts's writeAndReplaceBySteps: one definition of the order, here and in the tests' seams.
+ */
+const BLOCKING_STEPS: Pick<FsSeam, 'writeNewDurable' | 'renameIfUnchanged' | 'fsyncDir'> = {
+  writeNewDurable: async (...args) => writeNewDurableSync(...args),
+  renameIfUnchanged: async (...args) => renameIfUnchangedSync(...args),
+  fsyncDir: async (dir) => fsyncDirSync(dir),
+};
+
+async function run(request: DiskOp & { seq: number }): Promise<unknown> {
   switch (request.op) {
     case 'create':
       return writeNewDurableSync(...request.args);
     case 'rename':
       return renameIfUnchangedSync(...request.args);
     case 'write-and-replace': {
-      const replaced = writeAndReplaceSync(...request.args);
+      const replaced = await writeAndReplaceBySteps(BLOCKING_STEPS, ...request.args);
       // An Error crosses to the main thread without its code: send the fields as data.
       if (replaced.syncError) replaced.syncError = errorData(replaced.syncError) as NodeJS.ErrnoException;
       return replaced;
@@ -71,10 +81,12 @@ function errorData(err: unknown): NonNullable<DiskReply['error']> {
 }
 
 const port = parentPort!;
-port.on('message', (message: DiskOp & { seq: number }) => {
+// Each step resolves at once (a blocking call), so a request is done before the next message is
+// taken: still one request at a time.
+port.on('message', async (message: DiskOp & { seq: number }) => {
   let reply: DiskReply;
   try {
-    reply = { seq: message.seq, result: run(message) };
+    reply = { seq: message.seq, result: await run(message) };
   } catch (err) {
     reply = { seq: message.seq, error: errorData(err) };
   }

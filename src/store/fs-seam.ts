@@ -105,21 +105,6 @@ export function fsyncDirSync(dir: string): void {
   }
 }
 
-/** writeAndReplace() on this thread, as the disk thread runs it: a failed folder fsync is data, not a throw. */
-export function writeAndReplaceSync(...[tmp, data, mode, to, expected, gitLockFile]: Parameters<FsSeam['writeAndReplace']>): Replaced {
-  writeNewDurableSync(tmp, data, mode);
-  const made = statSync(tmp, { bigint: true });
-  const outcome = renameIfUnchangedSync(tmp, to, expected, gitLockFile);
-  if (outcome !== 'renamed') return { outcome };
-  const stamp = stampAsWritten(made, to);
-  try {
-    fsyncDirSync(path.dirname(to));
-    return { outcome, stamp };
-  } catch (err) {
-    return { outcome, stamp, syncError: err as NodeJS.ErrnoException };
-  }
-}
-
 /** writeAndReplace() as its three steps, each through `seam` (so a test's seam can fail any). */
 export async function writeAndReplaceBySteps(
   seam: Pick<FsSeam, 'writeNewDurable' | 'renameIfUnchanged' | 'fsyncDir'>,
