@@ -12,11 +12,9 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { lockSync } from './cross-process-lock.js';
-import { fsyncDirSync, renameIfUnchangedSync, writeAndReplaceBySteps, writeNewDurableSync, type FsSeam } from './fs-seam.js';
+import { fsyncDirSync, renameIfUnchangedSync, writeAndReplaceBySteps, writeNewDurableSync, type WriteSteps } from './fs-seam.js';
 
 export type DiskOp =
-  | { op: 'create'; args: [file: string, data: string, mode: number] }
-  | { op: 'rename'; args: [from: string, to: string, expected: Uint8Array, gitLockFile: string | null] }
   | { op: 'write-and-replace'; args: [tmp: string, data: string, mode: number, to: string, expected: Uint8Array, gitLockFile: string | null] }
   | { op: 'fsync-dir'; args: [dir: string] }
   | { op: 'lock'; args: [target: string, staleMs: number] }
@@ -38,7 +36,7 @@ const held = new Map<number, () => void>();
  * The steps of writeAndReplace as blocking calls (this thread is there to block), sequenced by
  * fs-seam.ts's writeAndReplaceBySteps: one definition of the order, here and in the tests' seams.
  */
-const BLOCKING_STEPS: Pick<FsSeam, 'writeNewDurable' | 'renameIfUnchanged' | 'fsyncDir'> = {
+const BLOCKING_STEPS: WriteSteps = {
   writeNewDurable: async (...args) => writeNewDurableSync(...args),
   renameIfUnchanged: async (...args) => renameIfUnchangedSync(...args),
   fsyncDir: async (dir) => fsyncDirSync(dir),
@@ -46,10 +44,6 @@ const BLOCKING_STEPS: Pick<FsSeam, 'writeNewDurable' | 'renameIfUnchanged' | 'fs
 
 async function run(request: DiskOp & { seq: number }): Promise<unknown> {
   switch (request.op) {
-    case 'create':
-      return writeNewDurableSync(...request.args);
-    case 'rename':
-      return renameIfUnchangedSync(...request.args);
     case 'write-and-replace': {
       const replaced = await writeAndReplaceBySteps(BLOCKING_STEPS, ...request.args);
       // An Error crosses to the main thread without its code: send the fields as data.

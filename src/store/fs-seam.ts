@@ -32,6 +32,21 @@ export interface Replaced {
 export interface FsSeam {
   readFile(file: string): Promise<Buffer>;
   stat(file: string): Promise<Stats>;
+  /**
+   * A whole durable replace in one call, so a seam that runs it elsewhere makes one trip: the
+   * WriteSteps below, in order (writeAndReplaceBySteps). `syncError` is set when the rename was
+   * done but the folder's fsync failed. Whatever the outcome, a `tmp` that was made and not
+   * renamed is the caller's to remove.
+   */
+  writeAndReplace(tmp: string, data: string, mode: number, to: string, expected: Uint8Array, gitLockFile: string | null): Promise<Replaced>;
+  unlink(file: string): Promise<void>;
+  /** fsync a directory, so a rename in it survives a power cut. */
+  fsyncDir(dir: string): Promise<void>;
+  mkdir(dir: string): Promise<void>;
+}
+
+/** The steps of writeAndReplace: run blocking on a disk thread, or one by one by a test's seam (to fail any). */
+export interface WriteSteps {
   /** Creates `file` (it must not exist) with `mode`, writes `data` and fsyncs it before closing. */
   writeNewDurable(file: string, data: string, mode: number): Promise<void>;
   /**
@@ -41,17 +56,8 @@ export interface FsSeam {
    * runs between them and another process (git) has only microseconds to change the file in between.
    */
   renameIfUnchanged(from: string, to: string, expected: Uint8Array, gitLockFile: string | null): Promise<RenameOutcome>;
-  /**
-   * A whole durable replace in one call, so a seam that runs it elsewhere makes one trip:
-   * writeNewDurable(`tmp`), then renameIfUnchanged(`tmp`, `to`), then (when renamed) an fsync of
-   * the folder of `to`. `syncError` is set when the rename was done but the folder's fsync
-   * failed. Whatever the outcome, a `tmp` that was made and not renamed is the caller's to remove.
-   */
-  writeAndReplace(tmp: string, data: string, mode: number, to: string, expected: Uint8Array, gitLockFile: string | null): Promise<Replaced>;
-  unlink(file: string): Promise<void>;
-  /** fsync a directory, so a rename in it survives a power cut. */
+  /** Then, when renamed, an fsync of the folder of `to`. */
   fsyncDir(dir: string): Promise<void>;
-  mkdir(dir: string): Promise<void>;
 }
 
 /** The steps of a write, synchronous: the disk thread runs them (disk-thread.ts), and nodeFs below. */
@@ -107,7 +113,7 @@ export function fsyncDirSync(dir: string): void {
 
 /** writeAndReplace() as its three steps, each through `seam` (so a test's seam can fail any). */
 export async function writeAndReplaceBySteps(
-  seam: Pick<FsSeam, 'writeNewDurable' | 'renameIfUnchanged' | 'fsyncDir'>,
+  seam: WriteSteps,
   ...[tmp, data, mode, to, expected, gitLockFile]: Parameters<FsSeam['writeAndReplace']>
 ): Promise<Replaced> {
   await seam.writeNewDurable(tmp, data, mode);
@@ -140,7 +146,7 @@ function stampAsWritten(made: BigIntStats, to: string): string | undefined {
  * Every step on the calling thread, only the fsyncs through libuv's pool. The store writes
  * through the disk threads instead (threaded-fs.ts); tests wrap this one to make steps fail.
  */
-export const nodeFs: FsSeam = {
+export const nodeFs: FsSeam & WriteSteps = {
   readFile: async (file) => readFileSync(file),
   stat: async (file) => statSync(file),
   async writeNewDurable(file, data, mode) {

@@ -17,7 +17,7 @@
 import type { Worker } from 'node:worker_threads';
 import { LOCK_IN_THIS_THREAD, type LockTaker, type ReleaseLock } from './cross-process-lock.js';
 import type { DiskMessage, DiskOp } from './disk-thread.js';
-import { nodeFs, type FsSeam, type RenameOutcome, type Replaced } from './fs-seam.js';
+import { nodeFs, type FsSeam, type Replaced } from './fs-seam.js';
 import { startModuleWorker } from './module-worker.js';
 
 /**
@@ -142,14 +142,6 @@ export class ThreadedFs implements FsSeam, LockTaker {
   stat = nodeFs.stat;
   unlink = nodeFs.unlink;
   mkdir = nodeFs.mkdir;
-
-  async writeNewDurable(file: string, data: string, mode: number): Promise<void> {
-    await this.run({ op: 'create', args: [file, data, mode] });
-  }
-
-  async renameIfUnchanged(from: string, to: string, expected: Uint8Array, gitLockFile: string | null): Promise<RenameOutcome> {
-    return (await this.run({ op: 'rename', args: [from, to, expected, gitLockFile] })) as RenameOutcome;
-  }
 
   async writeAndReplace(...args: Parameters<FsSeam['writeAndReplace']>): Promise<Replaced> {
     const replaced = (await this.run({ op: 'write-and-replace', args })) as Replaced;

@@ -4,11 +4,11 @@
  * file was created and partly written, so the writer has to clean up after itself.
  */
 import { promises as fsp } from 'node:fs';
-import { nodeFs, writeAndReplaceBySteps, type FsSeam, type RenameOutcome, type Replaced } from '../../src/store/fs-seam.js';
+import { nodeFs, writeAndReplaceBySteps, type FsSeam, type RenameOutcome, type Replaced, type WriteSteps } from '../../src/store/fs-seam.js';
 
 export type SeamStep = 'mkdir' | 'readFile' | 'writeNewDurable' | 'rename' | 'fsyncDir';
 
-export class FailingFs implements FsSeam {
+export class FailingFs implements FsSeam, WriteSteps {
   /** The step that fails and how; null once the disk is healthy again. */
   failure: { step: SeamStep; code: string } | null = null;
   /** How many times the failing step was reached. */

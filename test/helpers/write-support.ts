@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import type Koa from 'koa';
 import type { Response } from 'supertest';
 import type { AppOptions } from '../../src/http/app.js';
-import { nodeFs, writeAndReplaceBySteps, type FsSeam } from '../../src/store/fs-seam.js';
+import { nodeFs, writeAndReplaceBySteps, type FsSeam, type WriteSteps } from '../../src/store/fs-seam.js';
 import type { NetworkStore, StoreOptions } from '../../src/store/network-store.js';
 import { standardFiles } from './fixtures.js';
 import { openReadApp } from './read-http.js';
@@ -84,7 +84,7 @@ export interface Fault {
 }
 
 /** nodeFs with switchable failures: the disk saying no, through the one allowed seam. */
-export class FaultyFs implements FsSeam {
+export class FaultyFs implements FsSeam, WriteSteps {
   private faults = new Map<FaultyOp, Fault>();
   readonly calls: Record<FaultyOp, number> = { writeNewDurable: 0, rename: 0, fsyncDir: 0 };
 

@@ -29,16 +29,6 @@ describe('store/threaded-fs', () => {
     removeDir(root);
   });
 
-  it('creates a new file with the exact mode, and refuses one that exists (EEXIST)', async () => {
-    const tmp = path.join(root, 'evm', '.new.tmp');
-    await fs.writeNewDurable(tmp, 'new\n', 0o640);
-    expect(readFileSync(tmp, 'utf8')).to.equal('new\n');
-    expect(statSync(tmp).mode & 0o777).to.equal(0o640);
-    const err = await fs.writeNewDurable(tmp, 'again\n', 0o644).then(() => null, (e: NodeJS.ErrnoException) => e);
-    expect(err?.code).to.equal('EEXIST');
-    expect(err?.path).to.equal(tmp);
-  });
-
   it('writes a temp file and renames it over the file, only while the file holds the expected bytes', async () => {
     const early = path.join(root, 'evm', '.a.tmp');
     const sent = await fs.writeAndReplace(early, 'new\n', 0o640, target, Buffer.from('something else\n'), null);
@@ -58,6 +48,7 @@ describe('store/threaded-fs', () => {
     writeFileSync(tmp, 'someone else\n');
     const err = await fs.writeAndReplace(tmp, 'new\n', 0o644, target, Buffer.from('old\n'), null).then(() => null, (e: NodeJS.ErrnoException) => e);
     expect(err?.code).to.equal('EEXIST');
+    expect(err?.path, 'with the path, as a call on this thread gives it').to.equal(tmp);
     expect(readFileSync(target, 'utf8')).to.equal('old\n');
     expect(readFileSync(tmp, 'utf8')).to.equal('someone else\n');
   });
@@ -74,8 +65,12 @@ describe('store/threaded-fs', () => {
 
   it('writes in parallel on several threads, and starts them again after close()', async () => {
     const names = ['a', 'b', 'c', 'd', 'e', 'f'];
-    await Promise.all(names.map((n) => fs.writeNewDurable(path.join(root, 'evm', `.${n}.tmp`), n, 0o644)));
-    for (const n of names) expect(readFileSync(path.join(root, 'evm', `.${n}.tmp`), 'utf8')).to.equal(n);
+    const file = (n: string): string => path.join(root, 'evm', `${n}.yaml`);
+    for (const n of names) writeFileSync(file(n), 'old\n');
+    const outcomes = await Promise.all(names.map(async (n) => (await fs.writeAndReplace(path.join(root, 'evm', `.${n}.tmp`), n, 0o644, file(n), Buffer.from('old\n'), null)).outcome));
+    expect(outcomes).to.deep.equal(names.map(() => 'renamed'));
+    expect(fs.threadCount).to.equal(2);
+    for (const n of names) expect(readFileSync(file(n), 'utf8')).to.equal(n);
     await fs.close();
     await fs.fsyncDir(path.join(root, 'evm'));
     const err = await fs.fsyncDir(path.join(root, 'nowhere')).then(() => null, (e: NodeJS.ErrnoException) => e);
