@@ -8,21 +8,37 @@
 import fs from 'node:fs';
 import lockfile from 'proper-lockfile';
 
+type Callback = (err: NodeJS.ErrnoException | null, result?: unknown) => void;
+
+/** `fs[name + 'Sync']` in the callback form proper-lockfile calls: the answer comes before the call returns. */
+function answeredAtOnce(name: 'mkdir' | 'realpath' | 'stat' | 'rmdir' | 'utimes') {
+  const sync = fs[`${name}Sync`] as (...args: unknown[]) => unknown;
+  return (...args: unknown[]): void => {
+    const callback = args.pop() as Callback;
+    let result: unknown;
+    try {
+      result = sync(...args);
+    } catch (err) {
+      callback(err as NodeJS.ErrnoException);
+      return;
+    }
+    callback(null, result);
+  };
+}
+
 /**
- * The file-system calls proper-lockfile makes, and nothing else: its sync API copies the object
- * it is given on every lock, and a copy of all of node:fs cost ~55 us per PATCH.
+ * The file-system calls proper-lockfile makes, synchronous (see lockHere), in one object made
+ * once: proper-lockfile learns the mtime precision of the file system on its first lock (a utimes
+ * and a stat) and keeps the answer on this object. Its sync API (lockSync) copies the object it is
+ * given on every lock, so it paid those two calls on every PATCH (~10 us, plus ~55 us to copy
+ * all of node:fs when that was what it was given).
  */
 const LOCK_FS = {
-  mkdir: fs.mkdir,
-  mkdirSync: fs.mkdirSync,
-  realpath: fs.realpath,
-  realpathSync: fs.realpathSync,
-  stat: fs.stat,
-  statSync: fs.statSync,
-  rmdir: fs.rmdir,
-  rmdirSync: fs.rmdirSync,
-  utimes: fs.utimes,
-  utimesSync: fs.utimesSync,
+  mkdir: answeredAtOnce('mkdir'),
+  realpath: answeredAtOnce('realpath'),
+  stat: answeredAtOnce('stat'),
+  rmdir: answeredAtOnce('rmdir'),
+  utimes: answeredAtOnce('utimes'),
 };
 
 /** Releases a lock; a lock that was compromised meanwhile cannot be, and that is fine. */
@@ -34,13 +50,14 @@ export interface LockTaker {
 }
 
 /**
- * The lock of `target` (its folder is `<target>.lock`), in this thread. The sync form is a mkdir,
- * microseconds when the disk is idle; proper-lockfile's async form would add a thread-pool
- * hand-off per call (~0.4 ms per PATCH, see fs-seam.ts). Its timer keeps the folder's mtime fresh
- * while held, so another process takes it over only once this one is gone for `staleMs`.
+ * The lock of `target` (its folder is `<target>.lock`), in this thread. Every call proper-lockfile
+ * makes is synchronous (LOCK_FS): the lock is a mkdir, microseconds when the disk is idle, where
+ * node:fs's asynchronous calls would add a thread-pool hand-off per call (~0.4 ms per PATCH, see
+ * fs-seam.ts). Its timer keeps the folder's mtime fresh while held, so another process takes it
+ * over only once this one is gone for `staleMs`. The release is the rmdir, done as it is called.
  */
-export function lockSync(target: string, staleMs: number, onCompromised: (err: Error) => void): () => void {
-  return lockfile.lockSync(target, {
+export function lockHere(target: string, staleMs: number, onCompromised: (err: Error) => void): Promise<ReleaseLock> {
+  return lockfile.lock(target, {
     lockfilePath: `${target}.lock`,
     realpath: false,
     stale: staleMs,
@@ -52,9 +69,4 @@ export function lockSync(target: string, staleMs: number, onCompromised: (err: E
 }
 
 /** Locks taken on the calling thread. */
-export const LOCK_IN_THIS_THREAD: LockTaker = {
-  async takeLock(target, staleMs, onCompromised) {
-    const release = lockSync(target, staleMs, onCompromised);
-    return async () => release();
-  },
-};
+export const LOCK_IN_THIS_THREAD: LockTaker = { takeLock: lockHere };

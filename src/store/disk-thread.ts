@@ -11,7 +11,7 @@
  * {compromised: seq, message} when the lock taken by request seq was lost.
  */
 import { parentPort } from 'node:worker_threads';
-import { lockSync } from './cross-process-lock.js';
+import { lockHere, type ReleaseLock } from './cross-process-lock.js';
 import { fsyncDirSync, renameIfUnchangedSync, writeAndReplaceBySteps, writeNewDurableSync, type WriteSteps } from './fs-seam.js';
 
 export type DiskOp =
@@ -30,7 +30,7 @@ export interface DiskReply {
 export type DiskMessage = DiskReply | { compromised: number; message: string };
 
 /** Locks held by this thread (proper-lockfile's timers keep them fresh here), by the seq that took them. */
-const held = new Map<number, () => void>();
+const held = new Map<number, ReleaseLock>();
 
 /**
  * The steps of writeAndReplace as blocking calls (this thread is there to block), sequenced by
@@ -54,7 +54,7 @@ async function run(request: DiskOp & { seq: number }): Promise<unknown> {
       return fsyncDirSync(...request.args);
     case 'lock': {
       const { seq } = request;
-      const release = lockSync(...request.args, (err) => {
+      const release = await lockHere(...request.args, (err) => {
         held.delete(seq);
         port.postMessage({ compromised: seq, message: err.message } satisfies DiskMessage);
       });
