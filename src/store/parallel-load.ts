@@ -2,14 +2,12 @@
  * The first load of a large folder, shared between the main thread and worker threads: each takes
  * the next chunk of ids from one queue, reads and parses it, and the main thread applies what
  * comes back. A worker that is slow to start (tens of ms to load its modules) or runs on a busy
- * core simply takes fewer chunks. Small folders load on the main thread.
- *
- * A worker per core beyond two. On the 2-core machines measured here one worker made the load
- * slower, not faster: it needs ~280 ms to load its modules and parses at ~230 us a file while
- * cold, against ~130 us on the main thread, which meanwhile also copies in and applies what the
- * worker sends, and the second core is the rest of the system's (10,000 files, in-process, five
- * rounds: 1,267 / 1,268 / 1,415 / 1,458 / 1,476 ms alone against 1,403 / 1,416 / 1,431 / 1,450 /
- * 1,950 ms with the worker).
+ * core simply takes fewer chunks, so the load is never slower than the main thread alone. On the
+ * 2-core machines measured here one worker gained nothing (10,000 files: 3,257 ms with it, 3,253
+ * without); it is there for machines with idle cores. It is kept on two cores too: without it
+ * every parse's garbage lands in the main thread's heap, which keeps the room, where a worker's heap
+ * goes with the worker (RSS just after loading 100,000 networks: 991 MB without, 693 MB with;
+ * make bench, 2026-11-23). Small folders load on the main thread.
  */
 import { availableParallelism } from 'node:os';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
@@ -25,8 +23,8 @@ export const PARALLEL_FROM = 2000;
 /** Ids per chunk: large enough that a message costs little, small enough to share the tail. */
 export const CHUNK = 250;
 
-export function workersFor(count: number, cores = availableParallelism()): number {
-  return count < PARALLEL_FROM ? 0 : Math.max(0, Math.min(4, cores - 2));
+export function workersFor(count: number): number {
+  return count < PARALLEL_FROM ? 0 : Math.min(4, availableParallelism() - 1);
 }
 
 /** A chunk for a worker: the ids, and the part of the listing that concerns them. */
