@@ -1,13 +1,13 @@
 /**
  * The first load of a large folder, shared between the main thread and worker threads: each takes
- * the next chunk of ids from one queue, reads and parses it, and the main thread applies what
- * comes back. A worker that is slow to start (tens of ms to load its modules) or runs on a busy
- * core simply takes fewer chunks. On the 2-core machines measured here one worker gained nothing
- * (10,000 files: 3,257 ms with it, 3,253 without; later, in-process, five rounds: 1,403 to 1,950 ms
- * with it against 1,267 to 1,476 alone); it is there for machines with idle cores. It is kept on two cores too: without it
- * every parse's garbage lands in the main thread's heap, which keeps the room, where a worker's heap
- * goes with the worker (RSS just after loading 100,000 networks: 991 MB without, 693 MB with;
- * make bench, 2026-11-23). Small folders load on the main thread.
+ * the next chunk of ids from one queue, reads and parses it, and the main thread applies what comes
+ * back. A worker that is slow to start (tens of ms to load its modules) or runs on a busy core
+ * simply takes fewer chunks. On the 2-core machines measured here one worker gained nothing (10,000
+ * files: 3,257 ms with it, 3,253 without; later, in-process, five rounds: 1,403 to 1,950 ms with it
+ * against 1,267 to 1,476 alone); it is there for machines with idle cores. It is kept on two cores
+ * too: without it every parse's garbage lands in the main thread's heap, which keeps the room,
+ * where a worker's heap goes with the worker (RSS just after loading 100,000 networks: 991 MB
+ * without, 693 MB with; make bench, 2026-11-23). Small folders load on the main thread.
  */
 import { availableParallelism } from 'node:os';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
