@@ -60,12 +60,23 @@ export interface WriteSteps {
   fsyncDir(dir: string): Promise<void>;
 }
 
-/** The steps of a write, synchronous: the disk thread runs them (disk-thread.ts), and nodeFs below. */
-export function writeNewDurableSync(file: string, data: string, mode: number): void {
+/** Creates `file` (it must not exist) holding `data`, with exactly `mode`: an open fd, the caller's to sync and close. */
+function createFilled(file: string, data: string, mode: number): number {
   const fd = openSync(file, 'wx', mode);
   try {
     fchmodSync(fd, mode); // exact mode, whatever the umask
     writeFileSync(fd, data, 'utf8');
+    return fd;
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
+}
+
+/** The steps of a write, synchronous: the disk thread runs them (disk-thread.ts), and nodeFs below. */
+export function writeNewDurableSync(file: string, data: string, mode: number): void {
+  const fd = createFilled(file, data, mode);
+  try {
     fsyncSync(fd);
   } finally {
     closeSync(fd);
@@ -150,10 +161,8 @@ export const nodeFs: FsSeam & WriteSteps = {
   readFile: async (file) => readFileSync(file),
   stat: async (file) => statSync(file),
   async writeNewDurable(file, data, mode) {
-    const fd = openSync(file, 'wx', mode);
+    const fd = createFilled(file, data, mode);
     try {
-      fchmodSync(fd, mode); // exact mode, whatever the umask
-      writeFileSync(fd, data, 'utf8');
       await fsyncFd(fd);
     } finally {
       closeSync(fd);

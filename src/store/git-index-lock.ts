@@ -37,7 +37,8 @@ export class GitIndexLock {
 
   /** True while a git command not run by this process holds the lock. */
   heldByOther(): boolean {
-    return this.own === 0 && existsSync(this.file);
+    const file = this.fileToCheck();
+    return file !== null && existsSync(file);
   }
 
   /** Resolves once no other git command holds the lock; LOCK_TIMEOUT after `maxWaitMs`. */

@@ -259,9 +259,10 @@ export class ConfigWatcher {
   }
 
   private look<T>(key: string, work: Work<T>): void {
-    if (!this.mustRead.has(key) && work.settled?.()) {
+    const settled = (): boolean => !this.mustRead.has(key) && work.settled?.() === true;
+    if (settled()) {
       // The echo of our own PATCH: the index has it already. Still looked at once more later.
-      this.trail(key, work, () => !this.mustRead.has(key) && work.settled?.() === true);
+      this.trail(key, work, settled);
       return;
     }
     this.mustRead.delete(key);
