@@ -1,22 +1,15 @@
 /**
  * Replaces top-level values of a YAML file by splicing the text: only the bytes of the replaced
  * values change, so every other line (its quoting, indentation, alignment, comments, line endings)
- * stays byte for byte and `git diff` shows exactly the change. A value is rendered by yaml in the
- * form the client sent (a string stays a plain scalar, an object a mapping) and in the old value's
- * style (block or flow). Where splicing is not possible (a new key, a flow mapping at the top) the
- * edit falls back to yaml's Document API, which keeps comments but may reformat other lines.
+ * stays byte for byte and `git diff` shows exactly the change. A value is rendered as yaml prints
+ * it (yaml-render.ts), in the form the client sent (a string stays a plain scalar, an object a
+ * mapping) and in the old value's style (block or flow). Where splicing is not possible (a new
+ * key, a flow mapping at the top) the edit falls back to yaml's Document API, which keeps
+ * comments but may reformat other lines.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { Document, isCollection, isMap, isPair, isScalar, type Node } from 'yaml';
-
-/** Renders `value` as block YAML indented by `indent` columns, or as flow on one line. */
-function render(value: unknown, flow: boolean, indent: number, eol: string): string {
-  const doc = new Document(value);
-  if (flow && isCollection(doc.contents)) doc.contents.flow = true;
-  let text = doc.toString({ lineWidth: 0, flowCollectionPadding: false }).replace(/\n$/, '');
-  if (!flow) text = text.split('\n').join(`\n${' '.repeat(indent)}`);
-  return text.replace(/\n/g, eol);
-}
+import { isCollection, isMap, isPair, isScalar, type Document, type Node } from 'yaml';
+import { renderValue } from './yaml-render.js';
 
 function spliced(text: string, doc: Document, changes: Array<[string, unknown]>): string | null {
   const root = doc.contents;
@@ -35,7 +28,7 @@ function spliced(text: string, doc: Document, changes: Array<[string, unknown]>)
     const flow = (isCollection(old) && old.flow === true) || onKeyLine;
     // A block value's range ends after its last line break; keep that break.
     const trailing = /\r?\n$/.exec(text.slice(start, end))?.[0] ?? '';
-    edits.push({ start, end, replacement: render(value, flow, start - lineStart, eol) + trailing });
+    edits.push({ start, end, replacement: renderValue(value, flow, start - lineStart, eol) + trailing });
   }
   let out = text;
   for (const edit of edits.sort((a, b) => b.start - a.start)) {
