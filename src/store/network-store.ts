@@ -102,10 +102,16 @@ export class NetworkStore {
   }
 
   async close(): Promise<void> {
+    await this.writer.settled();
     this.journal?.close();
     await this.watcher.close();
     await this.diskThreads.close();
     if (this.loaded) await this.saveCache();
+  }
+
+  /** Resolves once every write so far has released its lock (its folder in `.locks/` is gone). */
+  writesSettled(): Promise<void> {
+    return this.writer.settled();
   }
 
   private saveCache(): Promise<void> {

@@ -59,6 +59,11 @@ export class NetworkWriter {
     this.tempDir = new FolderOnce(fs, path.join(root, TEMP_DIR));
   }
 
+  /** Resolves once the locks of every write so far are released (they are let go just after the write). */
+  settled(): Promise<void> {
+    return this.locks.settled();
+  }
+
   async update(request: UpdateRequest): Promise<NetworkRecord> {
     try {
       return await this.locked(request);

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { parse } from 'yaml';
 import { parseNetworkFile } from '../../src/store/network-file.js';
 import { OPEN_POLICY } from '../../src/store/url-rules.js';
-import { leftovers, listenApp, sha256Etag, writeRig, type WriteRig } from '../helpers/write-support.js';
+import { leftoversOf, listenApp, sha256Etag, writeRig, type WriteRig } from '../helpers/write-support.js';
 
 const N = 50;
 const SEPOLIA = 'evm/sepolia.yaml';
@@ -70,7 +70,7 @@ describe('concurrency: parallel PATCHes to one network', () => {
 
     const got = await fetch(`${server.url}/api/v1/networks/evm:sepolia`);
     expect(got.headers.get('etag')).to.equal(sha256Etag(text));
-    expect(leftovers(rig.root)).to.deep.equal([]);
+    expect(await leftoversOf(rig)).to.deep.equal([]);
   });
 
   it(`${N} writers racing with the same If-Match: exactly one 200, every other answer 412`, async () => {
@@ -85,6 +85,6 @@ describe('concurrency: parallel PATCHes to one network', () => {
     // Every loser was told the ETag of the winner's file.
     for (const a of answers) if (a.status === 412) expect(a.etag).to.equal(won[0]!.etag);
     expect((parse(text) as { rpc_urls: unknown[] }).rpc_urls).to.deep.equal(bodyOf(won[0]!.i).rpc_urls);
-    expect(leftovers(rig.root)).to.deep.equal([]);
+    expect(await leftoversOf(rig)).to.deep.equal([]);
   });
 });

@@ -67,6 +67,12 @@ export function leftovers(root: string): string[] {
   return found;
 }
 
+/** leftovers() once every write of the rig's store has let its lock go (a lock is released just after its write). */
+export async function leftoversOf(rig: WriteRig): Promise<string[]> {
+  await rig.store.writesSettled();
+  return leftovers(rig.root);
+}
+
 /** An Error as Node's fs raises it. */
 export function errnoError(code: string, syscall: string): NodeJS.ErrnoException {
   const err: NodeJS.ErrnoException = new Error(`${code}: injected failure, ${syscall}`);

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { expect } from 'chai';
 import request from 'supertest';
 import { networkYaml } from '../helpers/fixtures.js';
-import { expectErrorEnvelope, leftovers, listenApp, sha256Etag, writeRig, type WriteRig } from '../helpers/write-support.js';
+import { expectErrorEnvelope, leftoversOf, listenApp, sha256Etag, writeRig, type WriteRig } from '../helpers/write-support.js';
 
 const URL_PATH = '/api/v1/networks/evm:sepolia';
 const SEPOLIA = 'evm/sepolia.yaml';
@@ -30,9 +30,9 @@ describe('PATCH /networks/{id} headers', () => {
     await rig.close();
   });
 
-  function expectUntouched(): void {
+  async function expectUntouched(): Promise<void> {
     expect(readFileSync(rig.file(SEPOLIA)).equals(before), 'file bytes changed').to.equal(true);
-    expect(leftovers(rig.root)).to.deep.equal([]);
+    expect(await leftoversOf(rig)).to.deep.equal([]);
   }
 
   describe('Content-Type and body', () => {
@@ -61,7 +61,7 @@ describe('PATCH /networks/{id} headers', () => {
           return;
         }
         expectErrorEnvelope(res, row.status, row.code);
-        expectUntouched();
+        await expectUntouched();
       });
     }
 
@@ -74,7 +74,7 @@ describe('PATCH /networks/{id} headers', () => {
       } finally {
         await server.close();
       }
-      expectUntouched();
+      await expectUntouched();
     });
   });
 
@@ -101,7 +101,7 @@ describe('PATCH /networks/{id} headers', () => {
       const res = await patch(stale);
       expectErrorEnvelope(res, 412, 'PRECONDITION_FAILED');
       expect(res.headers.etag).to.equal(sha256Etag(before));
-      expectUntouched();
+      await expectUntouched();
     });
 
     const MATCHING: Array<{ name: string; header: (etag: string) => string; status: number }> = [
@@ -114,7 +114,7 @@ describe('PATCH /networks/{id} headers', () => {
       it(`If-Match: ${row.name} -> ${row.status}`, async () => {
         const res = await patch(row.header(await currentEtag()));
         expect(res.status, res.text).to.equal(row.status);
-        if (row.status === 412) expectUntouched();
+        if (row.status === 412) await expectUntouched();
       });
     }
 
@@ -126,7 +126,7 @@ describe('PATCH /networks/{id} headers', () => {
       const res = await patch(old);
       expectErrorEnvelope(res, 412, 'PRECONDITION_FAILED');
       expect(res.headers.etag).to.equal(sha256Etag(edited));
-      expectUntouched();
+      await expectUntouched();
       // Retrying with the ETag of the 412 works and keeps what the edit added.
       const retry = await patch(String(res.headers.etag));
       expect(retry.status, retry.text).to.equal(200);
@@ -142,7 +142,7 @@ describe('PATCH /networks/{id} headers', () => {
 
       it('a PATCH without If-Match -> 428 PRECONDITION_REQUIRED, nothing written', async () => {
         expectErrorEnvelope(await patch(), 428, 'PRECONDITION_REQUIRED');
-        expectUntouched();
+        await expectUntouched();
       });
 
       it('a PATCH with the current ETag or * -> 200', async () => {

@@ -8,7 +8,7 @@ import request from 'supertest';
 import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import { networkYaml } from '../helpers/fixtures.js';
 import { MULTI_ROWS, POLICY_ROWS, SCHEMA_ROWS, URL_RULE_ROWS } from '../helpers/write-cases.js';
-import { expectErrorEnvelope, fileState, leftovers, sha256Etag, writeRig, type WriteRig } from '../helpers/write-support.js';
+import { expectErrorEnvelope, fileState, leftoversOf, sha256Etag, writeRig, type WriteRig } from '../helpers/write-support.js';
 
 const SEPOLIA = 'evm/sepolia.yaml';
 const MIXED = { rpc_urls: ['https://plain.example.com', { url: 'https://w.example.com', weight: 25 }] };
@@ -38,7 +38,7 @@ describe('PATCH /networks/{id}', () => {
       const got = await request(rig.app.callback()).get(url);
       expect(got.headers.etag).to.equal(res.headers.etag);
       expect(got.body.data.rpc_urls).to.deep.equal(MIXED_WIRE);
-      expect(leftovers(rig.root)).to.deep.equal([]);
+      expect(await leftoversOf(rig)).to.deep.equal([]);
     });
   }
 
@@ -88,7 +88,7 @@ describe('PATCH /networks/{id}', () => {
     const res = await request(rig.app.callback()).patch('/api/v1/networks/evm:nowhere').send(MIXED);
     expectErrorEnvelope(res, 404, 'NETWORK_NOT_FOUND');
     expect(existsSync(rig.file('evm/nowhere.yaml'))).to.equal(false);
-    expect(leftovers(rig.root)).to.deep.equal([]);
+    expect(await leftoversOf(rig)).to.deep.equal([]);
   });
 
   it('a network whose file was deleted after load is 404 and the file is not recreated', async () => {
@@ -97,7 +97,7 @@ describe('PATCH /networks/{id}', () => {
     expectErrorEnvelope(res, 404, 'NETWORK_NOT_FOUND');
     expect(existsSync(rig.file(SEPOLIA))).to.equal(false);
     expect(existsSync(rig.file('evm/sepolia.yml'))).to.equal(false);
-    expect(leftovers(rig.root)).to.deep.equal([]);
+    expect(await leftoversOf(rig)).to.deep.equal([]);
   });
 
   describe('validation: 400 VALIDATION_FAILED naming every problem, file bytes unchanged', () => {
@@ -113,7 +113,7 @@ describe('PATCH /networks/{id}', () => {
         expect(pointers).to.have.members(row.pointers);
         for (const d of details) expect(d.message).to.be.a('string').and.not.equal('');
         expect(readFileSync(rig.file(SEPOLIA)).equals(before)).to.equal(true);
-        expect(leftovers(rig.root)).to.deep.equal([]);
+        expect(await leftoversOf(rig)).to.deep.equal([]);
       });
     }
   });

@@ -68,6 +68,32 @@ for (const { where, make } of TAKERS) describe(`store/file-lock, locks taken ${w
     expect(await Promise.all(runs)).to.deep.equal([0, 1, 2, 3, 4, 5, 6, 7]);
     expect(order).to.deep.equal([0, 1, 2, 3, 4, 5, 6, 7]);
     expect(most).to.equal(1);
+    await locks.settled();
+    expect(readdirSync(locksDir)).to.deep.equal([]);
+  });
+
+  it('answers before it lets the lock go; the next holder of the key starts only after the release', async () => {
+    const events: string[] = [];
+    const logged: LockTaker = {
+      async takeLock(target, staleMs, onCompromised) {
+        const release = await taker.takeLock(target, staleMs, onCompromised);
+        events.push('taken');
+        return async () => {
+          await release();
+          events.push('released');
+        };
+      },
+    };
+    const logging = new FileLocks(locksDir, nodeFs, SMALL, logged);
+    const first = logging.withLock('evm:a', async () => 'first');
+    const second = logging.withLock('evm:a', async () => 'second');
+    expect(await first).to.equal('first');
+    // The caller's continuation (a PATCH's response) runs while the lock is still held.
+    events.push('answered');
+    expect(existsSync(path.join(locksDir, 'evm~a.lock')), 'lock folder right after the answer').to.equal(true);
+    expect(await second).to.equal('second');
+    await logging.settled();
+    expect(events).to.deep.equal(['taken', 'answered', 'released', 'taken', 'released']);
     expect(readdirSync(locksDir)).to.deep.equal([]);
   });
 
@@ -93,6 +119,7 @@ for (const { where, make } of TAKERS) describe(`store/file-lock, locks taken ${w
     const next = locks.withLock('evm:a', async () => 'next');
     expect(await failing.catch((e: Error) => e.message)).to.equal('boom');
     expect(await next).to.equal('next');
+    await locks.settled();
     expect(readdirSync(locksDir)).to.deep.equal([]);
   });
 
@@ -102,6 +129,7 @@ for (const { where, make } of TAKERS) describe(`store/file-lock, locks taken ${w
     const old = new Date(Date.now() - 60_000);
     utimesSync(stale, old, old);
     expect(await within(locks.withLock('evm:x', async () => 'mine'), 5000, 'taking the stale lock')).to.equal('mine');
+    await locks.settled();
     expect(existsSync(stale)).to.equal(false);
   });
 
@@ -158,6 +186,7 @@ for (const { where, make } of TAKERS) describe(`store/file-lock, locks taken ${w
     expect(err?.message).to.match(/ENOENT|compromised|no such file/i);
     // The next holder of the key takes it afresh.
     expect(await within(locks.withLock('evm:c', async () => 'again'), 5000, 'the next holder')).to.equal('again');
+    await locks.settled();
     expect(readdirSync(locksDir)).to.deep.equal([]);
   });
 });

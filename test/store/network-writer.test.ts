@@ -9,7 +9,7 @@ import request from 'supertest';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import type { ParseCache } from '../../src/store/parse-cache.js';
 import { standardFiles } from '../helpers/fixtures.js';
-import { expectErrorEnvelope, FaultyFs, leftovers, sha256Etag, writeRig, type Fault, type FaultyOp, type WriteRig } from '../helpers/write-support.js';
+import { expectErrorEnvelope, FaultyFs, leftoversOf, sha256Etag, writeRig, type Fault, type FaultyOp, type WriteRig } from '../helpers/write-support.js';
 
 const GOLDEN = path.join(PROJECT_ROOT, 'test', 'fixtures', 'golden');
 
@@ -53,7 +53,7 @@ describe('store/network-writer', () => {
         expect(res.headers.etag).to.equal(sha256Etag(c.after));
         const wire = c.body.rpc_urls.map((e) => (typeof e === 'string' ? { url: e, weight: 100 } : e));
         expect(res.body.data.rpc_urls).to.deep.equal(wire);
-        expect(leftovers(rig.root)).to.deep.equal([]);
+        expect(await leftoversOf(rig)).to.deep.equal([]);
       });
     }
   });
@@ -68,7 +68,7 @@ describe('store/network-writer', () => {
     const second = await agent.patch('/api/v1/networks/evm:sepolia').send({ rpc_urls: ['https://two.example.com'] });
     expect(second.status, second.text).to.equal(200);
     expect(readFileSync(rig.file('evm/sepolia.yaml'), 'utf8')).to.include('https://two.example.com');
-    expect(leftovers(rig.root)).to.deep.equal([]);
+    expect(await leftoversOf(rig)).to.deep.equal([]);
   });
 
   it('the next PATCH of bytes this writer wrote reuses their parse; bytes changed behind its back are parsed afresh', async () => {
@@ -124,7 +124,7 @@ describe('store/network-writer', () => {
         expect(res.body.error).to.contain(fault.code);
         expect(fs.calls[op], `${op} was not reached`).to.be.greaterThan(0);
         expect(readFileSync(rig.file(SEPOLIA)).equals(before), 'the old file changed').to.equal(true);
-        expect(leftovers(rig.root)).to.deep.equal([]);
+        expect(await leftoversOf(rig)).to.deep.equal([]);
 
         await rig.store.watcher.whenIdle();
         const got = await request(app).get('/api/v1/networks/evm:sepolia').expect(200);
@@ -141,7 +141,7 @@ describe('store/network-writer', () => {
         const healed = await request(app).get('/api/v1/ready').expect(200);
         expect(healed.body.status).to.equal('healthy');
         expect(healed.body.components.storage).to.deep.equal({ status: 'healthy' });
-        expect(leftovers(rig.root)).to.deep.equal([]);
+        expect(await leftoversOf(rig)).to.deep.equal([]);
       });
     }
 
