@@ -1,12 +1,14 @@
 /**
  * chokidar, in a worker thread of its own. chokidar re-reads a folder (an lstat per entry) every
- * time something in it changes, and keeps a watch per file; measured here, doing that on the
- * main thread more than doubled the time of a PATCH (4 ms -> 10 ms) and slowed every read. In
- * this thread it costs the server's requests nothing but a message per batch of events.
+ * time something in it changes; measured here, doing that on the main thread more than doubled
+ * the time of a PATCH (4 ms -> 10 ms) and slowed every read. In this thread it costs the
+ * server's requests nothing but a message per batch of events. It watches folders, not files
+ * (below), except files that are symbolic links.
  *
  * In: workerData {root, poll, pollIntervalMs}; the message 'close'.
  * Out: {type: 'events', events: [[event, relativePath], ...]} (chokidar's events, and `touch` or
- *      `write` for a name a folder's watch reported), {type: 'ready'},
+ *      `write` for a name a folder's watch reported or a linked file whose target changed),
+ *      {type: 'ready'},
  *      {type: 'error', message}, {type: 'closed'}.
  */
 import fs from 'node:fs';
@@ -16,6 +18,7 @@ import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { watch } from 'chokidar';
 import { NodeFsHandler } from 'chokidar/handler.js';
+import { LinkedFiles } from './linked-files.js';
 
 // chokidar re-reads a whole folder on every event in it, with an lstat per entry through
 // fs/promises; on these machines each trip through libuv's thread pool costs 50-90 us of CPU
@@ -47,6 +50,44 @@ syncBuiltinESMExports();
 // PATCH/s against 338/509/563; bench/README.md).
 const FOLDER_REREAD_WINDOW_MS = 1000;
 const handlerProto = NodeFsHandler.prototype;
+const { root, poll, pollIntervalMs } = workerData as { root: string; poll: boolean; pollIntervalMs: number };
+
+// No watch per file: the watch of each family folder already names every entry created,
+// removed, renamed or written in it (the `touch` and `write` below), and the store reads each file
+// it is told of. A watch per file was one inotify watch, one handle and chokidar's books per
+// network, and an event of its own to handle for every write (measured: this thread's CPU per
+// one-connection PATCH ~186 -> ~100 us; RSS once 100,000 networks are watched 971 -> 765 MB).
+// Only chokidar's bookkeeping of the file is kept (it is what `_watchWithNodeFs` does first), so
+// its `add` and `unlink` events stay as they were. Polling has no folder events: it keeps its
+// per-file polls. A file that is a symbolic link keeps a watch of its own (linked-files.ts).
+const linkedFiles = new LinkedFiles((file) => send('write', file));
+const watchWithNodeFs = handlerProto._watchWithNodeFs;
+const handleFile = handlerProto._handleFile;
+const handleSymlink = handlerProto._handleSymlink;
+let watchingFile = false;
+handlerProto._handleFile = function fileInFolder(this: NodeFsHandler, ...args: Parameters<typeof handleFile>) {
+  watchingFile = !poll;
+  try {
+    return handleFile.apply(this, args);
+  } finally {
+    watchingFile = false;
+  }
+};
+handlerProto._watchWithNodeFs = function folderWatchOnly(this: NodeFsHandler, ...args: Parameters<typeof watchWithNodeFs>) {
+  if (!watchingFile) return watchWithNodeFs.apply(this, args);
+  const [file] = args;
+  (this as unknown as ChokidarBooks).fsw._getWatchedDir(path.dirname(file)).add(path.basename(file));
+  return () => undefined;
+};
+handlerProto._handleSymlink = function linkInFolder(this: NodeFsHandler, ...args: Parameters<typeof handleSymlink>) {
+  if (!poll) linkedFiles.check(args[2]); // every re-read of its folder: a link re-pointed is seen there
+  return handleSymlink.apply(this, args);
+};
+/** The part of chokidar's FSWatcher that a file's watch would have updated. */
+interface ChokidarBooks {
+  fsw: { _getWatchedDir(dir: string): { add(name: string): void } };
+}
+
 const reread = handlerProto._handleRead;
 /** A folder's open window: the handler to re-read with, and the latest call that came meanwhile. */
 interface RereadWindow {
@@ -79,7 +120,6 @@ handlerProto._handleRead = function windowed(this: NodeFsHandler, ...args: Param
   return reread.apply(this, args);
 };
 
-const { root, poll, pollIntervalMs } = workerData as { root: string; poll: boolean; pollIntervalMs: number };
 const port = parentPort!;
 const rootPrefix = root.endsWith(path.sep) ? root : root + path.sep;
 
@@ -113,20 +153,23 @@ function flush(): void {
   batch = [];
   touched = new Set();
 }
-watcher.on('all', send);
+watcher.on('all', (event: string, p: string) => {
+  if (event === 'unlink') linkedFiles.drop(p);
+  send(event, p);
+});
 
-// chokidar forgets a file it sees removed twice within 100 ms: its `_remove` is throttled per path
-// and the second call does nothing, so the file stays on its books with a watch on the deleted
-// inode and its next contents are never reported (a file git replaced in two quick rounds;
-// test/store/watcher.test.ts caught it in CI). The folder's own inotify watch still names every
-// entry that was created, deleted, renamed or written, so each name it reports is passed on as a
-// `touch`: the index reads that file back from disk, as it does for any event. Polling has no
-// folder events (watchedPath is absent there).
+// The folder's own inotify watch names every entry created, deleted, renamed or written in it;
+// each name it reports is passed on as a `touch`, and the store reads that file back from disk.
+// Files have no watch of their own (above), so these are the store's file events; chokidar adds
+// what its re-reads find (a file's add or unlink, folders). They also close a gap of chokidar's:
+// it forgets a file it sees removed twice within 100 ms (its `_remove` is throttled per path), and
+// never reports that file again (a file git replaced in two quick rounds; test/store/watcher.test.ts
+// caught it in CI). Polling has no folder events (watchedPath is absent there).
 // A name written in place (the folder's 'change', not a 'rename') goes as `write`: the store
 // then always reads it, even when its stat looks like the store's own last write (watcher.ts).
 watcher.on('raw', (event: string, name: string | null, details) => {
   const folder = (details as { watchedPath?: string } | undefined)?.watchedPath;
-  if (!folder || !name || path.basename(folder) === name) return; // polling, or a file's own watch
+  if (!folder || !name || path.basename(folder) === name) return; // polling, or a folder's own name
   const full = path.join(folder, name);
   const kind = event === 'change' ? 'write' : 'touch';
   if (touched.has(kind + full) || isIgnored(full)) return;
@@ -181,5 +224,6 @@ watcher.once('ready', () => {
 });
 port.on('message', (message) => {
   if (message !== 'close') return;
+  linkedFiles.close();
   void watcher.close().then(() => port.postMessage({ type: 'closed' }));
 });

@@ -191,8 +191,9 @@ export class ConfigWatcher {
   private onEvent(event: string, rel: string): void {
     this.lastEventAt = new Date();
     if (event === 'touch' || event === 'write') {
-      // A name the folder's own watch reported (chokidar-thread.ts says why). It doubles most of
-      // chokidar's events, so it neither counts toward a storm nor reports foreign files twice.
+      // A name the folder's own watch reported (chokidar-thread.ts says why): the event of a file
+      // written, replaced or removed, so it counts toward a storm. chokidar reports foreign files.
+      this.burst++;
       const kind = classifyPath(rel);
       if (kind.kind !== 'network') return;
       // Written in place: read it even if its stat is that of our own last write (a write of the
@@ -285,8 +286,9 @@ export class ConfigWatcher {
   }
 
   /**
-   * chokidar 4 drops a path's `change` events for 50 ms after one it sent, with no catch-up event.
-   * So look once more after that window: a write that landed inside it is read then.
+   * chokidar 4 drops a path's `change` events for 50 ms after one it sent, with no catch-up event
+   * (polling; with inotify the folders' own events come unthrottled). So look once more after
+   * that window: a write that landed inside it is read then.
    */
   private trail<T>(key: string, work: Work<T>, still: () => boolean): void {
     this.pending.set(

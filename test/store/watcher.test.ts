@@ -3,7 +3,7 @@
  * with the index serving what is on disk, never a half-written or stale state. Each test awaits
  * the index change (or a condition re-checked on each change) with a deadline, never a sleep.
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay, setImmediate as yieldToLoop } from 'node:timers/promises';
 import { expect } from 'chai';
@@ -99,6 +99,44 @@ for (const mode of MODES) describe(`store/watcher (real folder, ${mode.title})`,
     expect(await seen).to.include({ etag: etagOf(saved) });
     await store.watcher.whenIdle();
     expect(etagServed('evm:sepolia')).to.equal(etagOf(saved));
+    expect(invalidPaths(store)).to.deep.equal([]);
+  });
+
+  // Files have no watch of their own, only their folders (chokidar-thread.ts), and a link's target
+  // changes in no watched folder: a linked file keeps a watch of its own (linked-files.ts).
+  it('a network file that is a symbolic link follows its target: edited in place, replaced, re-pointed', async () => {
+    const version = (symbol: string): string => networkYaml({ rpc_urls: ['https://alias.example.com'], extra: `symbol: ${symbol}` });
+    // Each step waits for the watcher to be idle, so no look still under way can find the next.
+    const served = async (symbol: string, what: string): Promise<void> => {
+      await until(store, () => etagServed('evm:alias') === etagOf(version(symbol)), 5000, what);
+      await store.watcher.whenIdle();
+    };
+    const replace = (rel: string, text: string): void => {
+      writeFile(root, `${rel}.new`, text);
+      renameSync(file(`${rel}.new`), file(rel));
+    };
+    mkdirSync(file('.shared'));
+    writeFileSync(file('.shared/base.yaml'), version('A'));
+    symlinkSync('../.shared/base.yaml', file('evm/alias.yaml'));
+    await served('A', 'the link served');
+    writeFileSync(file('.shared/base.yaml'), version('B'));
+    await served('B', 'its target edited in place');
+    replace('.shared/base.yaml', version('C'));
+    await served('C', 'its target replaced (a new inode)');
+    writeFileSync(file('.shared/base.yaml'), version('D'));
+    await served('D', 'the replacing target edited in place');
+    writeFileSync(file('.shared/other.yaml'), version('E'));
+    symlinkSync('../.shared/other.yaml', file('evm/.alias.yaml.new'));
+    renameSync(file('evm/.alias.yaml.new'), file('evm/alias.yaml'));
+    await served('E', 'the link re-pointed');
+    writeFileSync(file('.shared/other.yaml'), version('F'));
+    await served('F', 'the re-pointed target edited in place');
+
+    // A link there at start is watched as well.
+    await store.close();
+    store = await startStore(root, { watch: mode.watch });
+    writeFileSync(file('.shared/other.yaml'), version('G'));
+    await served('G', 'edited after a restart');
     expect(invalidPaths(store)).to.deep.equal([]);
   });
 
