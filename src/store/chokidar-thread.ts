@@ -25,8 +25,8 @@ import { LinkedFiles } from './linked-files.js';
 // where the call itself takes ~5 us (measured: this thread's CPU per PATCH in a folder of 83 files
 // went from 4.8 ms to 2.1 ms). This thread exists only for chokidar, so blocking it costs nothing:
 // here alone, lstat and stat resolve from lstatSync and statSync (same results, same errors;
-// Node keeps the named exports of built-in modules in step; the stat is chokidar's answer to each
-// file event, 0.2 ms of this thread's CPU per PATCH through the pool). Not readdir: a synchronous
+// Node keeps the named exports of built-in modules in step; stat is what chokidar calls on each
+// entry it adds, and on a polled file). Not readdir: a synchronous
 // readdir changed what chokidar reported in a burst of writes and deletes
 // (test/store/watcher.test.ts caught it), so it stays.
 fsp.lstat = (async (p: fs.PathLike, o?: fs.StatOptions) => fs.lstatSync(p, o)) as typeof fsp.lstat;
@@ -34,14 +34,12 @@ fsp.stat = (async (p: fs.PathLike, o?: fs.StatOptions) => fs.statSync(p, o)) as 
 
 syncBuiltinESMExports();
 
-// chokidar answers each event of a folder in two ways: it stats the file the event names (that is
-// how it follows a file git replaced, a new inode under the same name) and it re-reads the whole
-// folder, an lstat per entry, to find files added or removed. When files are written one after
-// another (every PATCH) the re-reads are most of this thread's CPU. So a folder is re-read at most
-// once per window: at once, then once more at the window's end if events came meanwhile. Every
-// event still gets its stat, and every name the folder's own watch reports reaches the store at
-// once as a `touch` (below), so the index never waits for a re-read: only chokidar's own books
-// (which files it watches) lag by up to a window. (Merging the events themselves lost changes;
+// chokidar answers each event of a folder by re-reading the whole folder, an lstat per entry, to
+// find files added or removed. When files are written one after another (every PATCH) the
+// re-reads are most of this thread's CPU. So a folder is re-read at most once per window: at
+// once, then once more at the window's end if events came meanwhile. Every name the folder's own
+// watch reports reaches the store at once as a `touch` (below), so the index never waits for a
+// re-read: only chokidar's own books (which files there are) lag by up to a window. (Merging the events themselves lost changes;
 // test/store/watcher.test.ts has the git-style case.)
 // One second, as chokidar's own readdir throttle: at 100 ms, one PATCH after another across the
 // twelve family folders of the bench's 1,000 networks still cost this thread ~330 us of CPU per
