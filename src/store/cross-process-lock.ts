@@ -41,6 +41,23 @@ const LOCK_FS = {
   utimes: answeredAtOnce('utimes'),
 };
 
+/** The calls proper-lockfile makes, in its callback form. */
+export type LockFs = typeof LOCK_FS;
+
+/**
+ * LOCK_FS with the release's rmdir made by `rmdir` (a disk thread: threaded-fs.ts says why). One
+ * object per caller, made once, for the same reason as LOCK_FS.
+ */
+export function lockFsRemovingWith(rmdir: (dir: string) => Promise<void>): LockFs {
+  return {
+    ...LOCK_FS,
+    rmdir: (...args: unknown[]) => {
+      const callback = args.pop() as Callback;
+      rmdir(args[0] as string).then(() => callback(null), callback);
+    },
+  };
+}
+
 /** Releases a lock; a lock that was compromised meanwhile cannot be, and that is fine. */
 export type ReleaseLock = () => Promise<void>;
 
@@ -56,14 +73,14 @@ export interface LockTaker {
  * fs-seam.ts). Its timer keeps the folder's mtime fresh while held, so another process takes it
  * over only once this one is gone for `staleMs`. The release is the rmdir, done as it is called.
  */
-export function lockHere(target: string, staleMs: number, onCompromised: (err: Error) => void): Promise<ReleaseLock> {
+export function lockHere(target: string, staleMs: number, onCompromised: (err: Error) => void, lockFs: LockFs = LOCK_FS): Promise<ReleaseLock> {
   return lockfile.lock(target, {
     lockfilePath: `${target}.lock`,
     realpath: false,
     stale: staleMs,
     update: Math.floor(staleMs / 4),
     retries: 0,
-    fs: LOCK_FS,
+    fs: lockFs,
     onCompromised,
   });
 }

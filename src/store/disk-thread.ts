@@ -4,12 +4,13 @@
  * main thread.
  * See threaded-fs.ts for why.
  *
- * Also takes and releases the cross-process lock of a write while other writes are in flight
- * (threaded-fs.ts says when).
+ * Also takes and releases the cross-process lock of a write while other writes are in flight,
+ * and removes the folder of a lock the main thread took (threaded-fs.ts says when).
  *
  * In: {seq, op, args}. Out: {seq, result} or {seq, error: {message, code, syscall, path}}, and
  * {compromised: seq, message} when the lock taken by request seq was lost.
  */
+import { rmdirSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { lockHere, type ReleaseLock } from './cross-process-lock.js';
 import { fsyncDirSync, renameIfUnchangedSync, writeAndReplaceBySteps, writeNewDurableSync, type WriteSteps } from './fs-seam.js';
@@ -18,7 +19,8 @@ export type DiskOp =
   | { op: 'write-and-replace'; args: [tmp: string, data: string, mode: number, to: string, expected: Uint8Array, gitLockFile: string | null] }
   | { op: 'fsync-dir'; args: [dir: string] }
   | { op: 'lock'; args: [target: string, staleMs: number] }
-  | { op: 'unlock'; args: [lockSeq: number] };
+  | { op: 'unlock'; args: [lockSeq: number] }
+  | { op: 'rmdir'; args: [dir: string] };
 
 export interface DiskReply {
   seq: number;
@@ -61,6 +63,8 @@ async function run(request: DiskOp & { seq: number }): Promise<unknown> {
       held.set(seq, release);
       return undefined;
     }
+    case 'rmdir':
+      return rmdirSync(...request.args);
     case 'unlock': {
       const release = held.get(request.args[0]);
       held.delete(request.args[0]);

@@ -29,6 +29,8 @@ function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 const TAKERS: Array<{ where: string; make: () => LockTaker & { close?: () => Promise<void> } }> = [
   { where: 'on this thread', make: () => LOCK_IN_THIS_THREAD },
   { where: 'on a disk thread', make: () => new ThreadedFs(2, 'on-threads') },
+  // As the server does: a lock taken alone is taken here and its folder removed on a disk thread.
+  { where: 'here when alone (the server)', make: () => new ThreadedFs(2, 'alone-here') },
 ];
 
 for (const { where, make } of TAKERS) describe(`store/file-lock, locks taken ${where}`, () => {
