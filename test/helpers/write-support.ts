@@ -3,7 +3,7 @@
  * can be told to fail, what a write may leave behind, and an ETag computed independently of src/.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, watch } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -71,6 +71,30 @@ export function leftovers(root: string): string[] {
 export async function leftoversOf(rig: WriteRig): Promise<string[]> {
   await rig.store.writesSettled();
   return leftovers(rig.root);
+}
+
+/**
+ * Resolves once `<root>/.locks/` holds no lock folder: a server lets a lock go just after its
+ * answer, so a test in another process awaits that (each change of the folder is looked at,
+ * up to a deadline) before it looks for debris.
+ */
+export function locksReleased(root: string, deadlineMs = 5000): Promise<void> {
+  const locks = path.join(root, '.locks');
+  const held = (): boolean => existsSync(locks) && readdirSync(locks).length > 0;
+  if (!held()) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const done = (err?: Error): void => {
+      clearTimeout(timer);
+      watcher.close();
+      if (err) reject(err);
+      else resolve();
+    };
+    const watcher = watch(locks, () => {
+      if (!held()) done();
+    });
+    const timer = setTimeout(() => done(new Error(`.locks/ still held ${readdirSync(locks).join(', ')} after ${deadlineMs} ms`)), deadlineMs);
+    if (!held()) done(); // released between the first look and the watch
+  });
 }
 
 /** An Error as Node's fs raises it. */

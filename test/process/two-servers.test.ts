@@ -15,7 +15,7 @@ import { OPEN_POLICY } from '../../src/store/url-rules.js';
 import type { ChildServer } from '../helpers/child-server.js';
 import { makeConfigDir, removeDir, standardFiles } from '../helpers/fixtures.js';
 import { startWriteChild } from '../helpers/write-child.js';
-import { leftovers, sha256Etag } from '../helpers/write-support.js';
+import { leftovers, locksReleased, sha256Etag } from '../helpers/write-support.js';
 
 const TOTAL = 200;
 const CLIENTS = 6;
@@ -113,6 +113,7 @@ describe('process: two servers writing one folder', function () {
     const text = readFileSync(file, 'utf8');
     expect(sha256Etag(text)).to.equal(last.etag);
     expect((parse(text) as { rpc_urls: unknown }).rpc_urls).to.deep.equal(bodyOf(last.n).rpc_urls);
+    await locksReleased(root); // each lock is let go just after its answer
     expect(leftovers(root)).to.deep.equal([]);
 
     // Both processes end up serving the last write (the one that did not write learns from its watcher).
