@@ -20,7 +20,7 @@ export class LinkedFiles {
   constructor(private readonly changed: (file: string) => void) {}
 
   /**
-   * A link listed in a folder, or the name of one the folder's watch reported: watch what the
+   * A link listed in a folder (chokidar lists it on every re-read of the folder): watch what the
    * path leads to now (once; again when it leads to another file: the link re-pointed).
    */
   check(file: string): void {
