@@ -26,9 +26,8 @@ import { LinkedFiles } from './linked-files.js';
 // went from 4.8 ms to 2.1 ms). This thread exists only for chokidar, so blocking it costs nothing:
 // here alone, lstat and stat resolve from lstatSync and statSync (same results, same errors;
 // Node keeps the named exports of built-in modules in step; stat is what chokidar calls on each
-// entry it adds, and on a polled file). Not readdir: a synchronous
-// readdir changed what chokidar reported in a burst of writes and deletes
-// (test/store/watcher.test.ts caught it), so it stays.
+// entry it adds, and on a polled file). Not readdir: a synchronous readdir changed what chokidar
+// reported in a burst of writes and deletes (test/store/watcher.test.ts caught it), so it stays.
 fsp.lstat = (async (p: fs.PathLike, o?: fs.StatOptions) => fs.lstatSync(p, o)) as typeof fsp.lstat;
 fsp.stat = (async (p: fs.PathLike, o?: fs.StatOptions) => fs.statSync(p, o)) as typeof fsp.stat;
 
@@ -39,8 +38,8 @@ syncBuiltinESMExports();
 // re-reads are most of this thread's CPU. So a folder is re-read at most once per window: at
 // once, then once more at the window's end if events came meanwhile. Every name the folder's own
 // watch reports reaches the store at once as a `touch` (below), so the index never waits for a
-// re-read: only chokidar's own books (which files there are) lag by up to a window. (Merging the events themselves lost changes;
-// test/store/watcher.test.ts has the git-style case.)
+// re-read: only chokidar's own books (which files there are) lag by up to a window. (Merging the
+// events themselves lost changes; test/store/watcher.test.ts has the git-style case.)
 // One second, as chokidar's own readdir throttle: at 100 ms, one PATCH after another across the
 // twelve family folders of the bench's 1,000 networks still cost this thread ~330 us of CPU per
 // PATCH (an lstat and chokidar's bookkeeping per entry, ~20 entries a PATCH); at 1 s ~170 us, and

@@ -190,10 +190,11 @@ export class ConfigWatcher {
 
   private onEvent(event: string, rel: string): void {
     this.lastEventAt = new Date();
+    // Every file or folder event counts toward a storm; `watched` is chokidar's own start of a watch.
+    if (event !== 'watched') this.burst++;
     if (event === 'touch' || event === 'write') {
-      // A name the folder's own watch reported (chokidar-thread.ts says why): the event of a file
-      // written, replaced or removed, so it counts toward a storm. chokidar reports foreign files.
-      this.burst++;
+      // A name the folder's own watch reported (chokidar-thread.ts says why): a file written,
+      // replaced or removed. chokidar's own events report foreign files.
       const kind = classifyPath(rel);
       if (kind.kind !== 'network') return;
       // Written in place: read it even if its stat is that of our own last write (a write of the
@@ -207,7 +208,6 @@ export class ConfigWatcher {
       if (rel !== '' && !rel.includes('/')) this.refreshFamily(rel, true);
       return;
     }
-    this.burst++;
     if (rel === '' || rel === '.') {
       // The config folder itself came or went: look at everything.
       this.refreshAll();
