@@ -7,7 +7,6 @@ import path from 'node:path';
 import { configFromEnv, ConfigError, type Config } from './config.js';
 import { createApp } from './http/app.js';
 import { addressOf, closeGracefully, listen } from './http/server.js';
-import { collectLoadGarbage } from './heap.js';
 import { createLogger } from './log.js';
 import { defaultCachePath } from './store/index-cache.js';
 import { NetworkStore } from './store/network-store.js';
@@ -39,8 +38,6 @@ export async function serve(config: Config): Promise<void> {
   void store.start().then(() => {
     const ready = store.readiness();
     log.info({ networks: ready.components.index.networks, invalid_files: ready.components.index.invalid_files.length, ms: Date.now() - started }, 'ready');
-    const heap = collectLoadGarbage();
-    log.info({ heap_mb_before: heap.beforeMb, heap_mb_after: heap.afterMb, ms: heap.ms }, 'collected the garbage of the load');
     log.flush();
   });
 
