@@ -25,17 +25,17 @@ function plainScalar(value: unknown): string | null {
   return NOT_STRINGS.has(value.toLowerCase()) ? null : value;
 }
 
-/** `key: value, ...` of a flat mapping of plain scalars, or null. */
-function plainPairs(value: unknown): Array<[string, string]> | null {
+/** The `key: value` entries of a flat mapping of plain scalars, or null. */
+function plainEntries(value: unknown): string[] | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
-  const pairs: Array<[string, string]> = [];
+  const entries: string[] = [];
   for (const [key, item] of Object.entries(value)) {
     const k = plainScalar(key);
     const v = plainScalar(item);
     if (k === null || v === null) return null;
-    pairs.push([k, v]);
+    entries.push(`${k}: ${v}`);
   }
-  return pairs.length > 0 ? pairs : null;
+  return entries.length > 0 ? entries : null;
 }
 
 /** The direct rendering of the common shapes, or null when yaml must do it. */
@@ -51,10 +51,9 @@ export function renderPlain(value: unknown, flow: boolean, indent: number, eol: 
       items.push(flow ? one : `- ${one}`);
       continue;
     }
-    const pairs = plainPairs(item);
-    if (pairs === null) return null;
-    if (flow) items.push(`{${pairs.map(([k, v]) => `${k}: ${v}`).join(', ')}}`);
-    else items.push(`- ${pairs.map(([k, v]) => `${k}: ${v}`).join(`${eol}${' '.repeat(indent + 2)}`)}`);
+    const entries = plainEntries(item);
+    if (entries === null) return null;
+    items.push(flow ? `{${entries.join(', ')}}` : `- ${entries.join(`${eol}${' '.repeat(indent + 2)}`)}`);
   }
   return flow ? `[${items.join(', ')}]` : items.join(`${eol}${' '.repeat(indent)}`);
 }
