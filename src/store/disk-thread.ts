@@ -1,11 +1,11 @@
 /**
- * A disk thread: runs the steps of a write that may block (create + write + fsync a temp file,
- * check + rename + fsync its folder: one request) synchronously, one request at a time, off the
- * main thread.
+ * A disk thread: runs the steps of a write that may block (take the lock folder, create + write +
+ * fsync a temp file, check + rename + fsync its folder, let the lock go: one request) synchronously,
+ * one request at a time, off the main thread.
  * See threaded-fs.ts for why.
  *
- * Also takes and releases the cross-process lock of a write while other writes are in flight,
- * and removes the folder of a lock the main thread took (threaded-fs.ts says when).
+ * Also takes and releases a cross-process lock held throughout a PATCH (file-lock.ts says when)
+ * while other writes are in flight, and removes the folder of such a lock the main thread took.
  *
  * In: {seq, op, args}. Out: {seq, result} or {seq, error: {message, code, syscall, path}}, and
  * {compromised: seq, message} when the lock taken by request seq was lost.
@@ -13,10 +13,10 @@
 import { rmdirSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { lockHere, type ReleaseLock } from './cross-process-lock.js';
-import { fsyncDirSync, renameIfUnchangedSync, writeAndReplaceBySteps, writeNewDurableSync, type WriteSteps } from './fs-seam.js';
+import { fsyncDirSync, renameIfUnchangedSync, writeAndReplaceBySteps, writeNewDurableSync, type FsSeam, type WriteSteps } from './fs-seam.js';
 
 export type DiskOp =
-  | { op: 'write-and-replace'; args: [tmp: string, data: string, mode: number, to: string, expected: Uint8Array, gitLockFile: string | null] }
+  | { op: 'write-and-replace'; args: Parameters<FsSeam['writeAndReplace']> }
   | { op: 'fsync-dir'; args: [dir: string] }
   | { op: 'lock'; args: [target: string, staleMs: number] }
   | { op: 'unlock'; args: [lockSeq: number] }

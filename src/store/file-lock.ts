@@ -2,8 +2,10 @@
  * Per-network write locks. Inside one process, writers to the same network queue in a FIFO chain
  * (no polling, no lost turns). Across processes (replicas on a shared volume) proper-lockfile's
  * mkdir lock serialises them; its lock folders live in `<config>/.locks/`, which the watcher and
- * git ignore. A lock left by a killed process goes stale after `staleMs` and is taken over; a
- * compromised lock is reported to the holder, which then refuses to rename, instead of crashing.
+ * git ignore. A PATCH's write takes that folder itself for its few milliseconds (withTurn); held
+ * longer (withLock), proper-lockfile keeps it fresh. A lock left by a killed process goes stale
+ * after `staleMs` and is taken over; a compromised lock is reported to the holder, which then
+ * refuses to rename, instead of crashing.
  */
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -22,7 +24,19 @@ export const DEFAULT_LOCK: LockOptions = { staleMs: 5000, maxWaitMs: 12000 };
 export interface HeldLock {
   /** Set when proper-lockfile could not keep the lock fresh: another process may own it now. */
   compromised: Error | null;
+  /**
+   * withTurn's first run: the folder that is the cross-process lock, not taken yet, for the
+   * caller's write to take for its own few milliseconds (fs-seam.ts). Null when the lock is held.
+   */
+  folder: string | null;
 }
+
+/**
+ * What withTurn's `fn` answers when its write could not go ahead on its own: the lock's folder was
+ * taken, or the file changed after it was read (most likely another process's write). `fn` then
+ * runs again holding the lock throughout.
+ */
+export const NEEDS_THE_LOCK = Symbol('needs the lock');
 
 export class FileLocks {
   private readonly chains = new Map<string, Promise<unknown>>();
@@ -50,6 +64,55 @@ export class FileLocks {
    * (see release()), and the next holder of the same key in this process waits for that release.
    */
   async withLock<T>(key: string, fn: (lock: HeldLock) => Promise<T>): Promise<T> {
+    return this.holdAcrossProcesses(key, fn, await this.turn(key));
+  }
+
+  /**
+   * Runs `fn` in `key`'s turn in this process, first without the cross-process lock: `fn` is
+   * given the lock's folder and its write takes it, for the write alone, in the same step (one
+   * message to a disk thread per PATCH where the lock cost two more: bench/README.md). `fn` has
+   * read the file before that, so its write must check the bytes it read are still there (the
+   * writer's does). If it could not (NEEDS_THE_LOCK), `fn` runs again as withLock runs it: holding
+   * the lock, waited for, taken over when stale.
+   */
+  async withTurn<T>(key: string, fn: (lock: HeldLock) => Promise<T | typeof NEEDS_THE_LOCK>): Promise<T> {
+    const freed = await this.turn(key);
+    let first: T | typeof NEEDS_THE_LOCK;
+    try {
+      await this.folder.ready().catch((err: unknown) => {
+        throw this.refused(key, err);
+      });
+      first = await fn({ compromised: null, folder: `${this.targetOf(key)}.lock` });
+    } catch (err) {
+      freed();
+      throw err;
+    }
+    if (first !== NEEDS_THE_LOCK) {
+      freed();
+      return first;
+    }
+    return this.holdAcrossProcesses(
+      key,
+      async (lock) => {
+        const result = await fn(lock);
+        if (result === NEEDS_THE_LOCK) throw new Error('a write holding its lock asked for it again');
+        return result;
+      },
+      freed,
+    );
+  }
+
+  /** Why the lock of `key` could not be taken, as the client hears it. */
+  private refused(key: string, err: unknown): NetcfgError {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ELOCKED') {
+      return new NetcfgError('LOCK_TIMEOUT', `Another writer held the lock of ${key} for longer than ${this.options.maxWaitMs} ms; retry the request.`, { cause: err });
+    }
+    return new NetcfgError('STORAGE_UNAVAILABLE', `Could not take the write lock of ${key} (${code ?? (err as Error).message}); the config folder is not writable right now.`, { cause: err });
+  }
+
+  /** Waits for `key`'s turn in this process; the function returned ends it. */
+  private async turn(key: string): Promise<() => void> {
     const previous = this.chains.get(key);
     let freed!: () => void;
     const free = new Promise<void>((resolve) => (freed = resolve));
@@ -58,7 +121,13 @@ export class FileLocks {
       if (this.chains.get(key) === free) this.chains.delete(key);
     });
     if (previous) await previous;
-    return this.holdAcrossProcesses(key, fn, freed);
+    return freed;
+  }
+
+  /** proper-lockfile's "file" for `key` (its lock is the folder `<target>.lock`). */
+  private targetOf(key: string): string {
+    // proper-lockfile keys its registry by the "file" argument, so each network needs its own.
+    return path.join(this.dir, key.replace(':', '~'));
   }
 
   /** Resolves once every lock taken so far is released (shutdown, and tests that look at `.locks/`). */
@@ -67,17 +136,13 @@ export class FileLocks {
   }
 
   private async holdAcrossProcesses<T>(key: string, fn: (lock: HeldLock) => Promise<T>, freed: () => void): Promise<T> {
-    const held: HeldLock = { compromised: null };
+    const held: HeldLock = { compromised: null, folder: null };
     let release: ReleaseLock;
     try {
       release = await this.acquire(key, held);
     } catch (err) {
       freed();
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ELOCKED') {
-        throw new NetcfgError('LOCK_TIMEOUT', `Another writer held the lock of ${key} for longer than ${this.options.maxWaitMs} ms; retry the request.`, { cause: err });
-      }
-      throw new NetcfgError('STORAGE_UNAVAILABLE', `Could not take the write lock of ${key} (${code ?? (err as Error).message}); the config folder is not writable right now.`, { cause: err });
+      throw this.refused(key, err);
     }
     try {
       return await fn(held);
@@ -105,8 +170,7 @@ export class FileLocks {
    * would not help, and the client should hear so now.
    */
   private async acquire(key: string, held: HeldLock): Promise<ReleaseLock> {
-    // proper-lockfile keys its registry by the "file" argument, so each network needs its own.
-    const target = path.join(this.dir, key.replace(':', '~'));
+    const target = this.targetOf(key);
     const deadline = Date.now() + this.options.maxWaitMs;
     let wait = 5;
     let madeDir = false;

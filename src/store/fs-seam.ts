@@ -9,7 +9,7 @@
  * calling thread with only the fsyncs through the pool; the store writes through ThreadedFs
  * (threaded-fs.ts), which runs each step whole on a disk thread: one hand-off per step.
  */
-import { closeSync, existsSync, fchmodSync, fstatSync, fsync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, type BigIntStats, type Stats } from 'node:fs';
+import { closeSync, existsSync, fchmodSync, fstatSync, fsync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync, type BigIntStats, type Stats } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { stampOfStats } from './folder-listing.js';
@@ -18,8 +18,11 @@ const fsyncFd = promisify(fsync);
 
 export type RenameOutcome = 'renamed' | 'gone' | 'changed';
 
+/** A replace's outcome: 'locked' when it was to take a lock folder and could not (nothing written). */
+export type ReplaceOutcome = RenameOutcome | 'locked';
+
 export interface Replaced {
-  outcome: RenameOutcome;
+  outcome: ReplaceOutcome;
   syncError?: NodeJS.ErrnoException;
   /**
    * When renamed: the stamp (folder-listing.ts) of `to` just after the rename, if it was still
@@ -36,9 +39,10 @@ export interface FsSeam {
    * A whole durable replace in one call, so a seam that runs it elsewhere makes one trip: the
    * WriteSteps below, in order (writeAndReplaceBySteps). `syncError` is set when the rename was
    * done but the folder's fsync failed. Whatever the outcome, a `tmp` that was made and not
-   * renamed is the caller's to remove.
+   * renamed is the caller's to remove. With `lockFolder`, the whole replace holds that
+   * cross-process lock (file-lock.ts): made first, removed last; 'locked' if it could not be made.
    */
-  writeAndReplace(tmp: string, data: string, mode: number, to: string, expected: Uint8Array, gitLockFile: string | null): Promise<Replaced>;
+  writeAndReplace(tmp: string, data: string, mode: number, to: string, expected: Uint8Array, gitLockFile: string | null, lockFolder?: string | null): Promise<Replaced>;
   unlink(file: string): Promise<void>;
   /** fsync a directory, so a rename in it survives a power cut. */
   fsyncDir(dir: string): Promise<void>;
@@ -122,11 +126,39 @@ export function fsyncDirSync(dir: string): void {
   }
 }
 
-/** writeAndReplace() as its three steps, each through `seam` (so a test's seam can fail any). */
+/**
+ * writeAndReplace() as its three steps, each through `seam` (so a test's seam can fail any),
+ * inside the lock folder when one is given. The folder is proper-lockfile's (a mkdir is the lock):
+ * held for one write's steps, a millisecond or two, it needs none of proper-lockfile's refreshes,
+ * and a process killed while holding it leaves a folder that goes stale and is taken over as any.
+ * (A disk stalled in an fsync for longer than the stale time lets another process take it over;
+ * the byte check before each rename still keeps either write from undoing the other.)
+ */
 export async function writeAndReplaceBySteps(
   seam: WriteSteps,
-  ...[tmp, data, mode, to, expected, gitLockFile]: Parameters<FsSeam['writeAndReplace']>
+  ...[tmp, data, mode, to, expected, gitLockFile, lockFolder = null]: Parameters<FsSeam['writeAndReplace']>
 ): Promise<Replaced> {
+  if (lockFolder === null) return replaceBySteps(seam, tmp, data, mode, to, expected, gitLockFile);
+  try {
+    mkdirSync(lockFolder);
+  } catch {
+    // Held by another process (EEXIST), or not to be made here (its parent gone, a read-only
+    // disk): the caller takes the lock the long way, which waits, takes over or says why.
+    return { outcome: 'locked' };
+  }
+  try {
+    return await replaceBySteps(seam, tmp, data, mode, to, expected, gitLockFile);
+  } finally {
+    // Not removable (removed already, a disk gone read-only): it goes stale and is taken over.
+    try {
+      rmdirSync(lockFolder);
+    } catch {
+      /* see above */
+    }
+  }
+}
+
+async function replaceBySteps(seam: WriteSteps, ...[tmp, data, mode, to, expected, gitLockFile]: Parameters<FsSeam['writeAndReplace']>): Promise<Replaced> {
   await seam.writeNewDurable(tmp, data, mode);
   const made = statSync(tmp, { bigint: true });
   const outcome = await seam.renameIfUnchanged(tmp, to, expected, gitLockFile);

@@ -1,18 +1,21 @@
 /**
- * PATCH's write path. Under the network's lock: read the file from disk (git may have changed it a
- * moment ago), check If-Match against the hash of those bytes, splice the new values into the text
- * (every other byte, comments included, stays; see yaml-edit.ts), validate the whole result with the same code that
- * loads files, then write a temp file, fsync it, rename it over the file and fsync the folder.
- * The index is updated before the lock is released, so the next GET anywhere in this process sees
- * the change; the watcher's later event for the same bytes changes nothing.
+ * PATCH's write path. In the network's turn in this process: read the file from disk (git may have
+ * changed it a moment ago), check If-Match against the hash of those bytes, splice the new values
+ * into the text (every other byte, comments included, stays; see yaml-edit.ts), validate the whole
+ * result with the same code that loads files, then, holding the network's cross-process lock, write
+ * a temp file, fsync it, check the file still holds the bytes read, rename it over the file and
+ * fsync the folder. The write takes that lock itself, for its own steps (FileLocks.withTurn); when
+ * another process holds it, or a git journal commits each write under it, the PATCH holds it
+ * throughout. The index is updated before the turn ends, so the next GET anywhere in this process
+ * sees the change; the watcher's later event for the same bytes changes nothing.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { NetcfgError, type ErrorDetail } from '../errors.js';
-import type { FileLocks } from './file-lock.js';
+import { NEEDS_THE_LOCK, type FileLocks, type HeldLock } from './file-lock.js';
 import type { GitIndexLock } from './git-index-lock.js';
-import { FolderOnce, type FsSeam, type RenameOutcome, type Replaced } from './fs-seam.js';
+import { FolderOnce, type FsSeam, type ReplaceOutcome, type Replaced } from './fs-seam.js';
 import { EXTENSIONS, relativePathOf, type NetworkId } from './network-id.js';
 import { etagOf, parseNetworkData, parseYaml, type ParsedYaml } from './network-file.js';
 import type { NetworkRecord } from './network-record.js';
@@ -75,19 +78,28 @@ export class NetworkWriter {
   }
 
   private locked(request: UpdateRequest): Promise<NetworkRecord> {
-    return this.locks.withLock(request.id.id, async (lock) => {
-      // A file swapped under us between read and rename (git checkout) makes us read again.
-      for (let attempt = 1; ; attempt++) {
-        const result = await this.attempt(request, () => lock.compromised);
-        if (result !== 'moved') return result;
-        if (attempt === 3) {
-          throw new NetcfgError('PRECONDITION_FAILED', `${request.id.id} kept changing on disk while it was being written; read it again and retry.`);
-        }
-      }
-    });
+    // A git journal commits each write under its lock (afterWrite): the lock is held throughout.
+    // Otherwise the write takes it for its own steps (FileLocks.withTurn says how).
+    // (Holding the lock, a write never finds it taken: attempts() answers a record.)
+    if (this.afterWrite) return this.locks.withLock(request.id.id, (lock) => this.attempts(request, lock) as Promise<NetworkRecord>);
+    return this.locks.withTurn(request.id.id, (lock) => this.attempts(request, lock));
   }
 
-  private async attempt(request: UpdateRequest, compromised: () => Error | null): Promise<NetworkRecord | 'moved'> {
+  private async attempts(request: UpdateRequest, lock: HeldLock): Promise<NetworkRecord | typeof NEEDS_THE_LOCK> {
+    // A file swapped under us between read and rename (git checkout) makes us read again.
+    for (let attempt = 1; ; attempt++) {
+      const result = await this.attempt(request, lock);
+      if (result !== 'moved') return result;
+      // Changed since it was read: without the lock held, most likely by another process's
+      // write. Read again holding it, so that process cannot win every round.
+      if (lock.folder !== null) return NEEDS_THE_LOCK;
+      if (attempt === 3) {
+        throw new NetcfgError('PRECONDITION_FAILED', `${request.id.id} kept changing on disk while it was being written; read it again and retry.`);
+      }
+    }
+  }
+
+  private async attempt(request: UpdateRequest, lock: HeldLock): Promise<NetworkRecord | 'moved' | typeof NEEDS_THE_LOCK> {
     const { id } = request;
     await this.gitLock?.whenFree(this.locks.maxWaitMs);
     const { rel, abs, stat, bytes } = await this.readCurrent(id);
@@ -123,8 +135,9 @@ export class NetworkWriter {
         this.index.put(outcome.record);
         if (stamp !== undefined) this.wrote?.(rel, stamp, outcome.record.etag);
       };
-      const moved = await this.writeAtomic(abs, next, stat.mode & 0o7777, bytes, compromised, renamed, outcome.record.etag);
-      if (moved) return 'moved';
+      const written = await this.writeAtomic(abs, next, stat.mode & 0o7777, bytes, lock, renamed, outcome.record.etag);
+      if (written === 'locked') return NEEDS_THE_LOCK;
+      if (written === 'changed') return 'moved';
       this.parses.set(outcome.record.etag, kept.read);
     }
     if (changed.length === 0 && this.lastFailure) await this.heal(path.dirname(abs));
@@ -151,12 +164,13 @@ export class NetworkWriter {
   }
 
   /**
-   * Temp file + fsync, then rename + folder fsync. Returns true when the file changed under us since
-   * it was read (the caller reads it again); a file deleted meanwhile is a 404, not resurrected
-   * (except by a deletion inside the microseconds between the last check and the rename: see
-   * RELIABILITY.md).
+   * Temp file + fsync, then rename + folder fsync, holding `lock` (or taking its folder for these
+   * steps). 'changed' when the file changed under us since it was read (the caller reads it
+   * again), 'locked' when another process held the lock's folder (nothing was written); a file
+   * deleted meanwhile is a 404, not resurrected (except by a deletion inside the microseconds
+   * between the last check and the rename: see RELIABILITY.md).
    */
-  private async writeAtomic(abs: string, text: string, mode: number, read: Buffer, compromised: () => Error | null, renamed: (stamp: string | undefined) => void, newEtag: string): Promise<boolean> {
+  private async writeAtomic(abs: string, text: string, mode: number, read: Buffer, lock: HeldLock, renamed: (stamp: string | undefined) => void, newEtag: string): Promise<'written' | 'changed' | 'locked'> {
     const dir = path.dirname(abs);
     let tmp = await this.tempFor(abs);
     let syncError: NodeJS.ErrnoException | undefined;
@@ -167,13 +181,13 @@ export class NetworkWriter {
         // check was never atomic with the rename (proper-lockfile calls a lock compromised once
         // it went unrefreshed for staleMs, 5 s), and this way the temp file and the rename go to
         // a disk thread as one message, one hand-off per PATCH instead of two (bench/README.md).
-        const lost = compromised();
+        const lost = lock.compromised;
         if (lost) throw new NetcfgError('LOCK_TIMEOUT', `The write lock was lost (${lost.message}); nothing was written, retry the request.`);
         // Renamed only if the file still holds the bytes read and no git command has started
         // meanwhile (see fs-seam.ts and RELIABILITY.md), then the folder synced; else read again.
-        return this.fs.writeAndReplace(tmp, text, mode, abs, read, this.gitLock?.fileToCheck() ?? null);
+        return this.fs.writeAndReplace(tmp, text, mode, abs, read, this.gitLock?.fileToCheck() ?? null, lock.folder);
       };
-      let outcome: RenameOutcome;
+      let outcome: ReplaceOutcome;
       try {
         ({ outcome, syncError, stamp } = await place());
       } catch (err) {
@@ -192,9 +206,10 @@ export class NetworkWriter {
         ({ outcome, syncError, stamp } = await place());
       }
       if (outcome === 'gone') throw gone();
+      if (outcome === 'locked') return 'locked'; // taken before the temp file: nothing was made
       if (outcome === 'changed') {
         await this.removeQuietly(tmp);
-        return true;
+        return 'changed';
       }
       renamed(stamp);
     } catch (err) {
@@ -210,7 +225,7 @@ export class NetworkWriter {
       throw new NetcfgError('STORAGE_UNAVAILABLE', message, { cause: syncError, headers: { ETag: newEtag } });
     }
     this.lastFailure = null;
-    return false;
+    return 'written';
   }
 
   /** A temp path in `<config>/.tmp/`. */

@@ -1,6 +1,6 @@
 /**
  * The parses of the files this process last wrote, by ETag (a hash of the exact bytes). A PATCH
- * reads its file again under the lock and parses it to splice the edit in; when those bytes are the
+ * reads its file again from disk and parses it to splice the edit in; when those bytes are the
  * ones an earlier PATCH wrote (a script rotating a network's URLs, a retry), the parse that
  * validated them is used again: one YAML parse per PATCH instead of two. Keyed by the bytes, never
  * by the network, so a file changed behind our back is simply a miss. Documents are never edited

@@ -2,13 +2,14 @@
  * The writer, end to end through PATCH: golden files (a realistic file before, the request, the
  * exact bytes expected after) and disk failures injected through the fs seam.
  */
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import type { ParseCache } from '../../src/store/parse-cache.js';
 import { standardFiles } from '../helpers/fixtures.js';
+import { holdLockInChild, type LockHolder } from '../helpers/write-lock-holder.js';
 import { expectErrorEnvelope, FaultyFs, leftoversOf, sha256Etag, writeRig, type Fault, type FaultyOp, type WriteRig } from '../helpers/write-support.js';
 
 const GOLDEN = path.join(PROJECT_ROOT, 'test', 'fixtures', 'golden');
@@ -69,6 +70,112 @@ describe('store/network-writer', () => {
     expect(second.status, second.text).to.equal(200);
     expect(readFileSync(rig.file('evm/sepolia.yaml'), 'utf8')).to.include('https://two.example.com');
     expect(await leftoversOf(rig)).to.deep.equal([]);
+  });
+
+  describe('the cross-process lock', () => {
+    let holder: LockHolder | undefined;
+    afterEach(async () => {
+      await holder?.kill();
+      holder = undefined;
+    });
+
+    /** A seam noting, at each step of a PATCH, whether the lock folder of evm:sepolia exists. */
+    function lockWatchingFs(lockFolder: () => string, afterFirstRead = (): void => {}) {
+      const fs = new FaultyFs();
+      const steps: Array<[string, boolean]> = [];
+      const { readFile, writeNewDurable, fsyncDir, writeAndReplace } = fs;
+      const outcomes: string[] = [];
+      let foundTaken!: () => void;
+      const taken = new Promise<void>((resolve) => (foundTaken = resolve));
+      fs.readFile = async (file) => {
+        const bytes = await readFile(file);
+        steps.push(['read', existsSync(lockFolder())]);
+        if (steps.length === 1) afterFirstRead();
+        return bytes;
+      };
+      fs.writeAndReplace = async (...args) => {
+        const replaced = await writeAndReplace(...args);
+        outcomes.push(replaced.outcome);
+        if (replaced.outcome === 'locked') foundTaken();
+        return replaced;
+      };
+      fs.writeNewDurable = async (...args) => {
+        steps.push(['write', existsSync(lockFolder())]);
+        return writeNewDurable(...args);
+      };
+      fs.fsyncDir = async (dir) => {
+        steps.push(['sync folder', existsSync(lockFolder())]);
+        return fsyncDir(dir);
+      };
+      return { fs, steps, outcomes, taken };
+    }
+
+    const folderOf = () => path.join((rig as WriteRig).root, '.locks', 'evm~sepolia.lock');
+
+    it('a PATCH reads without the lock and holds it for exactly its write steps', async () => {
+      const { fs, steps, outcomes } = lockWatchingFs(folderOf);
+      rig = await writeRig(standardFiles(), { fs });
+      const res = await request(rig.app.callback()).patch('/api/v1/networks/evm:sepolia').send({ rpc_urls: ['https://one.example.com'] });
+      expect(res.status, res.text).to.equal(200);
+      expect(steps).to.deep.equal([
+        ['read', false],
+        ['write', true],
+        ['sync folder', true],
+      ]);
+      expect(outcomes).to.deep.equal(['renamed']);
+      expect(existsSync(folderOf()), 'lock folder once answered').to.equal(false);
+    });
+
+    it('a file changed between the read and the write (another replica): the PATCH reads it again holding the lock', async () => {
+      const { fs, steps, outcomes } = lockWatchingFs(folderOf, () => {
+        // Lands just after the read, as another process's write would, lock taken and let go.
+        const sepolia = (rig as WriteRig).file('evm/sepolia.yaml');
+        writeFileSync(sepolia, `# written by the other replica\n${readFileSync(sepolia, 'utf8')}`);
+      });
+      rig = await writeRig(standardFiles(), { fs });
+      const res = await request(rig.app.callback()).patch('/api/v1/networks/evm:sepolia').send({ rpc_urls: ['https://mine.example.com'] });
+      expect(res.status, res.text).to.equal(200);
+      const text = readFileSync(rig.file('evm/sepolia.yaml'), 'utf8');
+      expect(text.startsWith('# written by the other replica\n'), text).to.equal(true);
+      expect(text).to.include('https://mine.example.com').and.not.include('backup.example.com');
+      expect(steps).to.deep.equal([
+        ['read', false],
+        ['write', true],
+        ['read', true],
+        ['write', true],
+        ['sync folder', true],
+      ]);
+      expect(outcomes).to.deep.equal(['changed', 'renamed']);
+      expect(await leftoversOf(rig)).to.deep.equal([]);
+    });
+
+    it('a lock another process holds: the PATCH waits for it, then reads again and writes over that process\'s change', async () => {
+      const { fs, steps, outcomes, taken } = lockWatchingFs(folderOf);
+      rig = await writeRig(standardFiles(), { fs });
+      const sepolia = rig.file('evm/sepolia.yaml');
+      holder = await holdLockInChild(path.join(rig.root, '.locks'), 'evm:sepolia');
+      const answer = request(rig.app.callback()).patch('/api/v1/networks/evm:sepolia').send({ rpc_urls: ['https://mine.example.com'] }).then((res) => res);
+      // Read while the other process holds the lock; the write finds its folder taken (before
+      // this change a PATCH waited for the lock before reading, and this never came).
+      await taken;
+      const theirs = `# written by the other replica\n${readFileSync(sepolia, 'utf8')}`;
+      writeFileSync(sepolia, theirs);
+      await holder.release();
+      const res = await answer;
+      expect(res.status, res.text).to.equal(200);
+      const text = readFileSync(sepolia, 'utf8');
+      expect(text.startsWith('# written by the other replica\n'), text).to.equal(true);
+      expect(text).to.include('https://mine.example.com').and.not.include('backup.example.com');
+      // Two reads: the first while the other process held the lock, the second holding it.
+      expect(steps).to.deep.equal([
+        ['read', true],
+        ['read', true],
+        ['write', true],
+        ['sync folder', true],
+      ]);
+      expect(outcomes).to.deep.equal(['locked', 'renamed']);
+      expect(existsSync(folderOf()), 'lock folder once answered').to.equal(false);
+    });
   });
 
   it('the next PATCH of bytes this writer wrote reuses their parse; bytes changed behind its back are parsed afresh', async () => {
