@@ -111,6 +111,15 @@ describe('store/network-writer', () => {
     }
 
     const folderOf = () => path.join((rig as WriteRig).root, '.locks', 'evm~sepolia.lock');
+    const sepoliaFile = () => (rig as WriteRig).file('evm/sepolia.yaml');
+    /** Another replica's write of evm:sepolia: a comment line added on top. */
+    const theirWrite = () => writeFileSync(sepoliaFile(), `# written by the other replica\n${readFileSync(sepoliaFile(), 'utf8')}`);
+    /** Neither write undid the other: their line and this PATCH's value are both in the file. */
+    const expectBothWrites = () => {
+      const text = readFileSync(sepoliaFile(), 'utf8');
+      expect(text.startsWith('# written by the other replica\n'), text).to.equal(true);
+      expect(text).to.include('https://mine.example.com').and.not.include('backup.example.com');
+    };
 
     it('a PATCH reads without the lock and holds it for exactly its write steps', async () => {
       const { fs, steps, outcomes } = lockWatchingFs(folderOf);
@@ -127,17 +136,12 @@ describe('store/network-writer', () => {
     });
 
     it('a file changed between the read and the write (another replica): the PATCH reads it again holding the lock', async () => {
-      const { fs, steps, outcomes } = lockWatchingFs(folderOf, () => {
-        // Lands just after the read, as another process's write would, lock taken and let go.
-        const sepolia = (rig as WriteRig).file('evm/sepolia.yaml');
-        writeFileSync(sepolia, `# written by the other replica\n${readFileSync(sepolia, 'utf8')}`);
-      });
+      // Their write lands just after the read, lock taken and let go.
+      const { fs, steps, outcomes } = lockWatchingFs(folderOf, theirWrite);
       rig = await writeRig(standardFiles(), { fs });
       const res = await request(rig.app.callback()).patch('/api/v1/networks/evm:sepolia').send({ rpc_urls: ['https://mine.example.com'] });
       expect(res.status, res.text).to.equal(200);
-      const text = readFileSync(rig.file('evm/sepolia.yaml'), 'utf8');
-      expect(text.startsWith('# written by the other replica\n'), text).to.equal(true);
-      expect(text).to.include('https://mine.example.com').and.not.include('backup.example.com');
+      expectBothWrites();
       expect(steps).to.deep.equal([
         ['read', false],
         ['write', true],
@@ -152,20 +156,16 @@ describe('store/network-writer', () => {
     it('a lock another process holds: the PATCH waits for it, then reads again and writes over that process\'s change', async () => {
       const { fs, steps, outcomes, taken } = lockWatchingFs(folderOf);
       rig = await writeRig(standardFiles(), { fs });
-      const sepolia = rig.file('evm/sepolia.yaml');
       holder = await holdLockInChild(path.join(rig.root, '.locks'), 'evm:sepolia');
       const answer = request(rig.app.callback()).patch('/api/v1/networks/evm:sepolia').send({ rpc_urls: ['https://mine.example.com'] }).then((res) => res);
       // Read while the other process holds the lock; the write finds its folder taken (before
       // this change a PATCH waited for the lock before reading, and this never came).
       await taken;
-      const theirs = `# written by the other replica\n${readFileSync(sepolia, 'utf8')}`;
-      writeFileSync(sepolia, theirs);
+      theirWrite();
       await holder.release();
       const res = await answer;
       expect(res.status, res.text).to.equal(200);
-      const text = readFileSync(sepolia, 'utf8');
-      expect(text.startsWith('# written by the other replica\n'), text).to.equal(true);
-      expect(text).to.include('https://mine.example.com').and.not.include('backup.example.com');
+      expectBothWrites();
       // Two reads: the first while the other process held the lock, the second holding it.
       expect(steps).to.deep.equal([
         ['read', true],
