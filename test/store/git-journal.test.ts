@@ -55,6 +55,25 @@ describe('store/git-journal (real repository)', () => {
     expect(git(repo, 'show', 'HEAD:config/networks/evm/sepolia.yaml')).to.not.include('one.example.com');
   });
 
+  it('a PATCH holds its network\'s lock from its read through its commit', async () => {
+    // Without GIT_COMMIT the write takes the lock for its own steps only (network-writer.test.ts).
+    const folder = path.join(root, '.locks', 'evm~sepolia.lock');
+    const lockedAtRead: boolean[] = [];
+    const fs: FsSeam = {
+      ...nodeFs,
+      async readFile(file) {
+        lockedAtRead.push(existsSync(folder));
+        return nodeFs.readFile(file);
+      },
+    };
+    await store.close();
+    store = await startStore(root, { gitCommit: true, gitAuthor: { name: 'Ops Bot', email: 'ops@example.com' }, fs });
+    app = createApp(store);
+    await patch('evm:sepolia', 'https://one.example.com').expect(200);
+    expect(lockedAtRead).to.deep.equal([true]);
+    expect(git(repo, 'log', '-1', '--format=%s')).to.equal('netcfg: update rpc_urls of evm:sepolia\n');
+  });
+
   it('a no-op PATCH makes no commit', async () => {
     await patch('evm:sepolia', 'https://one.example.com').expect(200);
     const count = git(repo, 'rev-list', '--count', 'HEAD');
