@@ -11,7 +11,8 @@
  * concurrent writes (to different files: each file has its lock) overlap and the journal commits
  * them together. Threads start on the first write and do not keep the process alive.
  *
- * The cross-process lock (cross-process-lock.ts) is taken here too, on this thread or a disk
+ * A PATCH's cross-process lock is usually made and removed inside its write message (fs-seam.ts);
+ * one held throughout a PATCH (file-lock.ts says when) is taken here, on this thread or a disk
  * thread: see takeLock.
  */
 import type { Worker } from 'node:worker_threads';
@@ -165,6 +166,8 @@ export class ThreadedFs implements FsSeam, LockTaker {
    * A lock taken here is still removed on a disk thread: its rmdir is the slowest call of a lock
    * (58-68 us, ~9% of this thread's time in a one-connection PATCH profile) and nothing waits for
    * it but the next writer of the same network, so this thread sends it and goes on.
+   * (Only locks taken here count as held: a write holding its lock inside its own message is
+   * not seen, so under many such writes a rare lock taken the long way may still be taken here.)
    */
   async takeLock(target: string, staleMs: number, onCompromised: (err: Error) => void): Promise<ReleaseLock> {
     const here = this.held === 0 && this.locks === 'alone-here';
