@@ -63,8 +63,8 @@ export class FileLocks {
    * Resolves with `fn`'s result as soon as `fn` is done; the lock itself is released just after
    * (see release()), and the next holder of the same key in this process waits for that release.
    */
-  async withLock<T>(key: string, fn: (lock: HeldLock) => Promise<T>): Promise<T> {
-    return this.holdAcrossProcesses(key, fn, await this.turn(key));
+  withLock<T>(key: string, fn: (lock: HeldLock) => Promise<T>): Promise<T> {
+    return this.withTurn(key, fn, { holdThroughout: true });
   }
 
   /**
@@ -72,24 +72,26 @@ export class FileLocks {
    * given the lock's folder and its write takes it, for the write alone, in the same step (one
    * message to a disk thread per PATCH where the lock cost two more: bench/README.md). `fn` has
    * read the file before that, so its write must check the bytes it read are still there (the
-   * writer's does). If it could not (NEEDS_THE_LOCK), `fn` runs again as withLock runs it: holding
-   * the lock, waited for, taken over when stale.
+   * writer's does). If it could not (NEEDS_THE_LOCK), `fn` runs again holding the lock (waited
+   * for, taken over when stale), as it runs at once with `holdThroughout` (withLock).
    */
-  async withTurn<T>(key: string, fn: (lock: HeldLock) => Promise<T | typeof NEEDS_THE_LOCK>): Promise<T> {
+  async withTurn<T>(key: string, fn: (lock: HeldLock) => Promise<T | typeof NEEDS_THE_LOCK>, { holdThroughout = false } = {}): Promise<T> {
     const freed = await this.turn(key);
-    let first: T | typeof NEEDS_THE_LOCK;
-    try {
-      await this.folder.ready().catch((err: unknown) => {
-        throw this.refused(key, err);
-      });
-      first = await fn({ compromised: null, folder: `${this.targetOf(key)}.lock` });
-    } catch (err) {
-      freed();
-      throw err;
-    }
-    if (first !== NEEDS_THE_LOCK) {
-      freed();
-      return first;
+    if (!holdThroughout) {
+      let first: T | typeof NEEDS_THE_LOCK;
+      try {
+        await this.folder.ready().catch((err: unknown) => {
+          throw this.refused(key, err);
+        });
+        first = await fn({ compromised: null, folder: `${this.targetOf(key)}.lock` });
+      } catch (err) {
+        freed();
+        throw err;
+      }
+      if (first !== NEEDS_THE_LOCK) {
+        freed();
+        return first;
+      }
     }
     return this.holdAcrossProcesses(
       key,

@@ -78,11 +78,9 @@ export class NetworkWriter {
   }
 
   private locked(request: UpdateRequest): Promise<NetworkRecord> {
-    // A git journal commits each write under its lock (afterWrite): the lock is held throughout.
-    // Otherwise the write takes it for its own steps (FileLocks.withTurn says how).
-    // (Holding the lock, a write never finds it taken: attempts() answers a record.)
-    if (this.afterWrite) return this.locks.withLock(request.id.id, (lock) => this.attempts(request, lock) as Promise<NetworkRecord>);
-    return this.locks.withTurn(request.id.id, (lock) => this.attempts(request, lock));
+    // The write takes the lock for its own steps (FileLocks.withTurn says how), but a git journal
+    // commits each write under the lock (afterWrite): then it is held throughout.
+    return this.locks.withTurn(request.id.id, (lock) => this.attempts(request, lock), { holdThroughout: this.afterWrite !== undefined });
   }
 
   private async attempts(request: UpdateRequest, lock: HeldLock): Promise<NetworkRecord | typeof NEEDS_THE_LOCK> {
