@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { printSummary, summarise } from './harness/cpu-profile.js';
-import { ensureFixture, fixtureDir, scratchCopy, sortedIds, TMP_DIR } from './harness/fixtures.js';
+import { ensureFixture, fixtureDir, scratchCopy, sortedIds, TMP_DIR, warmFiles } from './harness/fixtures.js';
 import { describe, runOnce } from './harness/load.js';
 import { installCleanup, stopAll, stopProcess } from './harness/processes.js';
 import { readPath } from './harness/read-rows.js';
@@ -30,6 +30,8 @@ async function main(): Promise<void> {
   mkdirSync(profiles, { recursive: true });
   const name = `${scenario}.cpuprofile`;
   rmSync(path.join(profiles, name), { force: true });
+  // As in make bench: a start-up finds its files in the page cache (see warmFiles).
+  if (scenario.startsWith('startup')) warmFiles(dir);
   const nodeArgs = ['--cpu-prof', `--cpu-prof-dir=${profiles}`, `--cpu-prof-name=${name}`];
   const server = await startNetcfg(`profile-${scenario}`, dir, { nodeArgs, deadlineMs: 300_000, logLevel: process.env.BENCH_LOG_LEVEL ?? 'info' });
   console.log(`${scenario}: ready ${(server.readyAt - server.child.spawnedAt).toFixed(0)} ms after spawn`);

@@ -1,19 +1,23 @@
 /**
- * A worker of the first load: takes chunks of ids from the main thread, reads and parses them
- * (YAML parsing is most of a start-up's time) and sends the observations back; the main thread
- * only applies them. It says 'ready' once its modules are loaded, then answers each chunk.
+ * A worker of the first load: given the job once, it claims chunks of ids from the counter it
+ * shares with the other threads, reads and parses each (YAML parsing is most of a start-up's
+ * time) and sends its observations back; the main thread only applies them. 'done' once no
+ * chunk is left.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { DiskSync } from './disk-sync.js';
 import { NetworkIndex } from './network-index.js';
-import type { LoadChunk } from './parallel-load.js';
+import { claimChunk, type LoadJob, type LoadReport } from './parallel-load.js';
 import type { UrlPolicy } from './url-rules.js';
 
 const { root, policy } = workerData as { root: string; policy: UrlPolicy };
 const sync = new DiskSync(root, new NetworkIndex(), policy);
 const port = parentPort!;
-port.on('message', (chunk: LoadChunk) => {
-  const listing = { files: new Set(chunk.files), linkedFamilies: new Set(chunk.linkedFamilies) };
-  port.postMessage(chunk.ids.map((id) => sync.observeParsed(id, listing)));
+port.once('message', (job: LoadJob) => {
+  const listing = { files: new Set(job.files), linkedFamilies: new Set(job.linkedFamilies) };
+  const send = (report: LoadReport): void => port.postMessage(report);
+  for (let i = claimChunk(job.next, job.chunks.length); i >= 0; i = claimChunk(job.next, job.chunks.length)) {
+    send({ chunk: i, observations: (job.chunks[i] as LoadJob['chunks'][number]).map((id) => sync.observeParsed(id, listing)) });
+  }
+  send('done');
 });
-port.postMessage('ready');

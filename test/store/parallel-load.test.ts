@@ -2,11 +2,13 @@
  * The first load of a large folder in worker threads gives exactly what the main thread would.
  */
 import { availableParallelism } from 'node:os';
+import type { Worker } from 'node:worker_threads';
 import { expect } from 'chai';
 import { DiskSync } from '../../src/store/disk-sync.js';
 import { NetworkIndex } from '../../src/store/network-index.js';
 import type { Observation } from '../../src/store/disk-sync.js';
-import { loadInParallel, PARALLEL_FROM, workersFor } from '../../src/store/parallel-load.js';
+import { CHUNK, loadInParallel, PARALLEL_FROM, workersFor } from '../../src/store/parallel-load.js';
+import type { NetworkId } from '../../src/store/network-id.js';
 import { OPEN_POLICY } from '../../src/store/url-rules.js';
 import { makeConfigDir, networkYaml, removeDir } from '../helpers/fixtures.js';
 import { startStore } from '../helpers/store.js';
@@ -39,6 +41,23 @@ describe('store/parallel-load', () => {
     // Parsed with and without the listing: the same observations.
     expect(parallel).to.deep.equal(ids.map((id) => serial.observeParsed(id, listing)));
     expect(parallel).to.deep.equal(ids.map((id) => serial.observeParsed(id)));
+  });
+
+  it('a worker stopped midway leaves what it claimed to the main thread: every network is applied once', async () => {
+    const serial = new DiskSync(root, new NetworkIndex(), OPEN_POLICY);
+    const { ids: byId, listing } = serial.listTargets();
+    const ids = [...byId.values()];
+    const applied: string[] = [];
+    const readHere: string[] = [];
+    const observeHere = (id: NetworkId): Observation => {
+      readHere.push(id.id);
+      return serial.observe(id, listing);
+    };
+    // Stopped as its first chunk arrives: by then it has claimed the next one and is reading it.
+    const onWorker = (worker: Worker): void => void worker.once('message', () => void worker.terminate());
+    await loadInParallel({ root, ids, listing, policy: OPEN_POLICY, workers: 1, observeHere, apply: (obs) => applied.push(obs.id.id), mainThreadHelps: false, onWorker });
+    expect(readHere.length).to.be.within(1, ids.length - CHUNK);
+    expect([...applied].sort()).to.deep.equal(ids.map((id) => id.id).sort());
   });
 
   it('small folders load on the main thread alone; large ones use a worker per spare core', () => {
