@@ -9,7 +9,8 @@
  * bench/README.md). Without it, too, every parse's garbage lands in the main thread's heap, which
  * keeps the room, where a worker's heap goes with the worker (RSS just after loading 100,000
  * networks: 991 MB without, 693 MB with; make bench, 2026-11-23). Small folders load on the main
- * thread. */
+ * thread.
+ */
 import { availableParallelism } from 'node:os';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Worker } from 'node:worker_threads';
