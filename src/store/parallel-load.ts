@@ -33,7 +33,7 @@ export function workersFor(count: number): number {
  * What a worker is given, once: every chunk, the listing they are read against, and the counter
  * every thread claims chunks from (Atomics.add), so a worker goes from one chunk to the next
  * without waiting for the main thread to hand it one: the main thread only hears a worker between
- * its own chunks, and a worker served that way sat idle for ~40% of the load (10,000 files,
+ * its own chunks, and a worker served that way sat idle for ~30% of the load (10,000 files,
  * bench/README.md, session of 2026-11-23 night 4).
  */
 export interface LoadJob {
