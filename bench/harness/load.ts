@@ -108,12 +108,19 @@ export async function measure(spec: LoadSpec, timing: Timing): Promise<LoadResul
 /**
  * Several servers under the same workload, their runs interleaved (A B C, A B C) so that a slow
  * moment of a shared machine is shared too, instead of landing on whichever server ran then.
+ * Each run has its own warm-up right before it: a server waits idle while the others run (40 s
+ * with five servers), and V8 shrinks an idle process's young generation, so a run that started
+ * cold spent its first seconds in extra scavenges that cost in proportion to the server's heap
+ * (bench/README.md, session of 2026-11-23 night 4).
  */
 export async function measureInterleaved(specs: LoadSpec[], timing: Timing): Promise<LoadResult[]> {
-  if (timing.warmupS > 0) for (const spec of specs) await runOnce(spec, timing.warmupS);
   const runs: RunResult[][] = specs.map(() => []);
   for (let i = 0; i < timing.runs; i++) {
-    for (let s = 0; s < specs.length; s++) (runs[s] as RunResult[]).push(await runOnce(specs[s] as LoadSpec, timing.durationS));
+    for (let s = 0; s < specs.length; s++) {
+      const spec = specs[s] as LoadSpec;
+      if (timing.warmupS > 0) await runOnce(spec, timing.warmupS);
+      (runs[s] as RunResult[]).push(await runOnce(spec, timing.durationS));
+    }
   }
   return runs.map((list) => ({ ...list.reduce((a, b) => (b.reqPerSec > a.reqPerSec ? b : a)), runs: list }));
 }
