@@ -6,6 +6,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { DiskSync } from './disk-sync.js';
+import type { NetworkId } from './network-id.js';
 import { NetworkIndex } from './network-index.js';
 import { claimChunk, type LoadJob, type LoadReport } from './parallel-load.js';
 import type { UrlPolicy } from './url-rules.js';
@@ -17,7 +18,7 @@ port.once('message', (job: LoadJob) => {
   const listing = { files: new Set(job.files), linkedFamilies: new Set(job.linkedFamilies) };
   const send = (report: LoadReport): void => port.postMessage(report);
   for (let i = claimChunk(job.next, job.chunks.length); i >= 0; i = claimChunk(job.next, job.chunks.length)) {
-    send({ chunk: i, observations: (job.chunks[i] as LoadJob['chunks'][number]).map((id) => sync.observeParsed(id, listing)) });
+    send({ chunk: i, observations: (job.chunks[i] as NetworkId[]).map((id) => sync.observeParsed(id, listing)) });
   }
   send('done');
 });

@@ -77,17 +77,17 @@ export async function loadInParallel(load: ParallelLoad): Promise<void> {
     for (const obs of observations) load.apply(obs);
     applied[i] = 1;
   };
-  const job: LoadJob = {
-    chunks,
-    files: [...load.listing.files],
-    linkedFamilies: [...load.listing.linkedFamilies],
-    next: new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT)),
-  };
-  const helpers = load.workers > 0 && chunks.length > 0 ? Array.from({ length: load.workers }, () => helpWith(load, job, applyChunk)) : [];
+  const next = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
+  const helpers: Array<Promise<void>> = [];
+  // The job (a copy of the listing) is built only when there is a worker to send it to.
+  if (load.workers > 0 && chunks.length > 0) {
+    const job: LoadJob = { chunks, files: [...load.listing.files], linkedFamilies: [...load.listing.linkedFamilies], next };
+    for (let w = 0; w < load.workers; w++) helpers.push(helpWith(load, job, applyChunk));
+  }
   // The main thread claims chunks too, yielding between them so /ready answers meanwhile and the
   // workers' results are applied as they arrive.
   if (load.mainThreadHelps !== false) {
-    for (let i = claimChunk(job.next, chunks.length); i >= 0; i = claimChunk(job.next, chunks.length)) {
+    for (let i = claimChunk(next, chunks.length); i >= 0; i = claimChunk(next, chunks.length)) {
       applyChunk(i, (chunks[i] as NetworkId[]).map((id) => load.observeHere(id)));
       await yieldToLoop();
     }
