@@ -1,6 +1,7 @@
 /**
  * A disk thread: runs the steps of a write that may block (take the lock folder, create + write +
- * fsync a temp file, check + rename + fsync its folder, let the lock go: one request) synchronously,
+ * fsync a temp file, wait for the write's go-ahead, check + rename + fsync its folder, let the lock
+ * go: one request) synchronously,
  * one request at a time, off the main thread.
  * See threaded-fs.ts for why.
  *
@@ -13,6 +14,7 @@
 import { rmdirSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { lockHere, type ReleaseLock } from './cross-process-lock.js';
+import { awaitGoAheadBlocking } from './go-ahead.js';
 import { fsyncDirSync, renameIfUnchangedSync, writeAndReplaceBySteps, writeNewDurableSync, type FsSeam, type WriteSteps } from './fs-seam.js';
 
 export type DiskOp =
@@ -42,6 +44,7 @@ const BLOCKING_STEPS: WriteSteps = {
   writeNewDurable: async (...args) => writeNewDurableSync(...args),
   renameIfUnchanged: async (...args) => renameIfUnchangedSync(...args),
   fsyncDir: async (dir) => fsyncDirSync(dir),
+  goAhead: async (cell) => awaitGoAheadBlocking(cell),
 };
 
 async function run(request: DiskOp & { seq: number }): Promise<unknown> {

@@ -13,13 +13,17 @@ import { closeSync, existsSync, fchmodSync, fstatSync, fsync, fsyncSync, mkdirSy
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { stampOfStats } from './folder-listing.js';
+import { awaitGoAhead, type GoAhead } from './go-ahead.js';
 
 const fsyncFd = promisify(fsync);
 
 export type RenameOutcome = 'renamed' | 'gone' | 'changed';
 
-/** A replace's outcome: 'locked' when it was to take a lock folder and could not (nothing written). */
-export type ReplaceOutcome = RenameOutcome | 'locked';
+/**
+ * A replace's outcome: 'locked' when it was to take a lock folder and could not, 'stopped' when
+ * its go-ahead was no (nothing written either way).
+ */
+export type ReplaceOutcome = RenameOutcome | 'locked' | 'stopped';
 
 export interface Replaced {
   outcome: ReplaceOutcome;
@@ -41,8 +45,10 @@ export interface FsSeam {
    * done but the folder's fsync failed. Whatever the outcome, a `tmp` that was made and not
    * renamed is the caller's to remove. With `lockFolder`, the whole replace holds that
    * cross-process lock (file-lock.ts): made first, removed last; 'locked' if it could not be made.
+   * With `goAhead`, the rename waits for that verdict (go-ahead.ts), given by the caller once it has
+   * checked `data`, while the temp file is written: 'stopped' if it is no.
    */
-  writeAndReplace(tmp: string, data: string, mode: number, to: string, expected: Uint8Array, gitLockFile: string | null, lockFolder?: string | null): Promise<Replaced>;
+  writeAndReplace(tmp: string, data: string, mode: number, to: string, expected: Uint8Array, gitLockFile: string | null, lockFolder?: string | null, goAhead?: GoAhead | null): Promise<Replaced>;
   unlink(file: string): Promise<void>;
   /** fsync a directory, so a rename in it survives a power cut. */
   fsyncDir(dir: string): Promise<void>;
@@ -62,6 +68,8 @@ export interface WriteSteps {
   renameIfUnchanged(from: string, to: string, expected: Uint8Array, gitLockFile: string | null): Promise<RenameOutcome>;
   /** Then, when renamed, an fsync of the folder of `to`. */
   fsyncDir(dir: string): Promise<void>;
+  /** Between the two, when the write has one: waits for its go-ahead (true: go on). */
+  goAhead(cell: GoAhead): Promise<boolean>;
 }
 
 /** Creates `file` (it must not exist) holding `data`, with exactly `mode`: an open fd, the caller's to sync and close. */
@@ -136,9 +144,9 @@ export function fsyncDirSync(dir: string): void {
  */
 export async function writeAndReplaceBySteps(
   seam: WriteSteps,
-  ...[tmp, data, mode, to, expected, gitLockFile, lockFolder = null]: Parameters<FsSeam['writeAndReplace']>
+  ...[tmp, data, mode, to, expected, gitLockFile, lockFolder = null, goAhead = null]: Parameters<FsSeam['writeAndReplace']>
 ): Promise<Replaced> {
-  if (lockFolder === null) return replaceBySteps(seam, tmp, data, mode, to, expected, gitLockFile);
+  if (lockFolder === null) return replaceBySteps(seam, tmp, data, mode, to, expected, gitLockFile, null, goAhead);
   try {
     mkdirSync(lockFolder);
   } catch {
@@ -147,7 +155,7 @@ export async function writeAndReplaceBySteps(
     return { outcome: 'locked' };
   }
   try {
-    return await replaceBySteps(seam, tmp, data, mode, to, expected, gitLockFile);
+    return await replaceBySteps(seam, tmp, data, mode, to, expected, gitLockFile, null, goAhead);
   } finally {
     // Not removable (removed already, a disk gone read-only): it goes stale and is taken over.
     try {
@@ -158,9 +166,13 @@ export async function writeAndReplaceBySteps(
   }
 }
 
-async function replaceBySteps(seam: WriteSteps, ...[tmp, data, mode, to, expected, gitLockFile]: Parameters<FsSeam['writeAndReplace']>): Promise<Replaced> {
+async function replaceBySteps(
+  seam: WriteSteps,
+  ...[tmp, data, mode, to, expected, gitLockFile, , goAhead = null]: Parameters<FsSeam['writeAndReplace']>
+): Promise<Replaced> {
   await seam.writeNewDurable(tmp, data, mode);
   const made = statSync(tmp, { bigint: true });
+  if (goAhead !== null && !(await seam.goAhead(goAhead))) return { outcome: 'stopped' };
   const outcome = await seam.renameIfUnchanged(tmp, to, expected, gitLockFile);
   if (outcome !== 'renamed') return { outcome };
   const stamp = stampAsWritten(made, to);
@@ -201,6 +213,7 @@ export const nodeFs: FsSeam & WriteSteps = {
     }
   },
   renameIfUnchanged: async (from, to, expected, gitLockFile) => renameIfUnchangedSync(from, to, expected, gitLockFile),
+  goAhead: (cell) => awaitGoAhead(cell),
   // Through `this`: a seam made by spreading nodeFs and overriding a step (tests) keeps its step.
   writeAndReplace(...args) {
     return writeAndReplaceBySteps(this, ...args);

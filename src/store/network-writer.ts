@@ -1,10 +1,11 @@
 /**
  * PATCH's write path. In the network's turn in this process: read the file from disk (git may have
  * changed it a moment ago), check If-Match against the hash of those bytes, splice the new values
- * into the text (every other byte, comments included, stays; see yaml-edit.ts), validate the whole
- * result with the same code that loads files, then, holding the network's cross-process lock, write
- * a temp file, fsync it, check the file still holds the bytes read, rename it over the file and
- * fsync the folder. The write takes that lock itself, for its own steps (FileLocks.withTurn); when
+ * into the text (every other byte, comments included, stays; see yaml-edit.ts), then, holding the
+ * network's cross-process lock, write a temp file and fsync it, while this thread validates the
+ * whole result with the same code that loads files (the rename waits for that verdict:
+ * go-ahead.ts), check the file still holds the bytes read, rename it over the file and fsync the
+ * folder. The write takes that lock itself, for its own steps (FileLocks.withTurn); when
  * another process holds it, or a git journal commits each write under it, the PATCH holds it
  * throughout. The index is updated before the turn ends, so the next GET anywhere in this process
  * sees the change; the watcher's later event for the same bytes changes nothing.
@@ -16,13 +17,14 @@ import { NetcfgError, type ErrorDetail } from '../errors.js';
 import { NEEDS_THE_LOCK, type FileLocks, type HeldLock } from './file-lock.js';
 import type { GitIndexLock } from './git-index-lock.js';
 import { FolderOnce, type FsSeam, type ReplaceOutcome, type Replaced } from './fs-seam.js';
+import { giveGoAhead, newGoAhead } from './go-ahead.js';
 import { EXTENSIONS, relativePathOf, type NetworkId } from './network-id.js';
-import { etagOf, parseNetworkData, parseYaml, type ParsedYaml } from './network-file.js';
+import { etagOf, parseNetworkData, parseYaml, type FileProblem, type ParseOutcome, type ParsedYaml } from './network-file.js';
 import type { NetworkRecord } from './network-record.js';
 import { ParseCache } from './parse-cache.js';
 import type { NetworkIndex } from './network-index.js';
 import { TEMP_DIR, tempPathFor } from './temp-files.js';
-import { replaceTopLevel } from './yaml-edit.js';
+import { intendedData, rewriteTopLevel, spliceTopLevel } from './yaml-edit.js';
 import type { UrlPolicy } from './url-rules.js';
 
 export interface UpdateRequest {
@@ -32,6 +34,18 @@ export interface UpdateRequest {
   /** The If-Match header as sent, if any. */
   ifMatch?: string | undefined;
 }
+
+/** What a write's check found: the new text read back, and the record to serve if it may be written. */
+interface Checked {
+  outcome: ParseOutcome;
+  read: ParsedYaml;
+  /** Whether the text reads back as the data intended (always, when none was given). */
+  asIntended: boolean;
+  /** The go-ahead: the record of the new text when it may be written, null when not. */
+  record: NetworkRecord | null;
+}
+
+type WriteOutcome = 'written' | 'changed' | 'locked' | 'stopped';
 
 /** errno codes that mean "the disk said no", answered 503 rather than 500. */
 const STORAGE_CODES = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EROFS', 'EACCES', 'EPERM', 'EMFILE', 'ENFILE', 'EBUSY', 'EAGAIN']);
@@ -117,31 +131,48 @@ export class NetworkWriter {
     }
     const current = (doc.toJS() ?? {}) as Record<string, unknown>;
     const changed = Object.entries(request.changes).filter(([key, value]) => !isDeepStrictEqual(current[key], value));
-    const readBack = (candidate: string, known?: ParsedYaml) => {
-      const { outcome, data, parsed: read } = parseNetworkData(candidate, id, rel, this.policy, known);
-      return { data, kept: { outcome, read } };
+    if (changed.length === 0) {
+      // Nothing to write; the file must still be one the index can serve.
+      const { outcome } = parseNetworkData(text, id, rel, this.policy, parsed);
+      if (!outcome.ok) throw stillInvalid(rel, outcome.problems);
+      if (this.lastFailure) await this.heal(path.dirname(abs));
+      this.index.put(outcome.record);
+      return outcome.record;
+    }
+    const write = (next: string, intended?: Record<string, unknown>) => this.writeChecked(request, rel, abs, stat.mode & 0o7777, bytes, lock, next, intended);
+    const spliced = spliceTopLevel(text, doc, changed);
+    let result = spliced === null ? null : await write(spliced, intendedData(doc, changed));
+    // Not spliceable, or the splice did not read back as intended: edit through yaml's Document.
+    if (result === null || !result.checked.asIntended) result = await write(rewriteTopLevel(doc, changed));
+    const { written, checked } = result;
+    if (!checked.outcome.ok) throw stillInvalid(rel, checked.outcome.problems);
+    if (written === 'locked') return NEEDS_THE_LOCK;
+    // Changed under us since it was read, or the go-ahead came too late (nothing written): again.
+    if (written !== 'written') return 'moved';
+    const { record } = checked.outcome;
+    this.parses.set(record.etag, checked.read);
+    this.index.put(record);
+    await this.afterWrite?.(abs, request.id, changed.map(([key]) => key));
+    return record;
+  }
+
+  /**
+   * Writes `next` and, while the disk writes it, reads it back: the check that it is a valid
+   * network (and, with `intended`, that it reads as that data) is the write's go-ahead, which its
+   * rename waits for (go-ahead.ts). Nothing is written when the check fails.
+   */
+  private async writeChecked(request: UpdateRequest, rel: string, abs: string, mode: number, read: Buffer, lock: HeldLock, next: string, intended?: Record<string, unknown>) {
+    const check = (): Checked => {
+      const { outcome, data, parsed } = parseNetworkData(next, request.id, rel, this.policy);
+      const asIntended = intended === undefined || isDeepStrictEqual(data, intended);
+      return { outcome, read: parsed, asIntended, record: asIntended && outcome.ok ? outcome.record : null };
     };
-    const { text: next, kept } = changed.length === 0 ? { text, kept: readBack(text, parsed).kept } : replaceTopLevel(text, doc, changed, readBack);
-    const { outcome } = kept;
-    if (!outcome.ok) {
-      const details: ErrorDetail[] = outcome.problems.map((p) => ({ pointer: '', message: `${rel}:${p.line}:${p.column}: ${p.message}` }));
-      throw new NetcfgError('FILE_INVALID', `The change is valid but ${rel} would still be invalid; fix the file in git first.`, { details });
-    }
-    if (changed.length > 0) {
-      // Once renamed, the new file is what is on disk: serve it, even if the folder sync then fails.
-      const renamed = (stamp: string | undefined): void => {
-        this.index.put(outcome.record);
-        if (stamp !== undefined) this.wrote?.(rel, stamp, outcome.record.etag);
-      };
-      const written = await this.writeAtomic(abs, next, stat.mode & 0o7777, bytes, lock, renamed, outcome.record.etag);
-      if (written === 'locked') return NEEDS_THE_LOCK;
-      if (written === 'changed') return 'moved';
-      this.parses.set(outcome.record.etag, kept.read);
-    }
-    if (changed.length === 0 && this.lastFailure) await this.heal(path.dirname(abs));
-    this.index.put(outcome.record);
-    if (changed.length > 0) await this.afterWrite?.(abs, id, changed.map(([key]) => key));
-    return outcome.record;
+    // Once renamed, the new file is what is on disk: serve it, even if the folder sync then fails.
+    const renamed = (record: NetworkRecord, stamp: string | undefined): void => {
+      this.index.put(record);
+      if (stamp !== undefined) this.wrote?.(rel, stamp, record.etag);
+    };
+    return this.writeAtomic(abs, next, mode, read, lock, check, renamed);
   }
 
   private async readCurrent(id: NetworkId) {
@@ -163,31 +194,52 @@ export class NetworkWriter {
 
   /**
    * Temp file + fsync, then rename + folder fsync, holding `lock` (or taking its folder for these
-   * steps). 'changed' when the file changed under us since it was read (the caller reads it
-   * again), 'locked' when another process held the lock's folder (nothing was written); a file
-   * deleted meanwhile is a 404, not resurrected (except by a deletion inside the microseconds
-   * between the last check and the rename: see RELIABILITY.md).
+   * steps), the rename waiting for `check`'s go-ahead: `check` runs on this thread while the disk
+   * thread writes the temp file. 'stopped' when the check said no (or its word came too late);
+   * 'changed' when the file changed under us since it was read (the caller reads it again),
+   * 'locked' when another process held the lock's folder (nothing was written); a file deleted
+   * meanwhile is a 404, not resurrected (except by a deletion inside the microseconds between the
+   * last check and the rename: see RELIABILITY.md).
    */
-  private async writeAtomic(abs: string, text: string, mode: number, read: Buffer, lock: HeldLock, renamed: (stamp: string | undefined) => void, newEtag: string): Promise<'written' | 'changed' | 'locked'> {
+  private async writeAtomic<C extends Checked>(abs: string, text: string, mode: number, read: Buffer, lock: HeldLock, check: () => C, renamed: (record: NetworkRecord, stamp: string | undefined) => void): Promise<{ written: WriteOutcome; checked: C }> {
     const dir = path.dirname(abs);
     let tmp = await this.tempFor(abs);
-    let syncError: NodeJS.ErrnoException | undefined;
-    let stamp: string | undefined;
+    const goAhead = newGoAhead();
+    const place = async (): Promise<Replaced> => {
+      // The lock is checked as the write leaves, not between its fsync and its rename: the
+      // check was never atomic with the rename (proper-lockfile calls a lock compromised once
+      // it went unrefreshed for staleMs, 5 s), and this way the temp file and the rename go to
+      // a disk thread as one message, one hand-off per PATCH instead of two (bench/README.md).
+      const lost = lock.compromised;
+      if (lost) throw new NetcfgError('LOCK_TIMEOUT', `The write lock was lost (${lost.message}); nothing was written, retry the request.`);
+      // Renamed only if the file still holds the bytes read and no git command has started
+      // meanwhile (see fs-seam.ts and RELIABILITY.md), then the folder synced; else read again.
+      return this.fs.writeAndReplace(tmp, text, mode, abs, read, this.gitLock?.fileToCheck() ?? null, lock.folder, goAhead);
+    };
+    const placing = place(); // sent: the disk writes while this thread checks
+    let checked: C;
     try {
-      const place = async (): Promise<Replaced> => {
-        // The lock is checked as the write leaves, not between its fsync and its rename: the
-        // check was never atomic with the rename (proper-lockfile calls a lock compromised once
-        // it went unrefreshed for staleMs, 5 s), and this way the temp file and the rename go to
-        // a disk thread as one message, one hand-off per PATCH instead of two (bench/README.md).
-        const lost = lock.compromised;
-        if (lost) throw new NetcfgError('LOCK_TIMEOUT', `The write lock was lost (${lost.message}); nothing was written, retry the request.`);
-        // Renamed only if the file still holds the bytes read and no git command has started
-        // meanwhile (see fs-seam.ts and RELIABILITY.md), then the folder synced; else read again.
-        return this.fs.writeAndReplace(tmp, text, mode, abs, read, this.gitLock?.fileToCheck() ?? null, lock.folder);
-      };
+      checked = check();
+    } catch (err) {
+      giveGoAhead(goAhead, false);
+      await placing.catch(() => undefined); // the disk thread stops; then its temp file can go
+      await this.removeQuietly(tmp);
+      throw err;
+    }
+    const { record } = checked;
+    giveGoAhead(goAhead, record !== null);
+    if (record === null) {
+      // Nothing is to be written, whatever the disk ran into meanwhile.
+      await placing.catch(() => undefined);
+      await this.removeQuietly(tmp);
+      return { written: 'stopped', checked };
+    }
+    let syncError: NodeJS.ErrnoException | undefined;
+    try {
       let outcome: ReplaceOutcome;
+      let stamp: string | undefined;
       try {
-        ({ outcome, syncError, stamp } = await place());
+        ({ outcome, syncError, stamp } = await placing);
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         if (code === 'EXDEV') {
@@ -201,15 +253,15 @@ export class NetworkWriter {
         } else {
           throw err;
         }
-        ({ outcome, syncError, stamp } = await place());
+        ({ outcome, syncError, stamp } = await place()); // its go-ahead is given already
       }
       if (outcome === 'gone') throw gone();
-      if (outcome === 'locked') return 'locked'; // taken before the temp file: nothing was made
-      if (outcome === 'changed') {
+      if (outcome === 'locked') return { written: 'locked', checked }; // taken before the temp file: nothing was made
+      if (outcome === 'changed' || outcome === 'stopped') {
         await this.removeQuietly(tmp);
-        return 'changed';
+        return { written: outcome, checked };
       }
-      renamed(stamp);
+      renamed(record, stamp);
     } catch (err) {
       await this.removeQuietly(tmp);
       throw this.storageError(err, `write ${path.relative(this.root, abs)}`);
@@ -220,10 +272,10 @@ export class NetworkWriter {
       // The new file is in place but may not survive a power cut; say so rather than "unchanged".
       const message = `The new ${path.relative(this.root, abs)} was written but the disk refused to sync its folder (${code}); it may not survive a crash. Retry later.`;
       this.lastFailure = { at: new Date(), message, dir };
-      throw new NetcfgError('STORAGE_UNAVAILABLE', message, { cause: syncError, headers: { ETag: newEtag } });
+      throw new NetcfgError('STORAGE_UNAVAILABLE', message, { cause: syncError, headers: { ETag: record.etag } });
     }
     this.lastFailure = null;
-    return 'written';
+    return { written: 'written', checked };
   }
 
   /** A temp path in `<config>/.tmp/`. */
@@ -263,6 +315,11 @@ export class NetworkWriter {
     this.lastFailure = { at: new Date(), message };
     return new NetcfgError('STORAGE_UNAVAILABLE', message, { cause: err });
   }
+}
+
+function stillInvalid(rel: string, problems: FileProblem[]): NetcfgError {
+  const details: ErrorDetail[] = problems.map((p) => ({ pointer: '', message: `${rel}:${p.line}:${p.column}: ${p.message}` }));
+  return new NetcfgError('FILE_INVALID', `The change is valid but ${rel} would still be invalid; fix the file in git first.`, { details });
 }
 
 function gone(): NetcfgError {

@@ -7,11 +7,16 @@
  * key, a flow mapping at the top) the edit falls back to yaml's Document API, which keeps
  * comments but may reformat other lines.
  */
-import { isDeepStrictEqual } from 'node:util';
 import { isCollection, isMap, isPair, isScalar, type Document, type Node } from 'yaml';
 import { renderValue } from './yaml-render.js';
 
-function spliced(text: string, doc: Document, changes: Array<[string, unknown]>): string | null {
+/**
+ * The file's text with each `[key, value]` replaced by splicing, or null where that is not possible.
+ * The caller reads the result back and keeps it only if it reads as intendedData(); otherwise it
+ * edits through rewriteTopLevel(). (The writer does that read-back while the disk writes the
+ * text: network-writer.ts, go-ahead.ts.)
+ */
+export function spliceTopLevel(text: string, doc: Document, changes: Array<[string, unknown]>): string | null {
   const root = doc.contents;
   if (!isMap(root) || root.flow) return null;
   const edits: Array<{ start: number; end: number; replacement: string }> = [];
@@ -37,23 +42,14 @@ function spliced(text: string, doc: Document, changes: Array<[string, unknown]>)
   return out;
 }
 
-/** Reads a candidate text back: its data, and whatever the caller wants to keep of that parse. */
-export type ReadBack<T> = (text: string) => { data: unknown; kept: T };
+/** The data an edit is meant to leave: the document's, with each `[key, value]` replaced. */
+export function intendedData(doc: Document, changes: Array<[string, unknown]>): Record<string, unknown> {
+  return { ...(doc.toJS() as Record<string, unknown>), ...Object.fromEntries(changes) };
+}
 
-/**
- * The file's text with each `[key, value]` replaced. Splices when it can, and checks the result
- * reads back as the intended data; otherwise edits through the Document API. The read-back is the
- * caller's: the writer validates with that same parse, so a PATCH parses the new text only once.
- */
-export function replaceTopLevel<T>(text: string, doc: Document, changes: Array<[string, unknown]>, readBack: ReadBack<T>): { text: string; kept: T } {
-  const candidate = spliced(text, doc, changes);
-  if (candidate !== null) {
-    const back = readBack(candidate);
-    const expected = { ...(doc.toJS() as Record<string, unknown>), ...Object.fromEntries(changes) };
-    if (isDeepStrictEqual(back.data, expected)) return { text: candidate, kept: back.kept };
-  }
+/** The edit through yaml's Document API: keeps comments, but may reformat other lines. */
+export function rewriteTopLevel(doc: Document, changes: Array<[string, unknown]>): string {
   const copy = doc.clone();
   for (const [key, value] of changes) copy.set(key, copy.createNode(value));
-  const rewritten = copy.toString({ lineWidth: 0 });
-  return { text: rewritten, kept: readBack(rewritten).kept };
+  return copy.toString({ lineWidth: 0 });
 }

@@ -5,6 +5,7 @@
  */
 import { promises as fsp } from 'node:fs';
 import { nodeFs, writeAndReplaceBySteps, type FsSeam, type RenameOutcome, type Replaced, type WriteSteps } from '../../src/store/fs-seam.js';
+import type { GoAhead } from '../../src/store/go-ahead.js';
 
 export type SeamStep = 'mkdir' | 'readFile' | 'writeNewDurable' | 'rename' | 'fsyncDir';
 
@@ -51,6 +52,8 @@ export class FailingFs implements FsSeam, WriteSteps {
     this.fail('fsyncDir');
     return nodeFs.fsyncDir(dir);
   };
+
+  goAhead = (cell: GoAhead): Promise<boolean> => nodeFs.goAhead(cell);
 
   mkdir = async (dir: string): Promise<void> => {
     this.fail('mkdir');

@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import type { ParseCache } from '../../src/store/parse-cache.js';
+import type { UrlPolicy } from '../../src/store/url-rules.js';
 import { standardFiles } from '../helpers/fixtures.js';
 import { holdLockInChild, type LockHolder } from '../helpers/write-lock-holder.js';
 import { expectErrorEnvelope, FaultyFs, leftoversOf, sha256Etag, writeRig, type Fault, type FaultyOp, type WriteRig } from '../helpers/write-support.js';
@@ -206,6 +207,84 @@ describe('store/network-writer', () => {
     expect(lookups).to.deep.equal([false, true, false]);
     expect(readFileSync(sepolia, 'utf8')).to.equal(fromGit.replace('https://three.example.com', 'https://four.example.com'));
     expect(res.headers.etag).to.equal(sha256Etag(readFileSync(sepolia)));
+  });
+
+  describe('the new text, checked while the disk writes it', () => {
+    /** A seam noting each write's go-ahead when the write is sent and when its rename waits for it. */
+    function goAheadWatchingFs() {
+      const fs = new FaultyFs();
+      const { writeAndReplace, goAhead } = fs;
+      const seen: Array<[string, number]> = [];
+      const outcomes: string[] = [];
+      /** 'sent' when a write leaves, 'validated' when a text's URLs are checked (the policy is read). */
+      const events: string[] = [];
+      const policy: UrlPolicy = {
+        get blockPrivate() {
+          events.push('validated');
+          return false;
+        },
+        allowedHosts: [],
+      };
+      fs.writeAndReplace = async (...args) => {
+        const cell = args[7];
+        events.push('sent');
+        if (cell) seen.push(['sent', Atomics.load(cell, 0)]);
+        const replaced = await writeAndReplace(...args);
+        outcomes.push(replaced.outcome);
+        return replaced;
+      };
+      fs.goAhead = async (cell) => {
+        const go = await goAhead(cell);
+        seen.push(['rename waits', Atomics.load(cell, 0)]);
+        return go;
+      };
+      return { fs, seen, outcomes, events, policy };
+    }
+    // The cell's values: 0 no verdict yet, 1 yes, 2 no (src/store/go-ahead.ts).
+
+    it('the write is sent before the check, and its rename waits for the check\'s yes', async () => {
+      const { fs, seen, outcomes, events, policy } = goAheadWatchingFs();
+      rig = await writeRig(standardFiles(), { fs, policy });
+      const res = await request(rig.app.callback()).patch('/api/v1/networks/evm:sepolia').send({ rpc_urls: ['https://one.example.com'] });
+      expect(res.status, res.text).to.equal(200);
+      expect(events.filter((e) => e === 'sent')).to.have.length(1);
+      expect(events.slice(events.indexOf('sent')), 'the new text validated after the write left').to.include('validated');
+      expect(seen).to.deep.equal([
+        ['sent', 0],
+        ['rename waits', 1],
+      ]);
+      expect(outcomes).to.deep.equal(['renamed']);
+      expect(readFileSync(rig.file('evm/sepolia.yaml'), 'utf8')).to.include('https://one.example.com');
+    });
+
+    it('a change that leaves the file invalid: 409 FILE_INVALID naming the line, the write stopped before its rename, nothing left on disk', async () => {
+      const { fs, seen, outcomes } = goAheadWatchingFs();
+      const invalid = 'chain_id: 0\nrpc_urls:\n  - https://old.example.com\n';
+      rig = await writeRig({ 'evm/sepolia.yaml': invalid }, { fs });
+      const res = await request(rig.app.callback()).patch('/api/v1/networks/evm:sepolia').send({ rpc_urls: ['https://one.example.com'] });
+      const details = expectErrorEnvelope(res, 409, 'FILE_INVALID');
+      expect(res.body.error).to.include('would still be invalid');
+      expect(details.map((d) => d.message).join('\n')).to.match(/^evm\/sepolia\.yaml:1:\d+: .*chain_id/m);
+      expect(seen).to.deep.equal([
+        ['sent', 0],
+        ['rename waits', 2],
+      ]);
+      expect(outcomes).to.deep.equal(['stopped']);
+      expect(readFileSync(rig.file('evm/sepolia.yaml'), 'utf8')).to.equal(invalid);
+      expect(await leftoversOf(rig)).to.deep.equal([]);
+    });
+
+    it('a file that is not valid YAML: 409 FILE_INVALID, and nothing is written', async () => {
+      const { fs, seen } = goAheadWatchingFs();
+      const broken = 'rpc_urls: [https://old.example.com\n';
+      rig = await writeRig({ 'evm/sepolia.yaml': broken }, { fs });
+      const res = await request(rig.app.callback()).patch('/api/v1/networks/evm:sepolia').send({ rpc_urls: ['https://one.example.com'] });
+      expectErrorEnvelope(res, 409, 'FILE_INVALID');
+      expect(res.body.error).to.include('is not valid YAML');
+      expect(seen, 'no write sent').to.deep.equal([]);
+      expect(readFileSync(rig.file('evm/sepolia.yaml'), 'utf8')).to.equal(broken);
+      expect(await leftoversOf(rig)).to.deep.equal([]);
+    });
   });
 
   describe('disk failures through the fs seam', () => {

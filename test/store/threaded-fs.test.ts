@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import path from 'node:path';
 import { expect } from 'chai';
 import { stampOf } from '../../src/store/folder-listing.js';
+import { giveGoAhead, newGoAhead } from '../../src/store/go-ahead.js';
 import { ThreadedFs } from '../../src/store/threaded-fs.js';
 import { makeConfigDir, removeDir } from '../helpers/fixtures.js';
 
@@ -61,6 +62,30 @@ describe('store/threaded-fs', () => {
     expect((await fs.writeAndReplace(path.join(root, 'evm', '.e.tmp'), 'new\n', 0o644, gone, Buffer.from('old\n'), null)).outcome).to.equal('gone');
     expect(readFileSync(target, 'utf8')).to.equal('old\n');
     expect(existsSync(gone)).to.equal(false);
+  });
+
+  it('with a go-ahead, the rename waits for it on the disk thread: yes renames, no leaves the file and the temp file', async () => {
+    /** Resolves once the disk thread has written the whole temp file (polled: no event says so). */
+    const written = async (tmp: string): Promise<void> => {
+      const deadline = Date.now() + 5000;
+      while (!(existsSync(tmp) && readFileSync(tmp, 'utf8') === 'new\n')) {
+        if (Date.now() > deadline) throw new Error(`${tmp} was not written within 5 s`);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    for (const go of [true, false]) {
+      writeFileSync(target, 'old\n');
+      const tmp = path.join(root, 'evm', `.go-${go}.tmp`);
+      const cell = newGoAhead();
+      const replacing = fs.writeAndReplace(tmp, 'new\n', 0o644, target, Buffer.from('old\n'), null, null, cell);
+      await written(tmp);
+      expect(readFileSync(target, 'utf8'), 'not renamed before the verdict').to.equal('old\n');
+      giveGoAhead(cell, go);
+      const { outcome } = await replacing;
+      expect(outcome).to.equal(go ? 'renamed' : 'stopped');
+      expect(readFileSync(target, 'utf8')).to.equal(go ? 'new\n' : 'old\n');
+      expect(existsSync(tmp), 'a stopped write leaves its temp file to the caller').to.equal(!go);
+    }
   });
 
   it('writes in parallel on several threads, and starts them again after close()', async () => {

@@ -1,13 +1,16 @@
 /**
  * Splicing new values into YAML text: only the replaced value's bytes change.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { expect } from 'chai';
 import { parseDocument } from 'yaml';
-import { replaceTopLevel as replace } from '../../src/store/yaml-edit.js';
+import { intendedData, rewriteTopLevel, spliceTopLevel } from '../../src/store/yaml-edit.js';
 
-/** The edit with a plain read-back (the writer's also validates). */
+/** The edit as the writer makes it, with a plain read-back (the writer's also validates). */
 function replaceTopLevel(text: string, doc: ReturnType<typeof parseDocument>, changes: Array<[string, unknown]>): string {
-  return replace(text, doc, changes, (candidate) => ({ data: parseDocument(candidate).toJS(), kept: null })).text;
+  const spliced = spliceTopLevel(text, doc, changes);
+  if (spliced !== null && isDeepStrictEqual(parseDocument(spliced).toJS(), intendedData(doc, changes))) return spliced;
+  return rewriteTopLevel(doc, changes);
 }
 
 const NEW = ['https://a.example.com', { url: 'https://b.example.com', weight: 5 }];
