@@ -201,7 +201,7 @@ export class NetworkWriter {
    * meanwhile is a 404, not resurrected (except by a deletion inside the microseconds between the
    * last check and the rename: see RELIABILITY.md).
    */
-  private async writeAtomic<C extends Checked>(abs: string, text: string, mode: number, read: Buffer, lock: HeldLock, check: () => C, renamed: (record: NetworkRecord, stamp: string | undefined) => void): Promise<{ written: WriteOutcome; checked: C }> {
+  private async writeAtomic(abs: string, text: string, mode: number, read: Buffer, lock: HeldLock, check: () => Checked, renamed: (record: NetworkRecord, stamp: string | undefined) => void): Promise<{ written: WriteOutcome; checked: Checked }> {
     const dir = path.dirname(abs);
     let tmp = await this.tempFor(abs);
     const goAhead = newGoAhead();
@@ -217,7 +217,7 @@ export class NetworkWriter {
       return this.fs.writeAndReplace(tmp, text, mode, abs, read, this.gitLock?.fileToCheck() ?? null, lock.folder, goAhead);
     };
     const placing = place(); // sent: the disk writes while this thread checks
-    let checked: C;
+    let checked: Checked;
     try {
       checked = check();
     } catch (err) {
