@@ -1,8 +1,7 @@
 /**
  * A disk thread: runs the steps of a write that may block (take the lock folder, create + write +
  * fsync a temp file, wait for the write's go-ahead, check + rename + fsync its folder, let the lock
- * go: one request) synchronously,
- * one request at a time, off the main thread.
+ * go: one request) synchronously, one request at a time, off the main thread.
  * See threaded-fs.ts for why.
  *
  * Also takes and releases a cross-process lock held throughout a PATCH (file-lock.ts says when)

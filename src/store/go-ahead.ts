@@ -53,8 +53,3 @@ function settled(cell: GoAhead): boolean {
   Atomics.compareExchange(cell, 0, PENDING, STOP);
   return Atomics.load(cell, 0) === GO;
 }
-
-/** Whether the verdict given, or settled by a timeout, was yes. */
-export function wentAhead(cell: GoAhead): boolean {
-  return Atomics.load(cell, 0) === GO;
-}

@@ -125,9 +125,7 @@ export class NetworkWriter {
     const parsed = this.parses.get(etag) ?? parseYaml(text);
     const { doc, problems } = parsed;
     if (problems.length > 0) {
-      throw new NetcfgError('FILE_INVALID', `${rel} is not valid YAML, so it cannot be edited safely; fix the file in git first.`, {
-        details: problems.map((p) => ({ pointer: '', message: `${rel}:${p.line}:${p.column}: ${p.message}` })),
-      });
+      throw new NetcfgError('FILE_INVALID', `${rel} is not valid YAML, so it cannot be edited safely; fix the file in git first.`, { details: detailsOf(rel, problems) });
     }
     const current = (doc.toJS() ?? {}) as Record<string, unknown>;
     const changed = Object.entries(request.changes).filter(([key, value]) => !isDeepStrictEqual(current[key], value));
@@ -141,7 +139,7 @@ export class NetworkWriter {
     }
     const write = (next: string, intended?: Record<string, unknown>) => this.writeChecked(request, rel, abs, stat.mode & 0o7777, bytes, lock, next, intended);
     const spliced = spliceTopLevel(text, doc, changed);
-    let result = spliced === null ? null : await write(spliced, intendedData(doc, changed));
+    let result = spliced === null ? null : await write(spliced, intendedData(current, changed));
     // Not spliceable, or the splice did not read back as intended: edit through yaml's Document.
     if (result === null || !result.checked.asIntended) result = await write(rewriteTopLevel(doc, changed));
     const { written, checked } = result;
@@ -217,23 +215,25 @@ export class NetworkWriter {
       return this.fs.writeAndReplace(tmp, text, mode, abs, read, this.gitLock?.fileToCheck() ?? null, lock.folder, goAhead);
     };
     const placing = place(); // sent: the disk writes while this thread checks
+    // Nothing is to be written, whatever the disk ran into meanwhile: it stops, then its temp file can go.
+    const stop = async (): Promise<void> => {
+      giveGoAhead(goAhead, false);
+      await placing.catch(() => undefined);
+      await this.removeQuietly(tmp);
+    };
     let checked: Checked;
     try {
       checked = check();
     } catch (err) {
-      giveGoAhead(goAhead, false);
-      await placing.catch(() => undefined); // the disk thread stops; then its temp file can go
-      await this.removeQuietly(tmp);
+      await stop();
       throw err;
     }
     const { record } = checked;
-    giveGoAhead(goAhead, record !== null);
     if (record === null) {
-      // Nothing is to be written, whatever the disk ran into meanwhile.
-      await placing.catch(() => undefined);
-      await this.removeQuietly(tmp);
+      await stop();
       return { written: 'stopped', checked };
     }
+    giveGoAhead(goAhead, true);
     let syncError: NodeJS.ErrnoException | undefined;
     try {
       let outcome: ReplaceOutcome;
@@ -317,9 +317,13 @@ export class NetworkWriter {
   }
 }
 
+/** A file's problems as error details: `path:line:column: message`. */
+function detailsOf(rel: string, problems: FileProblem[]): ErrorDetail[] {
+  return problems.map((p) => ({ pointer: '', message: `${rel}:${p.line}:${p.column}: ${p.message}` }));
+}
+
 function stillInvalid(rel: string, problems: FileProblem[]): NetcfgError {
-  const details: ErrorDetail[] = problems.map((p) => ({ pointer: '', message: `${rel}:${p.line}:${p.column}: ${p.message}` }));
-  return new NetcfgError('FILE_INVALID', `The change is valid but ${rel} would still be invalid; fix the file in git first.`, { details });
+  return new NetcfgError('FILE_INVALID', `The change is valid but ${rel} would still be invalid; fix the file in git first.`, { details: detailsOf(rel, problems) });
 }
 
 function gone(): NetcfgError {

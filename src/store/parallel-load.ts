@@ -77,6 +77,7 @@ export async function loadInParallel(load: ParallelLoad): Promise<void> {
     for (const obs of observations) load.apply(obs);
     applied[i] = 1;
   };
+  const readHere = (i: number): void => applyChunk(i, (chunks[i] as NetworkId[]).map((id) => load.observeHere(id)));
   const next = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
   const helpers: Array<Promise<void>> = [];
   // The job (a copy of the listing) is built only when there is a worker to send it to.
@@ -88,15 +89,13 @@ export async function loadInParallel(load: ParallelLoad): Promise<void> {
   // workers' results are applied as they arrive.
   if (load.mainThreadHelps !== false) {
     for (let i = claimChunk(next, chunks.length); i >= 0; i = claimChunk(next, chunks.length)) {
-      applyChunk(i, (chunks[i] as NetworkId[]).map((id) => load.observeHere(id)));
+      readHere(i);
       await yieldToLoop();
     }
   }
   await Promise.all(helpers);
   // A chunk a failed worker claimed (or left unclaimed) is read here: nothing is lost, only time.
-  chunks.forEach((chunk, i) => {
-    if (applied[i] === 0) applyChunk(i, chunk.map((id) => load.observeHere(id)));
-  });
+  for (let i = 0; i < chunks.length; i++) if (applied[i] === 0) readHere(i);
 }
 
 /** One worker claiming chunks until none is left; resolves once it is done or has failed. */

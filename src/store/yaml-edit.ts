@@ -42,9 +42,9 @@ export function spliceTopLevel(text: string, doc: Document, changes: Array<[stri
   return out;
 }
 
-/** The data an edit is meant to leave: the document's, with each `[key, value]` replaced. */
-export function intendedData(doc: Document, changes: Array<[string, unknown]>): Record<string, unknown> {
-  return { ...(doc.toJS() as Record<string, unknown>), ...Object.fromEntries(changes) };
+/** The data an edit is meant to leave: the document's (`data`, its toJS()), with each `[key, value]` replaced. */
+export function intendedData(data: Record<string, unknown>, changes: Array<[string, unknown]>): Record<string, unknown> {
+  return { ...data, ...Object.fromEntries(changes) };
 }
 
 /** The edit through yaml's Document API: keeps comments, but may reformat other lines. */

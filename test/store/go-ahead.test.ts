@@ -3,7 +3,7 @@
  * by this one without blocking, and a wait that times out settles it as no, for good.
  */
 import { expect } from 'chai';
-import { awaitGoAhead, awaitGoAheadBlocking, giveGoAhead, newGoAhead, wentAhead } from '../../src/store/go-ahead.js';
+import { awaitGoAhead, awaitGoAheadBlocking, giveGoAhead, newGoAhead } from '../../src/store/go-ahead.js';
 
 describe('store/go-ahead', () => {
   it('is heard as given, yes or no, and only the first verdict counts', async () => {
@@ -18,18 +18,18 @@ describe('store/go-ahead', () => {
     giveGoAhead(no, false);
     giveGoAhead(no, true);
     expect(await awaitGoAhead(no)).to.equal(false);
-    expect(wentAhead(no)).to.equal(false);
+    expect(awaitGoAheadBlocking(no)).to.equal(false);
   });
 
   it('a wait that times out is a no, and a verdict given after it changes nothing', async () => {
     const late = newGoAhead();
     expect(awaitGoAheadBlocking(late, 5)).to.equal(false);
     giveGoAhead(late, true);
-    expect(wentAhead(late), 'the giver sees the write did not go ahead').to.equal(false);
+    expect(awaitGoAheadBlocking(late), 'a later wait hears no too').to.equal(false);
 
     const lateToo = newGoAhead();
     expect(await awaitGoAhead(lateToo, 5)).to.equal(false);
     giveGoAhead(lateToo, true);
-    expect(wentAhead(lateToo)).to.equal(false);
+    expect(await awaitGoAhead(lateToo)).to.equal(false);
   });
 });

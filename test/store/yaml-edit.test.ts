@@ -9,7 +9,7 @@ import { intendedData, rewriteTopLevel, spliceTopLevel } from '../../src/store/y
 /** The edit as the writer makes it, with a plain read-back (the writer's also validates). */
 function replaceTopLevel(text: string, doc: ReturnType<typeof parseDocument>, changes: Array<[string, unknown]>): string {
   const spliced = spliceTopLevel(text, doc, changes);
-  if (spliced !== null && isDeepStrictEqual(parseDocument(spliced).toJS(), intendedData(doc, changes))) return spliced;
+  if (spliced !== null && isDeepStrictEqual(parseDocument(spliced).toJS(), intendedData(doc.toJS() as Record<string, unknown>, changes))) return spliced;
   return rewriteTopLevel(doc, changes);
 }
 
