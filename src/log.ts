@@ -2,13 +2,16 @@
  * Structured JSON logs (pino: stable, one JSON object per line). The access log writes a line per
  * request, which at tens of thousands of requests a second is most of a read's own cost, so:
  *
- * - Lines are encoded straight into a 64 KiB Buffer, which goes to pino's file writer
- *   (sonic-boom, in buffer mode) when full, every 100 ms (a line is never held for long), after
+ * - Lines are encoded straight into one 64 KiB Buffer, written out (pino's file writer, sonic-boom,
+ *   synchronous, in buffer mode) when full, every 100 ms (a line is never held for long), after
  *   lines a reader waits for ("listening", "ready"), and on exit. Nothing a line leaves behind
- *   lives long: its string dies once encoded, the copy handed to the writer once written. Pending
- *   strings in an array (as before), or a fresh Buffer per batch, lived long enough to reach the
- *   old generation, and with 100,000 networks in the heap each major GC that brought on cost
- *   ~0.35 s of CPU on V8's helper threads, a tenth of a read row's throughput on two cores.
+ *   lives long: its string dies once encoded, and the batch is written from where it is and
+ *   refilled. Anything that outlives two scavenges lands in the old generation, and with 100,000
+ *   networks in the heap every major GC that brings on costs ~0.35 s of CPU on V8's helper
+ *   threads, a tenth of a read row's throughput on two cores. Pending strings in an array did
+ *   that, and so did a copy of each batch held by an asynchronous writer until its write was
+ *   done: 64 KiB of ArrayBuffer each, counted against the old generation's limit once promoted,
+ *   three or four major GCs in the first seconds of every read row at 100,000 networks.
  * - The access line is built by hand in pino's own format (level, time, the logger's bindings,
  *   the fields, msg) instead of through pino's serialiser: 0.4 us instead of ~2 us.
  */
@@ -16,20 +19,24 @@ import { pino, type DestinationStream, type Logger } from 'pino';
 
 export const FLUSH_EVERY_MS = 100;
 /**
- * A batch is one asynchronous write, and a write through libuv's thread pool costs ~100 us of CPU
- * on these machines however small it is: 64 KiB (about 300 access lines) makes that ~0.3 us a line.
+ * A batch is one blocking write: ~18 us for 64 KiB into a file here, ~70 us into a pipe whose reader
+ * drains it (37 us of CPU), about 300 access lines: 0.06-0.25 us a line. pino's own default is a
+ * blocking write per line; sonic-boom retries a write the other end is not ready for (EAGAIN).
  */
 const BATCH_BYTES = 64 * 1024;
 /** UTF-8 needs at most 3 bytes per UTF-16 code unit: a line of n units always fits in 3n bytes. */
 const MAX_BYTES_PER_UNIT = 3;
 
-/** sonic-boom in buffer mode: its write takes Buffers (its type declarations know only strings). */
+/**
+ * sonic-boom, synchronous, in buffer mode (its type declarations know only strings): a write has
+ * put every byte out when it returns, so the batch it was given can be refilled at once.
+ */
 export interface BufferWriter {
   write(chunk: Buffer): unknown;
   flush(): void;
 }
 
-/** A pino destination that batches lines, encoded, before they reach the (asynchronous) file writer. */
+/** A pino destination that batches lines, encoded, before they reach the (blocking) file writer. */
 export class LineBatcher implements DestinationStream {
   /** Allocated once and refilled (see the top of this file for why). */
   private readonly batch = Buffer.allocUnsafeSlow(BATCH_BYTES);
@@ -55,19 +62,17 @@ export class LineBatcher implements DestinationStream {
     this.out.flush();
   }
 
-  /**
-   * The writer keeps what it is given until the write is done, so it gets a copy: the copy dies
-   * young, right after its write (~0.1 ms), where the batch itself is refilled for ever.
-   */
+  /** The writer is done with the bytes when it returns: it gets a view of the batch, never a copy. */
   private drain(): void {
     if (this.used === 0) return;
-    this.out.write(Buffer.from(this.batch.subarray(0, this.used)));
+    this.out.write(this.batch.subarray(0, this.used));
     this.used = 0;
   }
 }
 
-export function createLogger(level: string): Logger {
-  const file = pino.destination({ dest: 1, sync: false, maxWrite: BATCH_BYTES, contentMode: 'buffer' });
+/** A logger writing to `dest`: standard output, or a file (tests). */
+export function createLogger(level: string, dest: number | string = 1): Logger {
+  const file = pino.destination({ dest, sync: true, maxWrite: BATCH_BYTES, contentMode: 'buffer' });
   const batcher = new LineBatcher(file as unknown as BufferWriter);
   // `time` is epoch milliseconds (pino's default): an ISO string per line costs more than the rest of the line.
   const logger = pino({ level, base: { service: 'netcfg' } }, batcher);

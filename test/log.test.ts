@@ -1,8 +1,12 @@
 /**
- * The access log's batcher: what reaches the file writer, and that nothing it hands over is reused.
+ * The access log's batcher: what reaches the file writer, that it hands over the batch itself
+ * (no copy per batch to outlive a scavenge), and that a real log file gets every line whole.
  */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
-import { LineBatcher } from '../src/log.js';
+import { createLogger, LineBatcher, logRequest } from '../src/log.js';
 
 /** Collects what the batcher hands its writer, as the bytes were at the moment of each write. */
 function collector() {
@@ -47,13 +51,40 @@ describe('log: LineBatcher', () => {
     expect(c.seen.join('')).to.equal(all.join(''));
   });
 
-  it('gives the writer bytes that later lines do not overwrite (the writer keeps them until written)', () => {
+  it('hands the writer a view of its one batch, never a copy', () => {
     const c = collector();
     const batcher = new LineBatcher(c.out);
     batcher.write('first\n');
     batcher.flush();
     batcher.write('second\n');
     batcher.flush();
-    expect(c.writes.map((b) => b.toString('utf8'))).to.deep.equal(['first\n', 'second\n']);
+    expect(c.seen).to.deep.equal(['first\n', 'second\n']);
+    const [a, b] = c.writes as [Buffer, Buffer];
+    expect(b.buffer).to.equal(a.buffer);
+    expect(b.byteOffset).to.equal(a.byteOffset);
+  });
+});
+
+describe('log: createLogger', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'netcfg-log-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('writes every line whole and in order into a real file, across many batches', () => {
+    const file = path.join(dir, 'access.log');
+    const log = createLogger('info', file);
+    const paths = Array.from({ length: 3_000 }, (_, i) => `/api/v1/networks/evm:n${i}?pad=${'é'.repeat(i % 50)}`);
+    paths.forEach((p, i) => {
+      logRequest(log, { reqId: `r${i}`, method: 'GET', path: p, status: 200, ms: 0.1 });
+      if (i === 1_500) log.info({ n: i }, 'between');
+    });
+    log.flush();
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const access = lines.filter((l) => l.msg === 'request');
+    expect(access.map((l) => l.path)).to.deep.equal(paths);
+    expect(access.map((l) => l.req_id)).to.deep.equal(paths.map((_, i) => `r${i}`));
+    expect(lines[1_501]).to.include({ msg: 'between', n: 1_500, service: 'netcfg' });
   });
 });
