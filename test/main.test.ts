@@ -1,6 +1,7 @@
 /**
- * The built server as a process: it refuses to start when misconfigured (and says why), and a
- * SIGTERM lets a request in flight finish, then exits 0.
+ * The built server as a process: it refuses to start when misconfigured (and says why), a
+ * SIGTERM lets a request in flight finish, then exits 0, and a log reader that goes away stops
+ * nothing.
  */
 import { spawn } from 'node:child_process';
 import http from 'node:http';
@@ -68,5 +69,19 @@ describe('main (the server process)', () => {
     expect(JSON.stringify(server.logs)).to.not.include(key);
     const access = server.logs.find((l) => l.msg === 'request');
     expect(access).to.include.keys('req_id', 'method', 'path', 'status', 'ms');
+  });
+
+  it('keeps serving when its log reader is gone (EPIPE), and still exits 0 on SIGTERM', async () => {
+    const server = await startChild({ CONFIG_DIR: root });
+    server.process.stdout?.destroy();
+    // ~2,000 access lines: several full 64 KiB batches written into the closed pipe, and more
+    // than a second of the every-100-ms flush.
+    for (let i = 0; i < 2_000; i++) {
+      const res = await fetch(`${server.url}/api/v1/networks/evm:sepolia`);
+      expect(res.status).to.equal(200);
+      await res.arrayBuffer();
+    }
+    expect(server.process.exitCode).to.equal(null);
+    expect(await server.stop('SIGTERM')).to.equal(0);
   });
 });
