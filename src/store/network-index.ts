@@ -3,6 +3,7 @@
  * for pages, the files that are currently invalid, and a revision that counts every change.
  * It knows nothing of files or HTTP; the store feeds it, readers only look.
  */
+import { packBodies } from './body-pack.js';
 import type { NetworkRecord } from './network-record.js';
 
 export type ChangeKind = 'added' | 'modified' | 'deleted';
@@ -71,6 +72,11 @@ export class NetworkIndex {
     const at = this.unsorted ? this.sorted.indexOf(id) : lowerBound(this.sorted, id);
     if (this.sorted[at] === id) this.sorted.splice(at, 1);
     return this.emit('deleted', id, null);
+  }
+
+  /** Packs the GET bodies of every record into a few large strings (body-pack.ts says why). */
+  packBodies(): void {
+    packBodies(this.records.values());
   }
 
   /** Appends without sorting; the next read sorts once. For loading thousands of files. */

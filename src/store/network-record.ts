@@ -21,6 +21,7 @@ export interface NetworkRecord {
    * The whole GET response body, built once: the envelope around the wire view (id, name,
    * network_type first, then the file's fields). A string, not a Buffer: Node writes a string
    * body together with the headers in one write, where a Buffer takes the slower writev path.
+   * Once the first load is in, a slice of a larger string kept off V8's heap (body-pack.ts).
    */
   body: string;
 }

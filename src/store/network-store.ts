@@ -260,6 +260,7 @@ export class NetworkStore {
     });
     for (const [rel, reason] of foreign) this.sync.refreshForeign(rel, reason);
     if (listing.cache && toParse.length === 0) this.cache?.markCurrent(this.index.revision);
+    this.index.packBodies();
     this.loadedAt = new Date();
   }
 }
