@@ -28,7 +28,8 @@ export function packBodies(records: Iterable<NetworkRecord>, packChars = PACK_CH
   let group: NetworkRecord[] = [];
   let chars = 0;
   const pack = (): void => {
-    if (bytes === null || bytes.length < chars) bytes = Buffer.allocUnsafeSlow(Math.max(chars, packChars));
+    // A group ends past packChars by less than one body: twice that fits every group of ordinary bodies.
+    if (bytes === null || bytes.length < chars) bytes = Buffer.allocUnsafeSlow(Math.max(chars, 2 * packChars));
     let at = 0;
     for (const record of group) at += bytes.write(record.body, at, 'latin1');
     const parent = bytes.toString('latin1', 0, chars);
