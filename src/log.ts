@@ -33,7 +33,6 @@ const MAX_BYTES_PER_UNIT = 3;
  */
 export interface BufferWriter {
   write(chunk: Buffer): unknown;
-  flush(): void;
 }
 
 /** A pino destination that batches lines, encoded, before they reach the (blocking) file writer. */
@@ -47,7 +46,7 @@ export class LineBatcher implements DestinationStream {
   write(line: string): void {
     const worst = line.length * MAX_BYTES_PER_UNIT;
     if (this.used + worst > BATCH_BYTES) {
-      this.drain();
+      this.flush();
       if (worst > BATCH_BYTES) {
         this.out.write(Buffer.from(line, 'utf8'));
         return;
@@ -56,14 +55,11 @@ export class LineBatcher implements DestinationStream {
     this.used += this.batch.write(line, this.used, 'utf8');
   }
 
-  /** Hands everything gathered to the writer, and asks it to write now. */
+  /**
+   * Writes out everything gathered. The writer is done with the bytes when it returns: it gets a
+   * view of the batch, never a copy (and, being synchronous, has nothing of its own to flush).
+   */
   flush(): void {
-    this.drain();
-    this.out.flush();
-  }
-
-  /** The writer is done with the bytes when it returns: it gets a view of the batch, never a copy. */
-  private drain(): void {
     if (this.used === 0) return;
     this.out.write(this.batch.subarray(0, this.used));
     this.used = 0;
@@ -76,7 +72,7 @@ export function createLogger(level: string, dest: number | string = 1): Logger {
   const batcher = new LineBatcher(file as unknown as BufferWriter);
   // `time` is epoch milliseconds (pino's default): an ISO string per line costs more than the rest of the line.
   const logger = pino({ level, base: { service: 'netcfg' } }, batcher);
-  // pino's own flush() calls the destination's flush(): the batch, then the file writer.
+  // pino's own flush() calls the destination's flush(): the batch is written out.
   setInterval(() => batcher.flush(), FLUSH_EVERY_MS).unref();
   return logger;
 }

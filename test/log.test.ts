@@ -20,7 +20,6 @@ function collector() {
         writes.push(chunk);
         seen.push(chunk.toString('utf8'));
       },
-      flush() {},
     },
   };
 }
