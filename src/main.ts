@@ -7,6 +7,7 @@ import path from 'node:path';
 import { configFromEnv, ConfigError, type Config } from './config.js';
 import { createApp } from './http/app.js';
 import { addressOf, closeGracefully, listen } from './http/server.js';
+import { settleHeap } from './heap.js';
 import { createLogger } from './log.js';
 import { defaultCachePath } from './store/index-cache.js';
 import { NetworkStore } from './store/network-store.js';
@@ -38,6 +39,8 @@ export async function serve(config: Config): Promise<void> {
   void store.start().then(() => {
     const ready = store.readiness();
     log.info({ networks: ready.components.index.networks, invalid_files: ready.components.index.invalid_files.length, ms: Date.now() - started }, 'ready');
+    const settled = settleHeap();
+    if (settled) log.info({ heap_mb_before: mb(settled.beforeBytes), heap_mb_after: mb(settled.afterBytes), ms: Math.round(settled.ms) }, 'heap settled after the first load');
     log.flush();
   });
 
@@ -60,6 +63,10 @@ export async function serve(config: Config): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+}
+
+function mb(bytes: number): number {
+  return Math.round(bytes / 1e5) / 10;
 }
 
 export async function main(): Promise<void> {
