@@ -19,7 +19,7 @@ import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 /** Below this much heap in use, the first load is left to V8's own GCs. */
-export const SETTLE_FROM_BYTES = 96 * 1024 * 1024;
+export const SETTLE_FROM_BYTES = 64 * 1024 * 1024;
 
 export interface Settled {
   beforeBytes: number;
