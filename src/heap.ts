@@ -3,17 +3,19 @@
  * serving with a heap that holds what it keeps and not what the load left behind.
  *
  * Why: every scavenge (one per ~150 read requests) walks the list of the old generation's
- * 256 KiB pages, and the walk costs per page, whatever the page holds (perf: 9.1% of the
- * server's CPU at 100,000 networks against 1.1% at 1,000, in ScavengerCollector::CollectGarbage
- * itself). At 100,000 networks the load leaves ~90 MB of garbage among what it keeps (the bodies
- * the pack replaced, the folder listing, the first stat of every file), ~600 pages where ~200 do.
- * V8 collects it at its next full GC, which comes when allocation reaches the old generation's
- * limit: for a server that only reads, that can be hours (bench/README.md, session 19).
+ * 256 KiB pages, and the walk costs per page, whatever the page holds (perf: 9.1% of the user-mode
+ * CPU samples of a 100,000-network server under list requests, against 1.1% at 1,000 networks,
+ * in ScavengerCollector::CollectGarbage itself). At 100,000 networks the load leaves ~130 MB of
+ * garbage among the ~65 MB it keeps (~55 MB of it the bodies the pack replaced), ~600 pages
+ * where ~200 do. V8 collects it at its next full GC, which comes when allocation reaches the old
+ * generation's limit: a server that only reads had not got there 66 s after ready, nor through
+ * its first ~15 s of reads (bench/README.md, session of 2026-11-24).
  *
- * Only for a large heap: at 1,000 networks there is little to gain, and a full GC before the
- * first request left request handling slower afterwards in three A/Bs (Node's stream code took
- * V8's runtime path for adding properties; a GC after requests did not do that). Node has no API
- * for a GC; this is the one Jest's leak detector uses (the flag, then `gc` from a new context).
+ * Only for a large heap: that is where the gain was measured. At 1,000 networks the pages are few,
+ * and two A/Bs of a build that ran the GC at 1,000 networks read it slower (40 against 46k req/s;
+ * perf: Node's stream code in V8's runtime path for adding properties), though a later profile
+ * caught a 1,000-network server without any such GC in that same state, so the GC may not be the
+ * cause. Node has no API for a GC; this is the way Jest's leak detector gets one.
  */
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
