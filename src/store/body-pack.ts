@@ -9,8 +9,8 @@
  * networks there, so a page of the list cost more at 100,000 networks than at 1,000 (issue 6).
  * Measured with the same bytes as ballast in a 1,000-network server, list-10: a scavenge took
  * 0.39-0.44 ms with them as 100,000 strings, 0.22-0.28 ms as slices of external strings, and
- * 0.23-0.27 ms with no ballast at all. In `make bench` at 100,000 networks: 0.12-0.28 ms a
- * scavenge against 0.28-0.58 ms before, the heap after its idle GCs 62 MB against 102 MB.
+ * 0.23-0.27 ms with no ballast at all. The replaced bodies leave the old generation only at its
+ * next full GC: for a large folder, src/heap.ts runs one once the load is in.
  *
  * A body with a character beyond ASCII stays a string of its own. A parent lives as long as
  * any of its slices: a body replaced later (a PATCH, a git pull) is a string of its own, and its
