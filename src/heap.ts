@@ -47,7 +47,7 @@ export function settleHeap(fromBytes = SETTLE_FROM_BYTES): Settled | null {
 }
 
 /** V8's full GC: the process's own when it runs with --expose-gc, else one from a new context. */
-function fullGc(): () => void {
+export function fullGc(): () => void {
   const own = (globalThis as { gc?: unknown }).gc;
   if (typeof own === 'function') return own as () => void;
   v8.setFlagsFromString('--expose-gc');

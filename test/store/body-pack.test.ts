@@ -3,21 +3,14 @@
  * is served: bodies keep their text (non-ASCII included), records keep their identity, and a
  * network written after the pack gets its new body while the others keep theirs.
  */
-import v8 from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { expect } from 'chai';
 import request from 'supertest';
+import { fullGc } from '../../src/heap.js';
 import { createApp } from '../../src/http/app.js';
 import { packBodies } from '../../src/store/body-pack.js';
 import { recordOf } from '../../src/store/network-record.js';
 import { makeConfigDir, removeDir, standardFiles } from '../helpers/fixtures.js';
 import { startStore } from '../helpers/store.js';
-
-/** V8's full GC, as --expose-gc would give it (set for this process's new contexts). */
-function fullGc(): () => void {
-  v8.setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
-}
 
 describe('store/body-pack', () => {
   it('keeps every body and every record as they were, across groups of any size', () => {
