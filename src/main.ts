@@ -11,8 +11,11 @@ import { settleHeap } from './heap.js';
 import { createLogger } from './log.js';
 import { defaultCachePath } from './store/index-cache.js';
 import { NetworkStore } from './store/network-store.js';
+import { keepTickShape } from './tick-shape.js';
 
 export async function serve(config: Config): Promise<void> {
+  // Before any full GC can run: see tick-shape.ts.
+  keepTickShape();
   const log = createLogger(config.logLevel);
   const root = path.resolve(config.configDir);
   if (!config.apiKey) log.warn({ host: config.host }, 'API_KEY is not set: the network routes are open to anyone who can reach this loopback address');

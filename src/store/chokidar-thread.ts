@@ -18,6 +18,7 @@ import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { watch } from 'chokidar';
 import { NodeFsHandler } from 'chokidar/handler.js';
+import { keepTickShape } from '../tick-shape.js';
 import { LinkedFiles } from './linked-files.js';
 
 // chokidar re-reads a whole folder on every event in it, with an lstat per entry through
@@ -117,6 +118,8 @@ handlerProto._handleRead = function windowed(this: NodeFsHandler, ...args: Param
   return reread.apply(this, args);
 };
 
+// A long-lived thread, GCed on its own: see tick-shape.ts.
+keepTickShape();
 const port = parentPort!;
 const rootPrefix = root.endsWith(path.sep) ? root : root + path.sep;
 

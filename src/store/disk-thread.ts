@@ -12,6 +12,7 @@
  */
 import { rmdirSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
+import { keepTickShape } from '../tick-shape.js';
 import { lockHere, type ReleaseLock } from './cross-process-lock.js';
 import { awaitGoAheadBlocking } from './go-ahead.js';
 import { fsyncDirSync, renameIfUnchangedSync, writeAndReplaceBySteps, writeNewDurableSync, type FsSeam, type WriteSteps } from './fs-seam.js';
@@ -80,6 +81,8 @@ function errorData(err: unknown): NonNullable<DiskReply['error']> {
   return { message: e.message, code: e.code, syscall: e.syscall, path: e.path };
 }
 
+// A long-lived thread, GCed on its own: see tick-shape.ts.
+keepTickShape();
 const port = parentPort!;
 // Each step resolves at once (a blocking call), so a request is done before the next message is
 // taken: still one request at a time.
