@@ -15,7 +15,7 @@ import { keepTickShape } from './tick-shape.js';
 
 export async function serve(config: Config): Promise<void> {
   // Before any full GC can run: see tick-shape.ts.
-  keepTickShape();
+  void keepTickShape();
   const log = createLogger(config.logLevel);
   const root = path.resolve(config.configDir);
   if (!config.apiKey) log.warn({ host: config.host }, 'API_KEY is not set: the network routes are open to anyone who can reach this loopback address');

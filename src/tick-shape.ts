@@ -13,26 +13,36 @@
  * GET one at 43.3-43.8k req/s; with the tick object kept, 47.5-49.4k, as without the GC.
  *
  * One live object keeps its map, and through its back pointers the maps before it, so the cache
- * keeps meeting the maps it knows. The object is caught by an async_hooks init hook that is on
- * only for the one tick made here.
+ * keeps meeting the maps it knows. Inside a tick's callback, async_hooks' executionAsyncResource()
+ * is that tick's object: no hook is installed (a hook would turn on V8's promise hooks).
+ * A fresh one replaces it every minute: the async ids outgrow V8's small integers after ~10^9
+ * (~12 a request: half an hour at the bench's full speed, a day at 1,000 requests a second), and
+ * from the first id stored as a double the literal makes objects on new maps, which the old object
+ * does not hold (checked with %HaveSameMap on a literal of the same shape).
  */
-import { createHook } from 'node:async_hooks';
+import { executionAsyncResource } from 'node:async_hooks';
+
+const REFRESH_MS = 60_000;
 
 let kept: object | null = null;
+let refreshing: NodeJS.Timeout | undefined;
 
-/** Keeps a tick object (once per thread); false if this Node made none visible to async_hooks. */
-export function keepTickShape(): boolean {
-  if (kept !== null) return true;
-  const hook = createHook({
-    init(_asyncId, type, _triggerAsyncId, resource) {
-      if (type === 'TickObject') kept ??= resource;
-    },
+/**
+ * Keeps a tick object, and from then on a fresh one every minute (once per thread). Resolves,
+ * at the next tick, with whether one was caught (false if this Node's ticks are made otherwise).
+ */
+export function keepTickShape(): Promise<boolean> {
+  refreshing ??= setInterval(() => void catchTick(), REFRESH_MS).unref();
+  return catchTick();
+}
+
+function catchTick(): Promise<boolean> {
+  return new Promise((resolve) => {
+    const caught = (): void => {
+      const resource = executionAsyncResource() as { callback?: unknown };
+      if (resource.callback === caught) kept = resource;
+      resolve(kept !== null);
+    };
+    process.nextTick(caught);
   });
-  hook.enable();
-  try {
-    process.nextTick(() => undefined);
-  } finally {
-    hook.disable();
-  }
-  return kept !== null;
 }

@@ -119,7 +119,7 @@ handlerProto._handleRead = function windowed(this: NodeFsHandler, ...args: Param
 };
 
 // A long-lived thread, GCed on its own: see tick-shape.ts.
-keepTickShape();
+void keepTickShape();
 const port = parentPort!;
 const rootPrefix = root.endsWith(path.sep) ? root : root + path.sep;
 

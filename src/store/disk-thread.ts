@@ -82,7 +82,7 @@ function errorData(err: unknown): NonNullable<DiskReply['error']> {
 }
 
 // A long-lived thread, GCed on its own: see tick-shape.ts.
-keepTickShape();
+void keepTickShape();
 const port = parentPort!;
 // Each step resolves at once (a blocking call), so a request is done before the next message is
 // taken: still one request at a time.

@@ -3,23 +3,13 @@
  * heap-snapshot id of a tick object's map before and after a full GC made while no tick object
  * is alive (with `keep`, after keepTickShape()). Same id: the map outlived the GC.
  */
-import { createHook } from 'node:async_hooks';
+import { executionAsyncResource } from 'node:async_hooks';
 import v8 from 'node:v8';
 import { keepTickShape } from '../../src/tick-shape.js';
 
-/** A tick object, caught as it is made. */
-function tickObject(): object {
-  let caught: object | null = null;
-  const hook = createHook({
-    init(_id, type, _trigger, resource) {
-      if (type === 'TickObject') caught ??= resource;
-    },
-  });
-  hook.enable();
-  process.nextTick(() => undefined);
-  hook.disable();
-  if (caught === null) throw new Error('no TickObject seen');
-  return caught;
+/** A tick object: inside its callback, the tick's own object is the execution resource. */
+function tickObject(): Promise<object> {
+  return new Promise((resolve) => process.nextTick(() => resolve(executionAsyncResource())));
 }
 
 /** Holds the tick object looked for in the snapshot: a class name easy to find. */
@@ -65,13 +55,13 @@ async function probedMapId(): Promise<number> {
   throw new Error('TickProbe not found in the heap snapshot');
 }
 
-if (process.argv[2] === 'keep' && !keepTickShape()) throw new Error('keepTickShape kept nothing');
+if (process.argv[2] === 'keep' && !(await keepTickShape())) throw new Error('keepTickShape kept nothing');
 /** What the snapshot finds: a TickProbe here, and nothing else holds its tick object. */
-const held: { probe: TickProbe | null } = { probe: new TickProbe(tickObject()) };
+const held: { probe: TickProbe | null } = { probe: new TickProbe(await tickObject()) };
 const before = await probedMapId();
 held.probe = null;
 await new Promise((resolve) => setImmediate(resolve)); // no tick object queued or held
 (globalThis as { gc?: () => void }).gc!();
-held.probe = new TickProbe(tickObject());
+held.probe = new TickProbe(await tickObject());
 const after = await probedMapId();
 process.stdout.write(JSON.stringify({ before, after }));
