@@ -11,11 +11,10 @@
  * generation's limit: a server that only reads had not got there 66 s after ready, nor through
  * its first ~15 s of reads (bench/README.md, session of 2026-11-24).
  *
- * Only for a large heap: that is where the gain was measured. At 1,000 networks the pages are few,
- * and two A/Bs of a build that ran the GC at 1,000 networks read it slower (40 against 46k req/s;
- * perf: Node's stream code in V8's runtime path for adding properties), though a later profile
- * caught a 1,000-network server without any such GC in that same state, so the GC may not be the
- * cause. Node has no API for a GC; this is the way Jest's leak detector gets one.
+ * Only for a large heap: that is where the gain was measured; at 1,000 networks the pages are few.
+ * (A/Bs of a build that ran this GC at 1,000 networks once read it 12-13% slower: the GC had taken
+ * the maps of Node's tick objects, which tick-shape.ts now keeps alive.) Node has no API for a
+ * GC; this is the way Jest's leak detector gets one.
  */
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';

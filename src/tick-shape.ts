@@ -36,12 +36,17 @@ export function keepTickShape(): Promise<boolean> {
   return catchTick();
 }
 
-function catchTick(): Promise<boolean> {
+async function catchTick(): Promise<boolean> {
+  kept = (await nextTickObject()) ?? kept;
+  return kept !== null;
+}
+
+/** The object of a tick made now, or null if this Node's ticks are made otherwise. */
+export function nextTickObject(): Promise<object | null> {
   return new Promise((resolve) => {
     const caught = (): void => {
       const resource = executionAsyncResource() as { callback?: unknown };
-      if (resource.callback === caught) kept = resource;
-      resolve(kept !== null);
+      resolve(resource.callback === caught ? resource : null);
     };
     process.nextTick(caught);
   });

@@ -3,13 +3,14 @@
  * heap-snapshot id of a tick object's map before and after a full GC made while no tick object
  * is alive (with `keep`, after keepTickShape()). Same id: the map outlived the GC.
  */
-import { executionAsyncResource } from 'node:async_hooks';
 import v8 from 'node:v8';
-import { keepTickShape } from '../../src/tick-shape.js';
+import { keepTickShape, nextTickObject } from '../../src/tick-shape.js';
 
-/** A tick object: inside its callback, the tick's own object is the execution resource. */
-function tickObject(): Promise<object> {
-  return new Promise((resolve) => process.nextTick(() => resolve(executionAsyncResource())));
+/** A tick object, held by nothing but the caller. */
+async function tickObject(): Promise<object> {
+  const tick = await nextTickObject();
+  if (tick === null) throw new Error('no tick object caught');
+  return tick;
 }
 
 /** Holds the tick object looked for in the snapshot: a class name easy to find. */
