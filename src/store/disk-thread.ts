@@ -7,8 +7,13 @@
  * Also takes and releases a cross-process lock held throughout a PATCH (file-lock.ts says when)
  * while other writes are in flight, and removes the folder of such a lock the main thread took.
  *
- * In: {seq, op, args}. Out: {seq, result} or {seq, error: {message, code, syscall, path}}, and
- * {compromised: seq, message} when the lock taken by request seq was lost.
+ * What a write's answer does not wait for (its lock folder's rmdir, the old file's last link:
+ * fs-seam.ts) runs after the answer is sent, before the next message is taken.
+ *
+ * In: {seq, op, args}. Out: {seq, result, removing?} or {seq, error: {message, code, syscall,
+ * path}}, and {compromised: seq, message} when the lock taken by request seq was lost. `removing`
+ * is the lock folder this thread removes just after that answer (threaded-fs.ts routes the
+ * network's next write here, behind it).
  */
 import { rmdirSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
@@ -22,11 +27,14 @@ export type DiskOp =
   | { op: 'fsync-dir'; args: [dir: string] }
   | { op: 'lock'; args: [target: string, staleMs: number] }
   | { op: 'unlock'; args: [lockSeq: number] }
-  | { op: 'rmdir'; args: [dir: string] };
+  | { op: 'rmdir'; args: [dir: string] }
+  /** Nothing: answered once everything sent before, and what it left for after its answer, is done. */
+  | { op: 'flush'; args: [] };
 
 export interface DiskReply {
   seq: number;
   result?: unknown;
+  removing?: string;
   error?: { message: string; code?: string; syscall?: string; path?: string };
 }
 
@@ -36,16 +44,26 @@ export type DiskMessage = DiskReply | { compromised: number; message: string };
 /** Locks held by this thread (proper-lockfile's timers keep them fresh here), by the seq that took them. */
 const held = new Map<number, ReleaseLock>();
 
+/** The steps the current request left for after its answer, and the lock folder among them. */
+let afterAnswer: Array<() => void> = [];
+let removing: string | undefined;
+
 /**
  * The steps of writeAndReplace as blocking calls (this thread is there to block), sequenced by
  * fs-seam.ts's writeAndReplaceBySteps: one definition of the order, here and in the tests' seams.
  */
 const BLOCKING_STEPS: WriteSteps = {
   writeNewDurable: async (...args) => writeNewDurableSync(...args),
-  renameIfUnchanged: async (...args) => renameIfUnchangedSync(...args),
+  renameIfUnchanged: async (...args) => renameIfUnchangedSync(...args, later),
   fsyncDir: async (dir) => fsyncDirSync(dir),
   goAhead: async (cell) => awaitGoAheadBlocking(cell),
+  later,
 };
+
+function later(task: () => void, lockFolder?: string): void {
+  afterAnswer.push(task);
+  if (lockFolder !== undefined) removing = lockFolder;
+}
 
 async function run(request: DiskOp & { seq: number }): Promise<unknown> {
   switch (request.op) {
@@ -68,6 +86,8 @@ async function run(request: DiskOp & { seq: number }): Promise<unknown> {
     }
     case 'rmdir':
       return rmdirSync(...request.args);
+    case 'flush':
+      return undefined;
     case 'unlock': {
       const release = held.get(request.args[0]);
       held.delete(request.args[0]);
@@ -90,8 +110,13 @@ port.on('message', async (message: DiskOp & { seq: number }) => {
   let reply: DiskReply;
   try {
     reply = { seq: message.seq, result: await run(message) };
+    if (removing !== undefined) reply.removing = removing;
   } catch (err) {
     reply = { seq: message.seq, error: errorData(err) };
   }
   port.postMessage(reply);
+  const tasks = afterAnswer;
+  afterAnswer = [];
+  removing = undefined;
+  for (const task of tasks) task(); // each catches its own errors
 });

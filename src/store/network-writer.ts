@@ -76,9 +76,13 @@ export class NetworkWriter {
     this.tempDir = new FolderOnce(fs, path.join(root, TEMP_DIR));
   }
 
-  /** Resolves once the locks of every write so far are released (they are let go just after the write). */
-  settled(): Promise<void> {
-    return this.locks.settled();
+  /**
+   * Resolves once the locks of every write so far are released (they are let go just after the
+   * write), and what the writes left for after their answers is done (fs-seam.ts: WriteSteps.later).
+   */
+  async settled(): Promise<void> {
+    await this.locks.settled();
+    await this.fs.settled?.();
   }
 
   async update(request: UpdateRequest): Promise<NetworkRecord> {

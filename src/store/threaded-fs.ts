@@ -40,6 +40,12 @@ class DiskThread {
   /** The locks this thread holds, by the seq of the request that took them: who hears if one is compromised. */
   private readonly locks = new Map<number, (err: Error) => void>();
   private seq = 0;
+  /**
+   * The lock folder this thread removes just after its last answer (disk-thread.ts), so that the
+   * network's next write from this process is sent here, behind that rmdir, rather than to a
+   * thread whose mkdir could find the folder still there. Any later answer means it is gone.
+   */
+  removing: string | null = null;
   /** Why the thread is gone (it failed or exited): later requests fail at once instead of waiting for ever. */
   private gone: Error | null = null;
 
@@ -96,7 +102,8 @@ class DiskThread {
     return this.worker.terminate();
   }
 
-  private settle({ seq, result, error }: Exclude<DiskMessage, { compromised: number }>): void {
+  private settle({ seq, result, error, removing }: Exclude<DiskMessage, { compromised: number }>): void {
+    this.removing = removing ?? null;
     const waiting = this.pending.get(seq);
     if (!waiting) return;
     this.pending.delete(seq);
@@ -143,13 +150,20 @@ export class ThreadedFs implements FsSeam, LockTaker {
     return this.threads.length;
   }
 
+  /** Requests in flight on each thread, in the order the threads started (tests look at where a write went). */
+  get loads(): number[] {
+    return this.threads.map((t) => t.load);
+  }
+
   readFile = nodeFs.readFile;
   stat = nodeFs.stat;
   unlink = nodeFs.unlink;
   mkdir = nodeFs.mkdir;
 
   async writeAndReplace(...args: Parameters<FsSeam['writeAndReplace']>): Promise<Replaced> {
-    const replaced = (await this.run({ op: 'write-and-replace', args })) as Replaced;
+    const lockFolder = args[6] ?? null;
+    const behind = lockFolder === null ? undefined : this.threads.find((t) => t.alive && t.removing === lockFolder);
+    const replaced = (await (behind ?? this.pick()).run({ op: 'write-and-replace', args })) as Replaced;
     if (replaced.syncError) replaced.syncError = Object.assign(new Error(replaced.syncError.message), replaced.syncError);
     return replaced;
   }
@@ -183,6 +197,11 @@ export class ThreadedFs implements FsSeam, LockTaker {
       this.held--;
       await release();
     };
+  }
+
+  /** Resolves once every thread has done what it was sent, and what that left for after its answers. */
+  async settled(): Promise<void> {
+    await Promise.all(this.threads.filter((t) => t.alive).map((t) => t.run({ op: 'flush', args: [] })));
   }
 
   /** Stops the threads (a write still in flight fails); the next write starts them again. */

@@ -102,6 +102,34 @@ describe('store/threaded-fs', () => {
     expect(err?.code).to.equal('ENOENT');
   });
 
+  it("sends a network's next write to the thread that removes its lock folder after answering, and settled() waits for that", async () => {
+    const tmpDir = path.join(root, '.tmp');
+    const locks = path.join(root, '.locks');
+    mkdirSync(tmpDir);
+    mkdirSync(locks);
+    const other = path.join(root, 'evm', 'other.yaml');
+    writeFileSync(other, 'old\n');
+    const lockOf = (file: string): string => path.join(locks, `${path.basename(file)}.lock`);
+    // Two threads running, both idle: a write goes to the first.
+    await Promise.all([fs.fsyncDir(locks), fs.fsyncDir(locks)]);
+    expect(fs.loads).to.deep.equal([0, 0]);
+    const first = await fs.writeAndReplace(path.join(tmpDir, '.1.tmp'), 'v1\n', 0o644, target, Buffer.from('old\n'), null, lockOf(target));
+    expect(first.outcome).to.equal('renamed');
+    // The first thread is held by another network's write, waiting for its go-ahead.
+    const cell = newGoAhead();
+    const held = fs.writeAndReplace(path.join(tmpDir, '.2.tmp'), 'other\n', 0o644, other, Buffer.from('old\n'), null, lockOf(other), cell);
+    expect(fs.loads).to.deep.equal([1, 0]);
+    const second = fs.writeAndReplace(path.join(tmpDir, '.3.tmp'), 'v2\n', 0o644, target, Buffer.from('v1\n'), null, lockOf(target));
+    expect(fs.loads, 'behind the folder its last write removes, not on the idle thread').to.deep.equal([2, 0]);
+    giveGoAhead(cell, true);
+    expect((await held).outcome).to.equal('renamed');
+    expect((await second).outcome, 'never "locked" by its own folder').to.equal('renamed');
+    await fs.settled();
+    expect(readdirSync(locks), 'the folders are gone once settled').to.deep.equal([]);
+    expect(readdirSync(tmpDir), 'and the old files\' second links').to.deep.equal([]);
+    expect(readFileSync(target, 'utf8')).to.equal('v2\n');
+  });
+
   it('takes a lock on this thread when no other is held, and on a disk thread while one is', async () => {
     const locks = path.join(root, '.locks');
     mkdirSync(locks);
