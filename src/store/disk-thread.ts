@@ -7,8 +7,8 @@
  * Also takes and releases a cross-process lock held throughout a PATCH (file-lock.ts says when)
  * while other writes are in flight, and removes the folder of such a lock the main thread took.
  *
- * What a write's answer does not wait for (its lock folder's rmdir, the old file's last link:
- * fs-seam.ts) runs after the answer is sent, before the next message is taken.
+ * What a write's answer does not wait for (its lock folder's rmdir: fs-seam.ts) runs after the
+ * answer is sent, before the next message is taken.
  *
  * In: {seq, op, args}. Out: {seq, result, removing?} or {seq, error: {message, code, syscall,
  * path}}, and {compromised: seq, message} when the lock taken by request seq was lost. `removing`
@@ -20,7 +20,7 @@ import { parentPort } from 'node:worker_threads';
 import { keepTickShape } from '../tick-shape.js';
 import { lockHere, type ReleaseLock } from './cross-process-lock.js';
 import { awaitGoAheadBlocking } from './go-ahead.js';
-import { fsyncDirSync, renameIfUnchangedSync, writeAndReplaceBySteps, writeNewDurableSync, type FsSeam, type WriteSteps } from './fs-seam.js';
+import { fsyncDirSync, removeLockFolder, renameIfUnchangedSync, writeAndReplaceBySteps, writeNewDurableSync, type FsSeam, type WriteSteps } from './fs-seam.js';
 
 export type DiskOp =
   | { op: 'write-and-replace'; args: Parameters<FsSeam['writeAndReplace']> }
@@ -44,8 +44,7 @@ export type DiskMessage = DiskReply | { compromised: number; message: string };
 /** Locks held by this thread (proper-lockfile's timers keep them fresh here), by the seq that took them. */
 const held = new Map<number, ReleaseLock>();
 
-/** The steps the current request left for after its answer, and the lock folder among them. */
-let afterAnswer: Array<() => void> = [];
+/** The lock folder of the write being answered, removed just after its answer (fs-seam.ts). */
 let removing: string | undefined;
 
 /**
@@ -54,16 +53,13 @@ let removing: string | undefined;
  */
 const BLOCKING_STEPS: WriteSteps = {
   writeNewDurable: async (...args) => writeNewDurableSync(...args),
-  renameIfUnchanged: async (...args) => renameIfUnchangedSync(...args, later),
+  renameIfUnchanged: async (...args) => renameIfUnchangedSync(...args),
   fsyncDir: async (dir) => fsyncDirSync(dir),
   goAhead: async (cell) => awaitGoAheadBlocking(cell),
-  later,
+  removeAfterAnswer: (lockFolder) => {
+    removing = lockFolder;
+  },
 };
-
-function later(task: () => void, lockFolder?: string): void {
-  afterAnswer.push(task);
-  if (lockFolder !== undefined) removing = lockFolder;
-}
 
 async function run(request: DiskOp & { seq: number }): Promise<unknown> {
   switch (request.op) {
@@ -115,8 +111,6 @@ port.on('message', async (message: DiskOp & { seq: number }) => {
     reply = { seq: message.seq, error: errorData(err) };
   }
   port.postMessage(reply);
-  const tasks = afterAnswer;
-  afterAnswer = [];
+  if (removing !== undefined) removeLockFolder(removing);
   removing = undefined;
-  for (const task of tasks) task(); // each catches its own errors
 });

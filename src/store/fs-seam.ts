@@ -9,12 +9,11 @@
  * calling thread with only the fsyncs through the pool; the store writes through ThreadedFs
  * (threaded-fs.ts), which runs each step whole on a disk thread: one hand-off per step.
  */
-import { closeSync, existsSync, fchmodSync, fstatSync, fsync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync, type BigIntStats, type Stats } from 'node:fs';
+import { closeSync, existsSync, fchmodSync, fstatSync, fsync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync, type BigIntStats, type Stats } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { stampOfStats } from './folder-listing.js';
 import { awaitGoAhead, type GoAhead } from './go-ahead.js';
-import { tempPathFor } from './temp-files.js';
 
 const fsyncFd = promisify(fsync);
 
@@ -54,12 +53,9 @@ export interface FsSeam {
   /** fsync a directory, so a rename in it survives a power cut. */
   fsyncDir(dir: string): Promise<void>;
   mkdir(dir: string): Promise<void>;
-  /** Resolves once what the writes so far left for after their answers (WriteSteps.later) is done. */
+  /** Resolves once the lock folders the writes so far left for after their answers are gone (WriteSteps). */
   settled?(): Promise<void>;
 }
-
-/** Runs a step that nothing waits for: after the write is answered, or at once. */
-export type Later = (task: () => void, lockFolder?: string) => void;
 
 /** The steps of writeAndReplace: run blocking on a disk thread, or one by one by a test's seam (to fail any). */
 export interface WriteSteps {
@@ -77,12 +73,11 @@ export interface WriteSteps {
   /** Between the two, when the write has one: waits for its go-ahead (true: go on). */
   goAhead(cell: GoAhead): Promise<boolean>;
   /**
-   * Where the steps a write's answer does not wait for go, after a rename: removing the lock
-   * folder, and the old file's last link (renameIfUnchangedSync). A disk thread runs them once it
-   * has answered (disk-thread.ts); without `later`, they run in place. `lockFolder` names the
-   * folder the task removes: the next write of that network from this process must come after it.
+   * When given, a renamed write's lock folder is left for this to remove just after the write's
+   * answer (a disk thread does: disk-thread.ts); without it, the folder goes before the answer.
+   * Nothing in this process waits for it but the network's next write, which must come after it.
    */
-  later?: Later;
+  removeAfterAnswer?(lockFolder: string): void;
 }
 
 /** Creates `file` (it must not exist) holding `data`, with exactly `mode`: an open fd, the caller's to sync and close. */
@@ -108,45 +103,7 @@ export function writeNewDurableSync(file: string, data: string, mode: number): v
   }
 }
 
-/**
- * renameIfUnchanged, synchronous. With `later`, the file being replaced first gets a second link
- * beside `from`, removed by `later` once renamed: a rename that takes a file's last link frees its
- * inode and blocks there (ext4: ~60-70 us of a ~400 us durable replace here, bench/README.md), and
- * with the second link that work moves out of the write's answer. The link comes before the
- * checks, because it changes the file's ctime, which they compare. Not made (no link support, the
- * file gone), the rename frees the inode itself, as without `later`.
- */
-export function renameIfUnchangedSync(from: string, to: string, expected: Uint8Array, gitLockFile: string | null, later?: Later): RenameOutcome {
-  const aside = later ? linkAside(to, path.dirname(from)) : null;
-  const outcome = checkAndRename(from, to, expected, gitLockFile);
-  if (aside !== null) {
-    const unlink = (): void => unlinkQuietly(aside);
-    if (outcome === 'renamed') later!(unlink);
-    else unlink();
-  }
-  return outcome;
-}
-
-/** A second link to `file`, as a temp name in `dir` (swept at start if a crash leaves it), or null. */
-function linkAside(file: string, dir: string): string | null {
-  const aside = tempPathFor(file, dir);
-  try {
-    linkSync(file, aside);
-    return aside;
-  } catch {
-    return null;
-  }
-}
-
-function unlinkQuietly(file: string): void {
-  try {
-    unlinkSync(file);
-  } catch {
-    // Removed already (a sweep): nothing to do.
-  }
-}
-
-function checkAndRename(from: string, to: string, expected: Uint8Array, gitLockFile: string | null): RenameOutcome {
+export function renameIfUnchangedSync(from: string, to: string, expected: Uint8Array, gitLockFile: string | null): RenameOutcome {
   let current: Buffer;
   let read: BigIntStats;
   try {
@@ -211,19 +168,20 @@ export async function writeAndReplaceBySteps(
     outcome = replaced.outcome;
     return replaced;
   } finally {
-    const remove = (): void => {
-      // Not removable (removed already, a disk gone read-only): it goes stale and is taken over.
-      try {
-        rmdirSync(lockFolder);
-      } catch {
-        /* see above */
-      }
-    };
-    // Once renamed, nothing in this process waits for the folder to go (the next write of this
-    // network goes after it: threaded-fs.ts), so its rmdir (~50-60 us) may follow the answer.
+    // Once renamed, nothing in this process waits for the folder to go but the network's next
+    // write (threaded-fs.ts sends it behind), so its rmdir (~50-60 us here) may follow the answer.
     // Otherwise the caller may take the lock the long way next: the folder goes first.
-    if (outcome === 'renamed' && seam.later) seam.later(remove, lockFolder);
-    else remove();
+    if (outcome === 'renamed' && seam.removeAfterAnswer) seam.removeAfterAnswer(lockFolder);
+    else removeLockFolder(lockFolder);
+  }
+}
+
+/** Removes a write's lock folder; one not removable (gone already, a disk gone read-only) goes stale and is taken over. */
+export function removeLockFolder(dir: string): void {
+  try {
+    rmdirSync(dir);
+  } catch {
+    /* see above */
   }
 }
 

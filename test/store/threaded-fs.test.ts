@@ -126,7 +126,7 @@ describe('store/threaded-fs', () => {
     expect((await second).outcome, 'never "locked" by its own folder').to.equal('renamed');
     await fs.settled();
     expect(readdirSync(locks), 'the folders are gone once settled').to.deep.equal([]);
-    expect(readdirSync(tmpDir), 'and the old files\' second links').to.deep.equal([]);
+    expect(readdirSync(tmpDir), 'and no temp file').to.deep.equal([]);
     expect(readFileSync(target, 'utf8')).to.equal('v2\n');
   });
 
