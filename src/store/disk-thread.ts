@@ -7,15 +7,16 @@
  * Also takes and releases a cross-process lock held throughout a PATCH (file-lock.ts says when)
  * while other writes are in flight, and removes the folder of such a lock the main thread took.
  *
- * What a write's answer does not wait for (its lock folder's rmdir: fs-seam.ts) runs after the
- * answer is sent, before the next message is taken.
+ * What a write's answer does not wait for runs after the answer is sent, before the next message
+ * is taken: its lock folder's rmdir, and the close of the file it replaced, which frees that
+ * file's inode (fs-seam.ts).
  *
  * In: {seq, op, args}. Out: {seq, result, removing?} or {seq, error: {message, code, syscall,
  * path}}, and {compromised: seq, message} when the lock taken by request seq was lost. `removing`
  * is the lock folder this thread removes just after that answer (threaded-fs.ts routes the
  * network's next write here, behind it).
  */
-import { rmdirSync } from 'node:fs';
+import { closeSync, rmdirSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { keepTickShape } from '../tick-shape.js';
 import { lockHere, type ReleaseLock } from './cross-process-lock.js';
@@ -46,6 +47,8 @@ const held = new Map<number, ReleaseLock>();
 
 /** The lock folder of the write being answered, removed just after its answer (fs-seam.ts). */
 let removing: string | undefined;
+/** The file that write replaced, still open: closed just after the answer (renameIfUnchangedSync). */
+let replaced: number | undefined;
 
 /**
  * The steps of writeAndReplace as blocking calls (this thread is there to block), sequenced by
@@ -53,7 +56,10 @@ let removing: string | undefined;
  */
 const BLOCKING_STEPS: WriteSteps = {
   writeNewDurable: async (...args) => writeNewDurableSync(...args),
-  renameIfUnchanged: async (...args) => renameIfUnchangedSync(...args),
+  renameIfUnchanged: async (...args) =>
+    renameIfUnchangedSync(...args, (fd) => {
+      replaced = fd;
+    }),
   fsyncDir: async (dir) => fsyncDirSync(dir),
   goAhead: async (cell) => awaitGoAheadBlocking(cell),
   removeAfterAnswer: (lockFolder) => {
@@ -112,5 +118,7 @@ port.on('message', async (message: DiskOp & { seq: number }) => {
   }
   port.postMessage(reply);
   if (removing !== undefined) removeLockFolder(removing);
+  if (replaced !== undefined) closeSync(replaced);
   removing = undefined;
+  replaced = undefined;
 });

@@ -2,7 +2,7 @@
  * Disk-side helpers for the read tests: what a fresh scan of a folder would serve (the truth the
  * watched index must settle to), the index as plain data, and writes made the slow way.
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readlinkSync, writeSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { DiskSync } from '../../src/store/disk-sync.js';
 import { NetworkIndex, type InvalidFile } from '../../src/store/network-index.js';
@@ -44,4 +44,23 @@ export async function writeInTwoChunks(file: string, first: string, rest: string
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Files under `dir` this process holds open though they are deleted (replaced by a rename), from
+ * /proc/self/fd: each keeps its inode, and its blocks, until closed. Null where there is no /proc.
+ */
+export function openDeletedFiles(dir: string): string[] | null {
+  if (!existsSync('/proc/self/fd')) return null;
+  const found: string[] = [];
+  for (const fd of readdirSync('/proc/self/fd')) {
+    let target: string;
+    try {
+      target = readlinkSync(`/proc/self/fd/${fd}`);
+    } catch {
+      continue; // the fd of the listing itself, closed by now
+    }
+    if (target.startsWith(`${dir}/`) && target.endsWith(' (deleted)')) found.push(target);
+  }
+  return found;
 }

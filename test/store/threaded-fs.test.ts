@@ -11,6 +11,7 @@ import { stampOf } from '../../src/store/folder-listing.js';
 import { giveGoAhead, newGoAhead } from '../../src/store/go-ahead.js';
 import { ThreadedFs } from '../../src/store/threaded-fs.js';
 import { makeConfigDir, removeDir } from '../helpers/fixtures.js';
+import { openDeletedFiles } from '../helpers/read-disk.js';
 
 describe('store/threaded-fs', () => {
   let root: string;
@@ -102,7 +103,7 @@ describe('store/threaded-fs', () => {
     expect(err?.code).to.equal('ENOENT');
   });
 
-  it("sends a network's next write to the thread that removes its lock folder after answering, and settled() waits for that", async () => {
+  it("sends a network's next write to the thread that cleans up after answering, and settled() waits for that", async () => {
     const tmpDir = path.join(root, '.tmp');
     const locks = path.join(root, '.locks');
     mkdirSync(tmpDir);
@@ -127,6 +128,7 @@ describe('store/threaded-fs', () => {
     await fs.settled();
     expect(readdirSync(locks), 'the folders are gone once settled').to.deep.equal([]);
     expect(readdirSync(tmpDir), 'and no temp file').to.deep.equal([]);
+    expect(openDeletedFiles(root) ?? [], 'nor a replaced file held open (closed after each answer)').to.deep.equal([]);
     expect(readFileSync(target, 'utf8')).to.equal('v2\n');
   });
 
