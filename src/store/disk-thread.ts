@@ -17,9 +17,11 @@
  * network's next write here, behind it).
  */
 import { closeSync, rmdirSync } from 'node:fs';
+import path from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { keepTickShape } from '../tick-shape.js';
 import { lockHere, type ReleaseLock } from './cross-process-lock.js';
+import { freesOnClose } from './frees-on-close.js';
 import { awaitGoAheadBlocking } from './go-ahead.js';
 import { fsyncDirSync, removeLockFolder, renameIfUnchangedSync, writeAndReplaceBySteps, writeNewDurableSync, type FsSeam, type WriteSteps } from './fs-seam.js';
 
@@ -49,6 +51,9 @@ const held = new Map<number, ReleaseLock>();
 let removing: string | undefined;
 /** The file that write replaced, still open: closed just after the answer (renameIfUnchangedSync). */
 let replaced: number | undefined;
+const keepReplaced = (fd: number): void => {
+  replaced = fd;
+};
 
 /**
  * The steps of writeAndReplace as blocking calls (this thread is there to block), sequenced by
@@ -56,10 +61,8 @@ let replaced: number | undefined;
  */
 const BLOCKING_STEPS: WriteSteps = {
   writeNewDurable: async (...args) => writeNewDurableSync(...args),
-  renameIfUnchanged: async (...args) =>
-    renameIfUnchangedSync(...args, (fd) => {
-      replaced = fd;
-    }),
+  renameIfUnchanged: async (from, to, expected, gitLockFile) =>
+    renameIfUnchangedSync(from, to, expected, gitLockFile, freesOnClose(path.dirname(to)) ? keepReplaced : closeSync),
   fsyncDir: async (dir) => fsyncDirSync(dir),
   goAhead: async (cell) => awaitGoAheadBlocking(cell),
   removeAfterAnswer: (lockFolder) => {

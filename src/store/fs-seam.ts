@@ -107,7 +107,8 @@ export function writeNewDurableSync(file: string, data: string, mode: number): v
  * `closeReplaced` is given the file `to` opened for the check, still open after the rename: while
  * an fd holds the replaced file, the rename only unlinks it, and the inode is freed (its blocks
  * given back, ~55 us here, most of a rename's ~65) at the close. A disk thread closes it after the
- * write's answer (disk-thread.ts); by default it is closed at once.
+ * write's answer (disk-thread.ts), on a folder where that is cheap (frees-on-close.ts); by default it
+ * is closed at once.
  */
 export function renameIfUnchangedSync(from: string, to: string, expected: Uint8Array, gitLockFile: string | null, closeReplaced: (fd: number) => void = closeSync): RenameOutcome {
   let fd: number;
