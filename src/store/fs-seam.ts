@@ -53,7 +53,7 @@ export interface FsSeam {
   /** fsync a directory, so a rename in it survives a power cut. */
   fsyncDir(dir: string): Promise<void>;
   mkdir(dir: string): Promise<void>;
-  /** Resolves once the lock folders the writes so far left for after their answers are gone (WriteSteps). */
+  /** Resolves once what the writes so far left for after their answers is done: lock folders removed, replaced files closed. */
   settled?(): Promise<void>;
 }
 
@@ -112,26 +112,22 @@ export function writeNewDurableSync(file: string, data: string, mode: number): v
  */
 export function renameIfUnchangedSync(from: string, to: string, expected: Uint8Array, gitLockFile: string | null, closeReplaced: (fd: number) => void = closeSync): RenameOutcome {
   let fd: number;
-  let found: ReturnType<typeof stillAsRead>;
   try {
     fd = openSync(to, 'r');
   } catch (err) {
     return goneOr(err);
   }
+  let renamed = false;
   try {
-    found = stillAsRead(fd, to, expected, gitLockFile);
+    const found = stillAsRead(fd, to, expected, gitLockFile);
+    if (found !== 'unchanged') return found;
     // An ENOENT here is our temp file's (.tmp/ removed), thrown for the caller to make it again.
-    if (found === 'unchanged') renameSync(from, to);
-  } catch (err) {
-    closeSync(fd);
-    throw err;
+    renameSync(from, to);
+    renamed = true;
+    return 'renamed';
+  } finally {
+    (renamed ? closeReplaced : closeSync)(fd);
   }
-  if (found !== 'unchanged') {
-    closeSync(fd);
-    return found;
-  }
-  closeReplaced(fd);
-  return 'renamed';
 }
 
 /** Whether `fd` (`to`, opened) still holds `expected`, is still what `to` names, and no git command has started. */

@@ -78,7 +78,8 @@ export class NetworkWriter {
 
   /**
    * Resolves once the locks of every write so far are released (they are let go just after the
-   * write), and what the writes left for after their answers is done (fs-seam.ts: WriteSteps.removeAfterAnswer).
+   * write), and what the writes left for after their answers is done (FsSeam.settled: lock folders
+   * removed, replaced files closed).
    */
   async settled(): Promise<void> {
     await this.locks.settled();
