@@ -11,7 +11,7 @@ import { writeChart } from './harness/chart.js';
 import { gitCheckoutRow, visibilityRow } from './harness/disk-change-rows.js';
 import { dbJsonPath, ensureDbJson, ensureFixture, fixtureDir, scratchCopy, sortedIds } from './harness/fixtures.js';
 import type { Timing } from './harness/load.js';
-import { diskLoopRow } from './harness/process-baselines.js';
+import { diskLoopRow, threadHopNote } from './harness/process-baselines.js';
 import { installCleanup, rssMb, setPriorityAll, stopAll, stopProcess, waitIdle, type Child } from './harness/processes.js';
 import { checkSameAnswers, readRows } from './harness/read-rows.js';
 import { writeReports } from './harness/report.js';
@@ -104,6 +104,7 @@ async function main(): Promise<void> {
   // compared with ran before it. Side by side, in this order: the three one-connection rows
   // (json-server, the disk's limit, netcfg), then netcfg's other write rows.
   await phase('writes', async () => {
+    notes.push(await threadHopNote());
     const jsonServer = await startJsonServer(db1k);
     rows.push(await patchOneConnection(jsonServer, 'json-server 0.17.4', ids.filter((_, i) => i % 20 === 0), timing));
     await stopProcess(jsonServer.child);
