@@ -10,6 +10,7 @@ import path from 'node:path';
 import { EXTENSIONS, relativePathOf, type Extension, type NetworkId } from './network-id.js';
 import { MAX_FILE_BYTES, etagOf, parseNetworkFile, type FileProblem, type ParseOutcome } from './network-file.js';
 import type { NetworkRecord } from './network-record.js';
+import { isGone } from './fs-seam.js';
 import { READ, READ_NOT_A_LINK, readText } from './read-text.js';
 import { isDirectoryPath, listFolder, stampOf, stampOfStats, type FolderTargets, type Listing } from './folder-listing.js';
 import type { InvalidFile, NetworkIndex } from './network-index.js';
@@ -207,8 +208,8 @@ export class DiskSync {
       if (typeof opened !== 'number') return opened;
       fd = opened;
     } catch (err) {
+      if (isGone(err)) return { rel, ext, stamp: '' };
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') return { rel, ext, stamp: '' };
       return { rel, ext, stamp: stampOf(file) || 'unreadable', unreadable: `cannot be read: ${code ?? (err as Error).message}` };
     }
     try {

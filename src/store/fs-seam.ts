@@ -150,10 +150,15 @@ function stillAsRead(fd: number, to: string, expected: Uint8Array, gitLockFile: 
   }
 }
 
+/** Whether `err` says the file, or a folder on its path, is not there (a git checkout removed it). */
+export function isGone(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
 /** 'gone' for a file (or its folder) that is not there; any other error is thrown. */
 function goneOr(err: unknown): 'gone' {
-  const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT' || code === 'ENOTDIR') return 'gone';
+  if (isGone(err)) return 'gone';
   throw err;
 }
 

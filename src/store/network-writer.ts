@@ -16,7 +16,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { NetcfgError, type ErrorDetail } from '../errors.js';
 import { NEEDS_THE_LOCK, type FileLocks, type HeldLock } from './file-lock.js';
 import type { GitIndexLock } from './git-index-lock.js';
-import { FolderOnce, type FsSeam, type ReplaceOutcome, type Replaced } from './fs-seam.js';
+import { FolderOnce, isGone, type FsSeam, type ReplaceOutcome, type Replaced } from './fs-seam.js';
 import { giveGoAhead, newGoAhead } from './go-ahead.js';
 import { EXTENSIONS, relativePathOf, type NetworkId } from './network-id.js';
 import { etagOf, parseNetworkData, parseYaml, type FileProblem, type ParseOutcome, type ParsedYaml } from './network-file.js';
@@ -187,8 +187,7 @@ export class NetworkWriter {
         const bytes = await this.fs.readFile(abs);
         return { rel, abs, stat, bytes };
       } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT' || code === 'ENOTDIR') continue;
+        if (isGone(err)) continue;
         throw this.storageError(err, `read ${rel}`);
       }
     }
@@ -272,8 +271,8 @@ export class NetworkWriter {
       throw this.storageError(err, `write ${path.relative(this.root, abs)}`);
     }
     if (syncError) {
+      if (isGone(syncError)) throw gone();
       const code = syncError.code ?? 'EUNKNOWN';
-      if (code === 'ENOENT' || code === 'ENOTDIR') throw gone();
       // The new file is in place but may not survive a power cut; say so rather than "unchanged".
       const message = `The new ${path.relative(this.root, abs)} was written but the disk refused to sync its folder (${code}); it may not survive a crash. Retry later.`;
       this.lastFailure = { at: new Date(), message, dir };
@@ -312,9 +311,9 @@ export class NetworkWriter {
 
   private storageError(err: unknown, what: string): Error {
     if (err instanceof NetcfgError) return err;
-    const code = (err as NodeJS.ErrnoException).code ?? 'EUNKNOWN';
     // The family folder went away (a git checkout): the network is gone.
-    if (code === 'ENOENT' || code === 'ENOTDIR') return gone();
+    if (isGone(err)) return gone();
+    const code = (err as NodeJS.ErrnoException).code ?? 'EUNKNOWN';
     if (!STORAGE_CODES.has(code)) return err as Error;
     const message = `The disk refused to ${what} (${code}); the file is unchanged. Retry later.`;
     this.lastFailure = { at: new Date(), message };
