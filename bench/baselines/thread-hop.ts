@@ -4,8 +4,8 @@
  * trip (threaded-fs.ts sends its write to a disk thread), to a thread that sat idle since the last
  * write; the disk loop it is compared with makes none. Timed two ways:
  * - idle: each message after both threads had nothing to do for ~1 ms, as between the steps of a
- *   one-connection PATCH. A guest that does not halt-poll (see `idle` below) halts an idle vCPU at
- *   once, and the message must then wake it through the hypervisor.
+ *   one-connection PATCH. A guest that does not halt-poll (see idlePolicy below) halts an idle
+ *   vCPU at once, and the message must first wake it.
  * - back to back: each message as soon as the previous answer came, the threads never idle.
  * Also reads the guest's cpuidle governor and its halt-poll limit, where Linux shows them.
  * Prints one JSON line: median and p90 of each, in microseconds.
