@@ -98,13 +98,17 @@ async function main(): Promise<void> {
     rss.push({ networks: 10_000, mb: startup.rss10k });
   });
 
+  // A note, not a row: its own phase, so that if it fails the write rows are still measured.
+  await phase('thread hop', async () => {
+    notes.push(await threadHopNote());
+  });
+
   // The write rows before netcfg on 100,000 files starts loading: at nice 19 it still takes the
   // CPU a one-connection row leaves idle (79% of a core while it walks its folder), and that row
   // then ran ~30% slower (705 against 1,061 PATCH/s, bench/README.md), where the disk loop it is
   // compared with ran before it. Side by side, in this order: the three one-connection rows
   // (json-server, the disk's limit, netcfg), then netcfg's other write rows.
   await phase('writes', async () => {
-    notes.push(await threadHopNote());
     const jsonServer = await startJsonServer(db1k);
     rows.push(await patchOneConnection(jsonServer, 'json-server 0.17.4', ids.filter((_, i) => i % 20 === 0), timing));
     await stopProcess(jsonServer.child);
