@@ -16,10 +16,10 @@ import { installCleanup, rssMb, setPriorityAll, stopAll, stopProcess, waitIdle, 
 import { checkSameAnswers, readRows } from './harness/read-rows.js';
 import { writeReports } from './harness/report.js';
 import type { Results, Row } from './harness/results.js';
-import { compileBaselines, launchNetcfg, startBaseline, startJsonServer, startNetcfg, waitWatching, type Launched, type Server } from './harness/servers.js';
+import { compileBaselines, launchNetcfg, startBaseline, startJsonServer, startNetcfg, startWriteFloor, waitWatching, type Launched, type Server } from './harness/servers.js';
 import { memoryRow, startupRows } from './harness/startup-rows.js';
 import { evaluateTargets } from './harness/targets.js';
-import { patchOneConnection, patchOneNetworkIfMatch, patchTenDistinct } from './harness/write-rows.js';
+import { patchOneConnection, patchOneNetworkIfMatch, patchTenDistinct, writeFloorNote } from './harness/write-rows.js';
 
 const quick = process.argv.includes('--quick');
 const timing: Timing = quick ? { durationS: 2, warmupS: 0.5, runs: 2 } : { durationS: 10, warmupS: 1, runs: 2 };
@@ -114,12 +114,17 @@ async function main(): Promise<void> {
     await stopProcess(jsonServer.child);
     // Before netcfg starts: no watcher looks at the folder it writes in.
     rows.push(await diskLoopRow(path.join(dir1k, 'evm'), timing.durationS, timing.runs));
+    const floor = await startWriteFloor(path.join(dir1k, 'evm'));
+    rows.push(await patchOneConnection(floor, 'write floor: Koa, one disk-thread hop, lock + the loop', ids.filter((_, i) => i % 20 === 0), timing));
+    await stopProcess(floor.child);
     const netcfg = await startNetcfg('netcfg', dir1k, { logLevel: LOG_LEVEL, logName: 'netcfg-writes' });
     rows.push(await visibilityRow(netcfg, dir1k, 200, 1_000));
     rows.push(await patchOneConnection(netcfg, 'netcfg (1,000 networks)', ids.filter((_, i) => i % 20 === 0), timing));
     rows.push(await patchTenDistinct(netcfg, 'netcfg (1,000 networks)', ids.filter((_, i) => i % 100 === 50), timing));
     rows.push(await patchOneNetworkIfMatch(netcfg, 'netcfg (1,000 networks)', ids[123] as string, timing));
   });
+  const floorLine = writeFloorNote(rows);
+  if (floorLine) notes.push(floorLine);
 
   // netcfg takes a minute or more to load 100,000 files: it loads in the background at the lowest
   // CPU priority (nice 19) while the git phase is timed, and is put back to normal priority

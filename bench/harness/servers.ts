@@ -105,6 +105,15 @@ export async function startBaseline(name: 'raw-http' | 'koa-app', dbJson: string
   return { name, url, child, readyAt };
 }
 
+/** The write floor (baselines/write-floor.ts), writing hidden files in `dir` (the disk loop's folder). */
+export async function startWriteFloor(dir: string): Promise<Server> {
+  const port = await freePort();
+  const child = startProcess('write-floor', process.execPath, [baselineScript('write-floor')], { PORT: String(port), DIR: dir });
+  const url = `http://127.0.0.1:${port}`;
+  const readyAt = await waitForStatus(child, `${url}/api/v1/health`);
+  return { name: 'write-floor', url, child, readyAt };
+}
+
 /** json-server 0.17.4 as its users run it: `json-server db.json`, default logging, no --watch. */
 export async function startJsonServer(dbJson: string): Promise<Server> {
   const port = await freePort();
