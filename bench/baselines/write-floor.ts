@@ -1,13 +1,15 @@
 /**
- * The floor of netcfg's write design: the least a PATCH can cost over HTTP when its disk steps run
- * on a thread of their own, as netcfg's do (threaded-fs.ts), so that reads never wait on a fsync.
- * Koa + @koa/router + koa-bodyparser; each PATCH renders its rpc_urls as YAML and sends one
- * message to a disk thread, which takes a lock folder in `.locks/` (mkdir), writes a temp file in
- * `.tmp/`, fsyncs it, renames it over the target, fsyncs the folder and answers, then removes the
- * lock folder: the disk loop's steps plus the lock, and one hand-off each way. Nothing else: no
- * read of the current file, no If-Match, no validation, no check of the result, no watcher, no
- * index. The targets are hidden names in DIR (one per network id), which netcfg's watcher ignores;
- * they are removed when the server stops.
+ * The floor of netcfg's write design: about the least a PATCH can cost over HTTP when its disk
+ * steps run on a thread of their own, as netcfg's do (threaded-fs.ts), so that reads never wait on
+ * a fsync. Koa + @koa/router + koa-bodyparser; each PATCH renders its rpc_urls as YAML and sends
+ * one message to a disk thread, which takes a lock folder in `.locks/` (mkdir), writes a temp file
+ * in `.tmp/`, fsyncs it, renames it over the target, fsyncs the folder and answers, then removes
+ * the lock folder: the disk loop's steps (the rename across folders, as netcfg's) plus the lock,
+ * and one hand-off each way. Not quite the least: the rename frees the replaced inode, which
+ * netcfg defers to after its answer (fs-seam.ts renameIfUnchangedSync). Nothing else: no read of
+ * the current file, no If-Match, no validation, no check of the result, no watcher, no index. The
+ * targets are hidden names in DIR (one per network id), which netcfg's watcher ignores; they are
+ * removed when the server stops.
  *
  * Env: PORT, DIR (the folder written in: the disk loop's). GET /api/v1/health answers once up.
  */
