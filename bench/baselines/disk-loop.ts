@@ -4,8 +4,9 @@
  * netcfg's watcher ignores). Synchronous calls: the fastest one writer can go, with nothing else
  * (no parsing, validation, locks or HTTP). Prints one JSON line: ops/s and per-write latency.
  */
-import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { unlinkSync } from 'node:fs';
 import path from 'node:path';
+import { replaceDurably } from './durable-replace.js';
 
 const dir = process.env.DIR ?? '';
 const durationMs = Number(process.env.DURATION_MS ?? '10000');
@@ -20,14 +21,7 @@ while (performance.now() - started < durationMs) {
   const t0 = performance.now();
   const target = path.join(dir, `.bench-disk-${ops % TARGETS}.yaml`);
   const tmp = `${target}.${process.pid}.${ops}.tmp`;
-  const fd = openSync(tmp, 'wx', 0o644);
-  writeSync(fd, bodies[ops % 2] as string);
-  fsyncSync(fd);
-  closeSync(fd);
-  renameSync(tmp, target);
-  const dirFd = openSync(dir, 'r');
-  fsyncSync(dirFd);
-  closeSync(dirFd);
+  replaceDurably(tmp, target, bodies[ops % 2] as string);
   latencies.push(performance.now() - t0);
   ops++;
 }

@@ -13,9 +13,10 @@
  *
  * Env: PORT, DIR (the folder written in: the disk loop's). GET /api/v1/health answers once up.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmdirSync, rmSync, writeSync } from 'node:fs';
+import { mkdirSync, rmdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
+import { replaceDurably } from './durable-replace.js';
 
 interface Write {
   seq: number;
@@ -28,14 +29,7 @@ interface Write {
 if (!isMainThread) {
   parentPort?.on('message', ({ seq, tmp, target, lock, text }: Write) => {
     mkdirSync(lock);
-    const fd = openSync(tmp, 'wx', 0o644);
-    writeSync(fd, text);
-    fsyncSync(fd);
-    closeSync(fd);
-    renameSync(tmp, target);
-    const dirFd = openSync(path.dirname(target), 'r');
-    fsyncSync(dirFd);
-    closeSync(dirFd);
+    replaceDurably(tmp, target, text);
     parentPort?.postMessage(seq);
     rmdirSync(lock); // after the answer, as netcfg lets its lock go
   });
@@ -53,14 +47,15 @@ if (!isMainThread) {
   mkdirSync(lockDir, { recursive: true });
 
   const disk = new Worker(new URL(import.meta.url));
-  const waiting = new Map<number, () => void>();
+  const waiting = new Map<number, (seq: number) => void>();
   disk.on('message', (seq: number) => {
-    waiting.get(seq)?.();
+    waiting.get(seq)?.(seq);
     waiting.delete(seq);
   });
   const targets = new Set<string>();
   let seq = 0;
-  const write = (id: string, text: string): Promise<void> => {
+  /** Resolves with the write's number once it is durable. */
+  const write = (id: string, text: string): Promise<number> => {
     const name = id.replace(/[^a-z0-9_-]/g, '-');
     const target = path.join(dir, `.bench-floor-${name}.yaml`);
     targets.add(target);
@@ -80,8 +75,7 @@ if (!isMainThread) {
     const id = String(ctx.params.network_id);
     const urls = ((ctx.request.body as { rpc_urls?: unknown[] }).rpc_urls ?? []).map((u) => (typeof u === 'string' ? { url: u } : (u as { url: string; weight?: number })));
     const text = `# ${id}\nrpc_urls:\n${urls.map((u) => `  - url: ${u.url}\n${u.weight === undefined ? '' : `    weight: ${u.weight}\n`}`).join('')}`.padEnd(420, '#') + '\n';
-    await write(id, text);
-    ctx.set('ETag', `"${seq}"`);
+    ctx.set('ETag', `"${await write(id, text)}"`);
     ctx.body = { success: true, data: { id, rpc_urls: urls }, error: null };
   });
   app.use(bodyParser());
