@@ -25,16 +25,16 @@ const JSON_SERVER_BIN = path.join(PROJECT_DIR, 'node_modules', 'json-server', 'l
 const BASELINE_SRC = path.join(BENCH_DIR, 'baselines');
 const BASELINE_OUT = path.join(TMP_DIR, 'baselines');
 
-/** bench/baselines/*.ts -> bench/.tmp/baselines/*.js (ESM: the project's package.json says "module"). */
-export function compileBaselines(): void {
-  mkdirSync(BASELINE_OUT, { recursive: true });
+/** bench/baselines/*.ts -> bench/.tmp/baselines/*.js, or `outDir` (ESM: the project's package.json says "module"). */
+export function compileBaselines(outDir = BASELINE_OUT): void {
+  mkdirSync(outDir, { recursive: true });
   for (const file of readdirSync(BASELINE_SRC).filter((f) => f.endsWith('.ts'))) {
     const source = readFileSync(path.join(BASELINE_SRC, file), 'utf8');
     const out = ts.transpileModule(source, {
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
       fileName: file,
     });
-    writeFileSync(path.join(BASELINE_OUT, file.replace(/\.ts$/, '.js')), out.outputText);
+    writeFileSync(path.join(outDir, file.replace(/\.ts$/, '.js')), out.outputText);
   }
 }
 
@@ -105,10 +105,13 @@ export async function startBaseline(name: 'raw-http' | 'koa-app', dbJson: string
   return { name, url, child, readyAt };
 }
 
-/** The write floor (baselines/write-floor.ts), writing hidden files in `dir` (the disk loop's folder). */
-export async function startWriteFloor(dir: string): Promise<Server> {
+/**
+ * The write floor (baselines/write-floor.ts), writing hidden files in `dir` (the disk loop's
+ * folder); `script` runs another build of it (trace-write.ts's stamped copy), logged as `logName`.
+ */
+export async function startWriteFloor(dir: string, script = baselineScript('write-floor'), logName = 'write-floor'): Promise<Server> {
   const port = await freePort();
-  const child = startProcess('write-floor', process.execPath, [baselineScript('write-floor')], { PORT: String(port), DIR: dir });
+  const child = startProcess(logName, process.execPath, [script], { PORT: String(port), DIR: dir });
   const url = `http://127.0.0.1:${port}`;
   const readyAt = await waitForStatus(child, `${url}/api/v1/health`);
   return { name: 'write-floor', url, child, readyAt };

@@ -28,8 +28,10 @@ export function itemPath(server: Server, id: string): string {
 /**
  * Connections that cycle through their own networks. `idsFor(i)` gives connection i its ids; the
  * state of which body each network holds lives across runs, so a new run never repeats a value.
+ * With `sentAtHeader`, each request carries the time the client made it (process.hrtime, ns: one
+ * clock for every process here), for trace-write.ts.
  */
-function alternatingClients(server: Server, idsFor: (connection: number) => string[]): (client: autocannon.Client) => void {
+function alternatingClients(server: Server, idsFor: (connection: number) => string[], sentAtHeader?: string): (client: autocannon.Client) => void {
   const holds = new Map<string, number>();
   let connection = 0;
   return (client) => {
@@ -43,7 +45,8 @@ function alternatingClients(server: Server, idsFor: (connection: number) => stri
         setupRequest: (req) => {
           inFlight = ids[turn++ % ids.length] as string;
           const next = 1 - (holds.get(inFlight) ?? 1);
-          return { ...req, path: itemPath(server, inFlight), body: BODIES[next] };
+          const headers = sentAtHeader === undefined ? req.headers : { ...req.headers, [sentAtHeader]: String(process.hrtime.bigint()) };
+          return { ...req, headers, path: itemPath(server, inFlight), body: BODIES[next] };
         },
         onResponse: (status) => {
           if (status === 200) holds.set(inFlight, 1 - (holds.get(inFlight) ?? 1));
@@ -53,17 +56,17 @@ function alternatingClients(server: Server, idsFor: (connection: number) => stri
   };
 }
 
-async function patchRow(key: string, group: string, label: string, server: Server, connections: number, idsFor: (c: number) => string[], timing: Timing, workload: string): Promise<Row> {
-  const result = await measure({ url: server.url, connections, setupClient: alternatingClients(server, idsFor), pid: server.child.pid }, timing);
+async function patchRow(key: string, group: string, label: string, server: Server, connections: number, idsFor: (c: number) => string[], timing: Timing, workload: string, sentAtHeader?: string): Promise<Row> {
+  const result = await measure({ url: server.url, connections, setupClient: alternatingClients(server, idsFor, sentAtHeader), pid: server.child.pid }, timing);
   console.log(describe(`${group} | ${label}`, result));
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${label} ${group}: ${result.non2xx} non-2xx, ${result.errors} errors: ${JSON.stringify(result.statusCodes)}`);
   return loadRow(key, group, label, workload, connections, result);
 }
 
-/** PATCH on one connection, cycling through `ids` (distinct networks in several folders). */
-export function patchOneConnection(server: Server, label: string, ids: string[], timing: Timing): Promise<Row> {
+/** PATCH on one connection, cycling through `ids` (distinct networks in several folders); `sentAtHeader`: see alternatingClients. */
+export function patchOneConnection(server: Server, label: string, ids: string[], timing: Timing, sentAtHeader?: string): Promise<Row> {
   const path = itemPath(server, '<id>');
-  return patchRow(`patch-1c/${server.name}`, 'PATCH, 1 connection, distinct networks', label, server, 1, () => ids, timing, `PATCH ${path}, ${ids.length} networks in turn`);
+  return patchRow(`patch-1c/${server.name}`, 'PATCH, 1 connection, distinct networks', label, server, 1, () => ids, timing, `PATCH ${path}, ${ids.length} networks in turn`, sentAtHeader);
 }
 
 /** PATCH on ten connections, each writing its own network. */
