@@ -114,7 +114,7 @@ const NETCFG_POINTS: Point[] = [
   {
     file: 'store/disk-thread.js',
     anchor: 'port.postMessage(reply);',
-    before: `${diskMark('post')} if (message.op === 'write-and-replace' && reply.result) reply.result.trace = globalThis.__diskTrace.stamps;`,
+    before: `if (message.op === 'write-and-replace' && reply.result) reply.result.trace = globalThis.__diskTrace.stamps;`,
     after: CLEANUP_START,
   },
   { file: 'store/disk-thread.js', anchor: '    replaced = undefined;\n});', replace: `    replaced = undefined;\n    ${CLEANUP_END}\n});` },
@@ -129,13 +129,12 @@ const FLOOR_POINTS: Point[] = [
   { file: 'write-floor.js', anchor: '    app.use(bodyParser());', before: `    app.use(async (ctx, next) => { globalThis.__trace?.request(ctx); await next(); ${mark('frameEnd')} });\n` },
   { file: 'write-floor.js', anchor: "router.patch('/api/v1/networks/:network_id', async (ctx) => {", after: mark('route') },
   { file: 'write-floor.js', anchor: '            disk.postMessage(', before: mark('send') },
-  { file: 'write-floor.js', anchor: 'lock: path.join(lockDir, `.bench-floor-${name}.lock`), text });', after: mark('sent') },
   // Its answer is the write's number alone: the stamps go with it.
   { file: 'write-floor.js', anchor: "disk.on('message', (seq) => {", replace: "disk.on('message', ({ seq, trace }) => { globalThis.__trace?.answered(trace);" },
   { file: 'write-floor.js', anchor: 'ctx.set(\'ETag\', `"${await write(id, text)}"`);', replace: `const __seq = await write(id, text); ${mark('done')} ctx.set('ETag', \`"\${__seq}"\`);` },
   { file: 'write-floor.js', anchor: "parentPort?.on('message', ({ seq, tmp, target, lock, text }) => {", before: DISK_RECORDER, after: DISK_START },
   { file: 'write-floor.js', anchor: 'mkdirSync(lock);', after: diskMark('locked') },
-  { file: 'write-floor.js', anchor: 'parentPort?.postMessage(seq);', replace: `${diskMark('post')} parentPort?.postMessage({ seq, trace: globalThis.__diskTrace.stamps }); ${CLEANUP_START}` },
+  { file: 'write-floor.js', anchor: 'parentPort?.postMessage(seq);', replace: `parentPort?.postMessage({ seq, trace: globalThis.__diskTrace.stamps }); ${CLEANUP_START}` },
   { file: 'write-floor.js', anchor: 'rmdirSync(lock);', after: CLEANUP_END },
   { file: 'durable-replace.js', anchor: '    closeSync(fd);', after: diskMark('synced') },
   { file: 'durable-replace.js', anchor: '    renameSync(tmp, target);', after: diskMark('renamed') },
