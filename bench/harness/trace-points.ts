@@ -7,11 +7,10 @@
  * (test/bench/trace-points.test.ts checks them all against the current build).
  *
  * A stamp is process.hrtime in ms: one clock for every thread and process (the load's client
- * stamps the time it made each request, in a header). The main
- * thread keeps the stamps of the PATCH in progress (its own, and the disk thread's, which come
- * back with the answer), moves them into one preallocated table when the response is sent (no
- * garbage per request beyond the stamps themselves), and writes the table out as JSON lines
- * when the process exits.
+ * stamps the time it made each request, in a header). The main thread keeps the stamps of the
+ * PATCH in progress (its own, and the disk thread's, which come back with the answer), moves them
+ * into one preallocated table when the response is sent (no garbage per request beyond the
+ * stamps themselves), and writes the table out as JSON lines when the process exits.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
