@@ -12,11 +12,12 @@
  * Needs `npm run build` (dist/) and the fixtures of a make bench run (it makes missing ones).
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ensureFixture, fixtureDir, PROJECT_DIR, scratchCopy, sortedIds, TMP_DIR } from './harness/fixtures.js';
+import { percentileOf } from './harness/http-poll.js';
 import { installCleanup, stopProcess, waitIdle } from './harness/processes.js';
-import { baselineScript, compileBaselines, startNetcfg, startWriteFloor, waitWatching, type Server } from './harness/servers.js';
+import { compileBaselines, startNetcfg, startWriteFloor, waitWatching, type Server } from './harness/servers.js';
 import { SENT_AT_HEADER, traceFloor, traceNetcfg } from './harness/trace-points.js';
 import { patchOneConnection } from './harness/write-rows.js';
 
@@ -78,8 +79,7 @@ function length(step: Step, row: Row): number | undefined {
 
 function summary(values: number[]): { mean: number; p50: number } | null {
   if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  return { mean: values.reduce((a, b) => a + b, 0) / values.length, p50: sorted[sorted.length >> 1] as number };
+  return { mean: values.reduce((a, b) => a + b, 0) / values.length, p50: percentileOf(values, 0.5) };
 }
 
 function readRows(file: string, skipMs: number): Row[] {
@@ -110,10 +110,8 @@ async function main(): Promise<void> {
   // Copies of both builds, stamped.
   const netcfgDir = path.join(dir, 'netcfg');
   cpSync(path.join(PROJECT_DIR, 'dist', 'src'), netcfgDir, { recursive: true });
-  compileBaselines();
   const floorDir = path.join(dir, 'floor');
-  mkdirSync(floorDir);
-  for (const name of ['write-floor', 'durable-replace']) cpSync(baselineScript(name), path.join(floorDir, `${name}.js`));
+  compileBaselines(floorDir);
   const out = { netcfg: path.join(dir, 'netcfg.jsonl'), floor: path.join(dir, 'floor.jsonl') };
   traceNetcfg(netcfgDir, out.netcfg);
   traceFloor(floorDir, out.floor);

@@ -25,6 +25,9 @@ interface Point {
   replace?: string;
 }
 
+/** The clock of every stamp, in ms: process.hrtime, one clock for every thread and process. */
+const CLOCK = 'Number(process.hrtime.bigint()) / 1e6';
+
 const mark = (label: string): string => `globalThis.__trace?.mark(${JSON.stringify(label)});`;
 const diskMark = (label: string): string => `globalThis.__diskTrace?.mark(${JSON.stringify(label)});`;
 
@@ -45,7 +48,7 @@ function recorder(out: string): string {
 import { PerformanceObserver as __TraceGc } from 'node:perf_hooks';
 import { isMainThread as __traceMain } from 'node:worker_threads';
 globalThis.__trace = !__traceMain ? undefined : (() => {
-  const now = () => Number(process.hrtime.bigint()) / 1e6;
+  const now = () => ${CLOCK};
   const columns = new Map();
   const table = new Float64Array(${MAX_ROWS * MAX_STAMPS}).fill(NaN);
   let rows = 0, current = null, previousFinish = NaN, gcMs = 0;
@@ -93,9 +96,9 @@ globalThis.__trace = !__traceMain ? undefined : (() => {
 }
 
 /** A disk thread's recorder: the stamps of the request it runs, sent back with its answer. */
-const DISK_RECORDER = `globalThis.__diskTrace = { stamps: null, cleanupMs: NaN, mark(label) { if (this.stamps) this.stamps[label] = Number(process.hrtime.bigint()) / 1e6; } };\n`;
+const DISK_RECORDER = `globalThis.__diskTrace = { stamps: null, cleanupMs: NaN, mark(label) { if (this.stamps) this.stamps[label] = ${CLOCK}; } };\n`;
 /** First thing a disk thread does with a request: its stamps start; the previous request's cleanup time goes with them. */
-const DISK_START = 'globalThis.__diskTrace.stamps = { recv: Number(process.hrtime.bigint()) / 1e6, previousCleanupMs: globalThis.__diskTrace.cleanupMs };';
+const DISK_START = `globalThis.__diskTrace.stamps = { previousCleanupMs: globalThis.__diskTrace.cleanupMs }; ${diskMark('recv')}`;
 const CLEANUP_START = 'const __cleanupFrom = performance.now();';
 const CLEANUP_END = 'globalThis.__diskTrace.cleanupMs = performance.now() - __cleanupFrom;';
 
