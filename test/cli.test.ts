@@ -2,7 +2,8 @@
  * `netcfg validate` and `netcfg serve --help`, run as a user runs them: the built CLI in a child
  * process, on real folders.
  */
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
@@ -52,6 +53,20 @@ describe('cli', () => {
     expect(lines.some((l) => l.startsWith(`${path.join(root, 'notes.txt')}:1:1:`))).to.equal(true);
     for (const line of lines.slice(0, -1)) expect(line).to.match(/^.+:\d+:\d+: .+$/);
     expect(lines.at(-1)).to.equal(`netcfg: 5 problem(s) in 5 file(s); 3 networks valid in ${root}`);
+  });
+
+  it('validate: an alias loop, a FIFO and a link to a device are report lines, not a stack trace', async () => {
+    root = makeConfigDir({ ...standardFiles(), 'evm/cycle.yaml': 'rpc_urls: ["https://a.example"]\nx: &x\n  y: *x\n' });
+    execFileSync('mkfifo', [path.join(root, 'evm/fifo.yaml')]);
+    symlinkSync('/dev/zero', path.join(root, 'evm/zero.yaml'));
+    const { code, stdout, stderr } = await netcfg(['validate', root]);
+    expect(stderr).to.equal('');
+    expect(code).to.equal(1);
+    const lines = stdout.trim().split('\n');
+    expect(lines).to.include(`${path.join(root, 'evm/cycle.yaml')}:3:6: alias *x is inside the value it refers to (&x), a loop that JSON cannot hold`);
+    expect(lines).to.include(`${path.join(root, 'evm/fifo.yaml')}:1:1: not a regular file`);
+    expect(lines.some((l) => l.startsWith(`${path.join(root, 'evm/zero.yaml')}:1:1: symbolic link`))).to.equal(true);
+    expect(lines.at(-1)).to.equal(`netcfg: 3 problem(s) in 3 file(s); 3 networks valid in ${root}`);
   });
 
   it('validate --format json, and the URL policy from the environment', async () => {

@@ -5,7 +5,7 @@
  * `path:line:column`.
  */
 import { createHash } from 'node:crypto';
-import { isMap, isSeq, isPair, isScalar, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
+import { isCollection, isMap, isSeq, isPair, isScalar, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
 import type { ErrorDetail } from '../errors.js';
 import type { NetworkId } from './network-id.js';
 import { flatJoin } from './flat-string.js';
@@ -65,13 +65,23 @@ export function parseNetworkData(text: string, id: NetworkId, relPath: string, p
   return { ...checkParsed(parsed, text, id, relPath, policy), parsed };
 }
 
-function checkParsed({ doc, lines, problems }: ParsedYaml, text: string, id: NetworkId, relPath: string, policy: UrlPolicy): { outcome: ParseOutcome; data?: unknown } {
+function checkParsed(parsed: ParsedYaml, text: string, id: NetworkId, relPath: string, policy: UrlPolicy): { outcome: ParseOutcome; data?: unknown } {
+  try {
+    return checkShape(parsed, text, id, relPath, policy);
+  } catch (err) {
+    // The checks below are meant to leave nothing that throws; if a shape slips past them, it is
+    // still this file's problem and never the loader's, the watcher's or a PATCH's.
+    return { outcome: { ok: false, problems: [{ line: 1, column: 1, message: `the file cannot be read as a network: ${(err as Error).message}` }] } };
+  }
+}
+
+function checkShape({ doc, lines, problems }: ParsedYaml, text: string, id: NetworkId, relPath: string, policy: UrlPolicy): { outcome: ParseOutcome; data?: unknown } {
   if (problems.length > 0) return { outcome: { ok: false, problems } };
   if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) {
     return { outcome: { ok: false, problems: [{ line: 1, column: 1, message: 'the file is empty; a network needs at least rpc_urls' }] } };
   }
-  const dangling = text.includes('*') ? danglingAlias(doc, lines) : null;
-  if (dangling) return { outcome: { ok: false, problems: [dangling] } };
+  const notPlain = notPlainData(doc, lines);
+  if (notPlain) return { outcome: { ok: false, problems: [notPlain] } };
   let data: unknown;
   try {
     data = doc.toJS({ maxAliasCount: 100 });
@@ -106,26 +116,66 @@ export function validateNetworkData(data: unknown, id: NetworkId, policy: UrlPol
 }
 
 function buildRecord(data: Record<string, unknown>, id: NetworkId, relPath: string, etag: string): NetworkRecord {
-  const network: Record<string, unknown> = { id: id.id, name: id.name, network_type: id.family };
-  for (const [key, value] of Object.entries(data)) {
-    if (key === 'id' || key === 'name' || key === 'network_type') continue;
-    network[key] = key === 'rpc_urls' ? (value as unknown[]).map(normaliseEntry) : value;
-  }
+  const fields = Object.entries(data)
+    .filter(([key]) => key !== 'id' && key !== 'name' && key !== 'network_type')
+    .map(([key, value]) => [key, key === 'rpc_urls' ? (value as unknown[]).map(normaliseEntry) : value]);
+  // fromEntries defines each key as data, so a field named __proto__ stays a field.
+  const network = Object.fromEntries([['id', id.id], ['name', id.name], ['network_type', id.family], ...fields]) as Record<string, unknown>;
   return recordOf(id.id, relPath, etag, JSON.stringify(network));
 }
 
-/** An alias to an anchor that does not exist, located (toJS would throw without a position). */
-function danglingAlias(doc: Document, lines: LineCounter): FileProblem | null {
+/**
+ * The first node that would not come out of toJS() as plain JSON, located: an alias to an anchor
+ * that does not exist (toJS would throw without a position), an alias inside the node it refers
+ * to (a cycle, which JSON cannot hold), a tagged value that is not a string, number, boolean or
+ * null (`!!binary`, `!!timestamp`, `!!set`), a number JSON clients cannot hold exactly (beyond
+ * 2^53, or .inf/.nan) and a key that is a list or a mapping.
+ */
+function notPlainData(doc: Document, lines: LineCounter): FileProblem | null {
   let found: FileProblem | null = null;
+  const at = (node: Node | null | undefined, message: string): typeof visit.BREAK => {
+    const pos = lines.linePos(node?.range?.[0] ?? 0);
+    found = { line: pos.line, column: pos.col, message };
+    return visit.BREAK;
+  };
   visit(doc, {
     Alias(_, node) {
-      if (node.resolve(doc) !== undefined) return undefined;
-      const pos = lines.linePos(node.range?.[0] ?? 0);
-      found = { line: pos.line, column: pos.col, message: `alias *${node.source} refers to an anchor that is not defined before it` };
-      return visit.BREAK;
+      const target = node.resolve(doc);
+      if (target === undefined) return at(node, `alias *${node.source} refers to an anchor that is not defined before it`);
+      const start = node.range?.[0] ?? -1;
+      const [from, , to] = target.range ?? [0, 0, 0];
+      if (start >= from && start < to) return at(node, `alias *${node.source} is inside the value it refers to (&${node.source}), a loop that JSON cannot hold`);
+      return undefined;
+    },
+    Pair(_, pair) {
+      if (isCollection(pair.key)) return at(pair.key, 'a key must be a plain scalar, not a list or a mapping');
+      return undefined;
+    },
+    Map(_, node) {
+      return node.tag === undefined || node.tag === 'tag:yaml.org,2002:map' ? undefined : at(node, `tag ${shortTag(node.tag)} is not allowed; use a plain mapping`);
+    },
+    Seq(_, node) {
+      return node.tag === undefined || node.tag === 'tag:yaml.org,2002:seq' ? undefined : at(node, `tag ${shortTag(node.tag)} is not allowed; use a plain list`);
+    },
+    Scalar(_, node) {
+      const value: unknown = node.value;
+      if (typeof value === 'number') {
+        if (!Number.isFinite(value)) return at(node, `${node.source ?? value} is not a number JSON can carry; remove it or quote it as a string`);
+        if (Number.isInteger(value) && !Number.isSafeInteger(value)) {
+          return at(node, `${node.source ?? value} is beyond 2^53 - 1, where JSON clients round integers; quote it as a string if it is not a number`);
+        }
+        return undefined;
+      }
+      if (value === null || typeof value === 'string' || typeof value === 'boolean') return undefined;
+      return at(node, `tag ${shortTag(node.tag)} makes a value that is not a string, number, boolean or null; remove the tag`);
     },
   });
   return found;
+}
+
+/** `!!binary` for yaml's `tag:yaml.org,2002:binary`, as the file spells it. */
+function shortTag(tag: string | undefined): string {
+  return (tag ?? '').replace(/^tag:yaml\.org,2002:/, '!!');
 }
 
 /** Finds where a JSON Pointer lands in the document: the deepest node that exists on its path. */

@@ -84,6 +84,17 @@ describe('store/network-file', () => {
       { name: 'a URL listed twice', text: 'rpc_urls:\n  - https://a.example.com\n  - https://a.example.com/\n', line: 3, column: 5, message: /repeats rpc_urls\[0\]/ },
       { name: 'every endpoint disabled', text: 'rpc_urls:\n  - url: https://a.example.com\n    weight: 0\n', line: 2, column: 3, message: /weight above 0/ },
       { name: 'an ftp URL', text: 'rpc_urls:\n  - ftp://a.example.com\n', line: 2, column: 5, message: /http:\/\/ or https:\/\// },
+      // Shapes JSON cannot carry, located where they are
+      { name: 'an alias inside its own anchor (a loop)', text: 'rpc_urls: ["https://a.example"]\nx: &x\n  y: *x\n', line: 3, column: 6, message: /inside the value it refers to/ },
+      { name: 'a list that contains itself', text: `${URLS}a: &a [1, *a]\n`, line: 3, column: 11, message: /inside the value it refers to/ },
+      { name: 'a !!binary value', text: `${URLS}a: !!binary aGVsbG8=\n`, line: 3, column: 13, message: /!!binary .*not a string, number/ },
+      { name: 'a !!timestamp value', text: `${URLS}a: !!timestamp 2001-12-14\n`, line: 3, column: 16, message: /!!timestamp/ },
+      { name: 'a !!set', text: `${URLS}a: !!set {x, y}\n`, line: 3, column: 10, message: /!!set is not allowed/ },
+      { name: 'a !!omap', text: `${URLS}a: !!omap [x: 1]\n`, line: 3, column: 11, message: /!!omap is not allowed/ },
+      { name: 'chain_id beyond 2^53 (JSON clients would round it)', text: `${URLS}chain_id: 9007199254740993\n`, line: 3, column: 11, message: /beyond 2\^53/ },
+      { name: 'an infinite number', text: `${URLS}average_blocktime_ms: .inf\n`, line: 3, column: 23, message: /not a number JSON can carry/ },
+      { name: 'not a number', text: `${URLS}x: .nan\n`, line: 3, column: 4, message: /not a number JSON can carry/ },
+      { name: 'a key that is a list', text: `${URLS}? [a, b]\n: c\n`, line: 3, column: 3, message: /key must be a plain scalar/ },
       // Nothing to serve
       { name: 'an empty file', text: '', line: 1, column: 1, message: /empty/ },
       { name: 'a file of comments only', text: '# nothing yet\n', line: 1, column: 1, message: /empty/ },
@@ -103,6 +114,15 @@ describe('store/network-file', () => {
         expect({ line: first?.line, column: first?.column }).to.deep.equal({ line: row.line, column: row.column });
       });
     }
+
+    it('serves a shared anchor and a field named __proto__ as plain data', () => {
+      const outcome = parseNetworkFile(`defaults: &u [https://a.example.com]\nrpc_urls: *u\n__proto__: {polluted: true}\n`, SEPOLIA, 'evm/sepolia.yaml', OPEN_POLICY);
+      if (!outcome.ok) throw new Error(JSON.stringify(outcome.problems));
+      const data = JSON.parse(jsonOf(outcome.record)) as Record<string, unknown>;
+      expect(data.rpc_urls).to.deep.equal([{ url: 'https://a.example.com', weight: 100 }]);
+      expect(Object.getOwnPropertyDescriptor(data, '__proto__')?.value).to.deep.equal({ polluted: true });
+      expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
+    });
 
     it('reports every schema problem of a file, each at its own line', () => {
       const problems = problemsOf('rpc_urls:\n  - url: https://a.example.com\n    weight: 101\nchain_id: 0\nis_testnet: maybe\n');
