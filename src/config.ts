@@ -51,9 +51,24 @@ export function isLoopback(host: string): boolean {
   return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }
 
+/**
+ * API_KEY without the whitespace around it: a key kept in a file or a Kubernetes secret often
+ * ends in a newline, and no HTTP header can carry whitespace at either end, so such a key could
+ * never match. Whitespace or control characters inside it could not either: refused.
+ */
+function apiKeyOf(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const key = raw.trim();
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+  if (key === '' || /[\s\u0000-\u001f\u007f]/.test(key)) {
+    throw new ConfigError('API_KEY holds whitespace or control characters inside it (or nothing else), which no Authorization header can carry; generate one with: openssl rand -hex 32');
+  }
+  return key;
+}
+
 export function configFromEnv(env: Env): Config {
   const host = env.HOST || '127.0.0.1';
-  const apiKey = env.API_KEY === '' ? undefined : env.API_KEY;
+  const apiKey = apiKeyOf(env.API_KEY);
   if (apiKey !== undefined && apiKey.length < MIN_API_KEY_LENGTH) {
     throw new ConfigError(`API_KEY must be at least ${MIN_API_KEY_LENGTH} characters long (it has ${apiKey.length}); generate one with: openssl rand -hex 32`);
   }

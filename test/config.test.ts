@@ -37,12 +37,19 @@ describe('config', () => {
     { env: { LOG_LEVEL: 'loud' }, says: 'LOG_LEVEL must be one of' },
     { env: { REQUIRE_IF_MATCH: 'maybe' }, says: 'REQUIRE_IF_MATCH must be true or false' },
     { env: { LOCK_STALE_MS: '100' }, says: 'LOCK_STALE_MS' },
+    { env: { API_KEY: `${KEY.slice(0, 16)} ${KEY.slice(16)}` }, says: 'API_KEY holds whitespace or control characters' },
+    { env: { API_KEY: `${KEY}\u0000` }, says: 'API_KEY holds whitespace or control characters' },
+    { env: { API_KEY: ' \n' }, says: 'API_KEY holds whitespace or control characters' },
   ];
   for (const row of refusals) {
     it(`refuses ${JSON.stringify(row.env)}`, () => {
       expect(() => configFromEnv(row.env)).to.throw(ConfigError, row.says);
     });
   }
+
+  it('takes API_KEY without the whitespace around it (a key file or a secret ending in a newline)', () => {
+    for (const raw of [`${KEY}\n`, `${KEY}\r\n`, `  ${KEY}\t`]) expect(configFromEnv({ API_KEY: raw }).apiKey, JSON.stringify(raw)).to.equal(KEY);
+  });
 
   it('knows loopback hosts', () => {
     for (const h of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]']) expect(isLoopback(h), h).to.equal(true);

@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { EXTENSIONS, relativePathOf, type Extension, type NetworkId } from './network-id.js';
+import { EXTENSIONS, isInside, relativePathOf, type Extension, type NetworkId } from './network-id.js';
 import { MAX_FILE_BYTES, etagOf, parseNetworkFile, type FileProblem, type ParseOutcome } from './network-file.js';
 import type { NetworkRecord } from './network-record.js';
 import { isGone } from './fs-seam.js';
@@ -259,7 +259,7 @@ export class DiskSync {
   private insideRoot(file: string): boolean {
     try {
       // Not cached: with git-sync the root is a symlink that is swapped to a new tree.
-      return fs.realpathSync(file).startsWith(fs.realpathSync(this.root) + path.sep);
+      return isInside(fs.realpathSync(this.root), fs.realpathSync(file));
     } catch {
       return false;
     }

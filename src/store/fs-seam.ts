@@ -11,9 +11,13 @@
  */
 import { closeSync, existsSync, fchmodSync, fstatSync, fsync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync, type BigIntStats, type Stats } from 'node:fs';
 import path from 'node:path';
+import { READ_NOT_A_LINK } from './read-text.js';
 import { promisify } from 'node:util';
 import { stampOfStats } from './folder-listing.js';
 import { awaitGoAhead, type GoAhead } from './go-ahead.js';
+import { isGone, readRegularFile } from './served-file.js';
+
+export { isGone };
 
 const fsyncFd = promisify(fsync);
 
@@ -37,7 +41,8 @@ export interface Replaced {
 }
 
 export interface FsSeam {
-  readFile(file: string): Promise<Buffer>;
+  /** A network file's bytes, refused unless a regular file (served-file.ts); `rel` names it in errors. */
+  readFile(file: string, rel?: string): Promise<Buffer>;
   stat(file: string): Promise<Stats>;
   /**
    * A whole durable replace in one call, so a seam that runs it elsewhere makes one trip: the
@@ -113,8 +118,11 @@ export function writeNewDurableSync(file: string, data: string, mode: number): v
 export function renameIfUnchangedSync(from: string, to: string, expected: Uint8Array, gitLockFile: string | null, closeReplaced: (fd: number) => void = closeSync): RenameOutcome {
   let fd: number;
   try {
-    fd = openSync(to, 'r');
+    // Without blocking or following a link: `to` was a regular file when read, and anything
+    // else there now (a FIFO, a link) is a change, which the caller looks at again.
+    fd = openSync(to, READ_NOT_A_LINK);
   } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOOP') return 'changed';
     return goneOr(err);
   }
   let renamed = false;
@@ -134,6 +142,7 @@ export function renameIfUnchangedSync(from: string, to: string, expected: Uint8A
 function stillAsRead(fd: number, to: string, expected: Uint8Array, gitLockFile: string | null): 'unchanged' | 'changed' | 'gone' {
   try {
     const read = fstatSync(fd, { bigint: true });
+    if (!read.isFile() || read.size !== BigInt(expected.length)) return 'changed';
     // The bytes themselves, not their hash: this check sits between the last read and the
     // rename, the window in which a git checkout can slip (see RELIABILITY.md), so it is kept short.
     if (!readFileSync(fd).equals(expected)) return 'changed';
@@ -150,11 +159,6 @@ function stillAsRead(fd: number, to: string, expected: Uint8Array, gitLockFile: 
   }
 }
 
-/** Whether `err` says the file, or a folder on its path, is not there (a git checkout removed it). */
-export function isGone(err: unknown): boolean {
-  const code = (err as NodeJS.ErrnoException).code;
-  return code === 'ENOENT' || code === 'ENOTDIR';
-}
 
 /** 'gone' for a file (or its folder) that is not there; any other error is thrown. */
 function goneOr(err: unknown): 'gone' {
@@ -250,7 +254,7 @@ function stampAsWritten(made: BigIntStats, to: string): string | undefined {
  * through the disk threads instead (threaded-fs.ts); tests wrap this one to make steps fail.
  */
 export const nodeFs: FsSeam & WriteSteps = {
-  readFile: async (file) => readFileSync(file),
+  readFile: (file, rel) => readRegularFile(file, rel),
   stat: async (file) => statSync(file),
   async writeNewDurable(file, data, mode) {
     const fd = createFilled(file, data, mode);

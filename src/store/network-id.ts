@@ -65,3 +65,8 @@ export function classifyPath(relative: string): PathKind {
   }
   return { kind: 'network', id: { id: flatJoin(family, ':', name), family, name }, ext };
 }
+
+/** Whether `real` (a path with every link resolved) lies inside the folder `realRoot` (resolved too). */
+export function isInside(realRoot: string, real: string): boolean {
+  return real.startsWith(realRoot.endsWith(path.sep) ? realRoot : realRoot + path.sep);
+}

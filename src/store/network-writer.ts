@@ -13,15 +13,17 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import type { Document } from 'yaml';
 import { NetcfgError, type ErrorDetail } from '../errors.js';
 import { NEEDS_THE_LOCK, type FileLocks, type HeldLock } from './file-lock.js';
 import type { GitIndexLock } from './git-index-lock.js';
-import { FolderOnce, isGone, type FsSeam, type ReplaceOutcome, type Replaced } from './fs-seam.js';
+import { FolderOnce, type FsSeam, type ReplaceOutcome, type Replaced } from './fs-seam.js';
 import { giveGoAhead, newGoAhead } from './go-ahead.js';
 import { EXTENSIONS, relativePathOf, type NetworkId } from './network-id.js';
 import { etagOf, parseNetworkData, parseYaml, type FileProblem, type ParseOutcome, type ParsedYaml } from './network-file.js';
 import type { NetworkRecord } from './network-record.js';
 import { ParseCache } from './parse-cache.js';
+import { isGone, servedPath } from './served-file.js';
 import type { NetworkIndex } from './network-index.js';
 import { TEMP_DIR, tempPathFor } from './temp-files.js';
 import { intendedData, rewriteTopLevel, spliceTopLevel } from './yaml-edit.js';
@@ -45,7 +47,10 @@ interface Checked {
   record: NetworkRecord | null;
 }
 
-type WriteOutcome = 'written' | 'changed' | 'locked' | 'stopped';
+type WriteOutcome = 'written' | 'changed' | 'locked' | 'stopped' | 'gone';
+
+/** Reads of a file found gone before a PATCH is a 404, in a git work tree (see attempts()). */
+const GONE_ATTEMPTS = 5;
 
 /** errno codes that mean "the disk said no", answered 503 rather than 500. */
 const STORAGE_CODES = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EROFS', 'EACCES', 'EPERM', 'EMFILE', 'ENFILE', 'EBUSY', 'EAGAIN']);
@@ -106,20 +111,29 @@ export class NetworkWriter {
     // A file swapped under us between read and rename (git checkout) makes us read again.
     for (let attempt = 1; ; attempt++) {
       const result = await this.attempt(request, lock);
+      if (result === 'gone') {
+        // Not there: in a git work tree, maybe only for the moment a checkout replaces it. The
+        // next attempt first waits for git's lock, so it reads what git wrote; only a file still
+        // gone once git is idle is a 404.
+        if (this.gitLock !== null && attempt < GONE_ATTEMPTS) continue;
+        throw new NetcfgError('NETWORK_NOT_FOUND', `Network ${request.id.id} does not exist (its file is gone); nothing was written.`);
+      }
       if (result !== 'moved') return result;
       // Changed since it was read: without the lock held, most likely by another process's
       // write. Read again holding it, so that process cannot win every round.
       if (lock.folder !== null) return NEEDS_THE_LOCK;
-      if (attempt === 3) {
+      if (attempt >= 3) {
         throw new NetcfgError('PRECONDITION_FAILED', `${request.id.id} kept changing on disk while it was being written; read it again and retry.`);
       }
     }
   }
 
-  private async attempt(request: UpdateRequest, lock: HeldLock): Promise<NetworkRecord | 'moved' | typeof NEEDS_THE_LOCK> {
+  private async attempt(request: UpdateRequest, lock: HeldLock): Promise<NetworkRecord | 'moved' | 'gone' | typeof NEEDS_THE_LOCK> {
     const { id } = request;
     await this.gitLock?.whenFree(this.locks.maxWaitMs);
-    const { rel, abs, stat, bytes } = await this.readCurrent(id);
+    const found = await this.readCurrent(id);
+    if (found === null) return 'gone';
+    const { rel, abs, stat, bytes } = found;
     const etag = etagOf(bytes);
     if (request.ifMatch !== undefined && !ifMatchAccepts(request.ifMatch, etag)) {
       throw new NetcfgError('PRECONDITION_FAILED', `${id.id} has changed since the ETag in If-Match was read; GET it again and retry with the new ETag.`, {
@@ -132,24 +146,36 @@ export class NetworkWriter {
     if (problems.length > 0) {
       throw new NetcfgError('FILE_INVALID', `${rel} is not valid YAML, so it cannot be edited safely; fix the file in git first.`, { details: detailsOf(rel, problems) });
     }
-    const current = (doc.toJS() ?? {}) as Record<string, unknown>;
+    // Only what the read path serves is edited: the current version must be a valid network
+    // (the served record's bytes are; anything else is checked as the loader would).
+    const served = this.index.get(id.id);
+    if (served?.etag !== etag || served.path !== rel) {
+      const { outcome } = parseNetworkData(text, id, rel, this.policy, parsed);
+      if (!outcome.ok) {
+        throw new NetcfgError('FILE_INVALID', `${rel} is not a valid network file, so it is not served and cannot be edited; fix the file in git first.`, { details: detailsOf(rel, outcome.problems) });
+      }
+    }
+    const current = (doc.toJS({ maxAliasCount: 100 }) ?? {}) as Record<string, unknown>;
     const changed = Object.entries(request.changes).filter(([key, value]) => !isDeepStrictEqual(current[key], value));
     if (changed.length === 0) {
-      // Nothing to write; the file must still be one the index can serve.
       const { outcome } = parseNetworkData(text, id, rel, this.policy, parsed);
-      if (!outcome.ok) throw stillInvalid(rel, outcome.problems);
+      if (!outcome.ok) throw wouldBeInvalid(rel, outcome.problems);
       if (this.lastFailure) await this.heal(path.dirname(abs));
       this.index.put(outcome.record);
       return outcome.record;
     }
-    const write = (next: string, intended?: Record<string, unknown>) => this.writeChecked(request, rel, abs, stat.mode & 0o7777, bytes, lock, next, intended);
+    const intended = intendedData(current, changed);
+    const write = (next: string) => this.writeChecked(request, rel, abs, stat.mode & 0o7777, bytes, lock, next, intended);
     const spliced = spliceTopLevel(text, doc, changed);
-    let result = spliced === null ? null : await write(spliced, intendedData(current, changed));
+    let result = spliced === null ? null : await write(spliced);
     // Not spliceable, or the splice did not read back as intended: edit through yaml's Document.
-    if (result === null || !result.checked.asIntended) result = await write(rewriteTopLevel(doc, changed));
+    if (result === null || !result.checked.asIntended) result = await write(rewritten(rel, doc, changed));
     const { written, checked } = result;
-    if (!checked.outcome.ok) throw stillInvalid(rel, checked.outcome.problems);
+    if (!checked.outcome.ok) throw wouldBeInvalid(rel, checked.outcome.problems);
+    // A YAML anchor on a replaced value that another field uses: either edit would change that field too.
+    if (!checked.asIntended) throw sharedAnchor(rel, changed);
     if (written === 'locked') return NEEDS_THE_LOCK;
+    if (written === 'gone') return 'gone';
     // Changed under us since it was read, or the go-ahead came too late (nothing written): again.
     if (written !== 'written') return 'moved';
     const { record } = checked.outcome;
@@ -164,10 +190,10 @@ export class NetworkWriter {
    * network (and, with `intended`, that it reads as that data) is the write's go-ahead, which its
    * rename waits for (go-ahead.ts). Nothing is written when the check fails.
    */
-  private async writeChecked(request: UpdateRequest, rel: string, abs: string, mode: number, read: Buffer, lock: HeldLock, next: string, intended?: Record<string, unknown>) {
+  private async writeChecked(request: UpdateRequest, rel: string, abs: string, mode: number, read: Buffer, lock: HeldLock, next: string, intended: Record<string, unknown>) {
     const check = (): Checked => {
       const { outcome, data, parsed } = parseNetworkData(next, request.id, rel, this.policy);
-      const asIntended = intended === undefined || isDeepStrictEqual(data, intended);
+      const asIntended = isDeepStrictEqual(data, intended);
       return { outcome, read: parsed, asIntended, record: asIntended && outcome.ok ? outcome.record : null };
     };
     // Once renamed, the new file is what is on disk: serve it, even if the folder sync then fails.
@@ -178,20 +204,26 @@ export class NetworkWriter {
     return this.writeAtomic(abs, next, mode, read, lock, check, renamed);
   }
 
+  /**
+   * The network's file as it is now: its path with every link resolved (the write goes there, so
+   * a link stays a link), its mode and bytes; null when neither `.yaml` nor `.yml` is there.
+   * What the read path would not serve is refused before a byte is read (served-file.ts).
+   */
   private async readCurrent(id: NetworkId) {
     for (const ext of EXTENSIONS) {
       const rel = relativePathOf(id, ext);
-      const abs = path.join(this.root, rel);
       try {
+        const abs = await servedPath(this.root, rel, path.join(this.root, rel));
+        if (abs === null) continue;
         const stat = await this.fs.stat(abs);
-        const bytes = await this.fs.readFile(abs);
+        const bytes = await this.fs.readFile(abs, rel);
         return { rel, abs, stat, bytes };
       } catch (err) {
         if (isGone(err)) continue;
         throw this.storageError(err, `read ${rel}`);
       }
     }
-    throw new NetcfgError('NETWORK_NOT_FOUND', `Network ${id.id} does not exist (its file is gone); nothing was written.`);
+    return null;
   }
 
   /**
@@ -259,7 +291,10 @@ export class NetworkWriter {
         }
         ({ outcome, syncError, stamp } = await place()); // its go-ahead is given already
       }
-      if (outcome === 'gone') throw gone();
+      if (outcome === 'gone') {
+        await this.removeQuietly(tmp);
+        return { written: 'gone', checked };
+      }
       if (outcome === 'locked') return { written: 'locked', checked }; // taken before the temp file: nothing was made
       if (outcome === 'changed' || outcome === 'stopped') {
         await this.removeQuietly(tmp);
@@ -326,8 +361,22 @@ function detailsOf(rel: string, problems: FileProblem[]): ErrorDetail[] {
   return problems.map((p) => ({ pointer: '', message: `${rel}:${p.line}:${p.column}: ${p.message}` }));
 }
 
-function stillInvalid(rel: string, problems: FileProblem[]): NetcfgError {
-  return new NetcfgError('FILE_INVALID', `The change is valid but ${rel} would still be invalid; fix the file in git first.`, { details: detailsOf(rel, problems) });
+function wouldBeInvalid(rel: string, problems: FileProblem[]): NetcfgError {
+  return new NetcfgError('FILE_INVALID', `The change is valid on its own, but ${rel} would be invalid with it (see details); nothing was written.`, { details: detailsOf(rel, problems) });
+}
+
+/** The edit through yaml's Document; one it cannot print (an alias to an anchor the edit replaced) is refused. */
+function rewritten(rel: string, doc: Document, changes: Array<[string, unknown]>): string {
+  try {
+    return rewriteTopLevel(doc, changes);
+  } catch {
+    throw sharedAnchor(rel, changes);
+  }
+}
+
+function sharedAnchor(rel: string, changes: Array<[string, unknown]>): NetcfgError {
+  const fields = changes.map(([key]) => key).join(', ');
+  return new NetcfgError('FILE_INVALID', `${rel} cannot be edited without changing fields the request did not name (a YAML anchor on ${fields} is used elsewhere in the file); edit it in git.`);
 }
 
 function gone(): NetcfgError {

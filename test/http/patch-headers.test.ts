@@ -65,6 +65,27 @@ describe('PATCH /networks/{id} headers', () => {
       });
     }
 
+    it('no body, or an empty one, whatever the Content-Type -> 400 MALFORMED_JSON saying it is empty', async () => {
+      const server = await listenApp(rig.app);
+      try {
+        const cases: Array<{ headers: Record<string, string>; body?: string | ReadableStream }> = [
+          { headers: { 'content-type': 'application/json' } },
+          { headers: { 'content-type': 'application/json' }, body: '' },
+          { headers: { 'content-type': 'text/plain' } },
+          { headers: { 'content-type': 'application/json' }, body: new ReadableStream({ start: (c) => c.close() }) },
+        ];
+        for (const { headers, body } of cases) {
+          const res = await fetch(`${server.url}${URL_PATH}`, { method: 'PATCH', headers, body, ...(body instanceof ReadableStream ? { duplex: 'half' } : {}) } as RequestInit);
+          const reply = (await res.json()) as Record<string, unknown>;
+          expect({ status: res.status, code: reply.code }, JSON.stringify(reply)).to.deep.equal({ status: 400, code: 'MALFORMED_JSON' });
+          expect(reply.error).to.match(/^The request body is empty/);
+        }
+      } finally {
+        await server.close();
+      }
+      await expectUntouched();
+    });
+
     it('a body without Content-Type -> 415', async () => {
       const server = await listenApp(rig.app);
       try {

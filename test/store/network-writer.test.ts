@@ -257,22 +257,36 @@ describe('store/network-writer', () => {
       expect(readFileSync(rig.file('evm/sepolia.yaml'), 'utf8')).to.include('https://one.example.com');
     });
 
-    it('a change that leaves the file invalid: 409 FILE_INVALID naming the line, the write stopped before its rename, nothing left on disk', async () => {
+    it('a change that would change another field too (an anchor on rpc_urls used elsewhere): 409 FILE_INVALID, every write stopped before its rename, nothing left on disk', async () => {
       const { fs, seen, outcomes } = goAheadWatchingFs();
-      const invalid = 'chain_id: 0\nrpc_urls:\n  - https://old.example.com\n';
-      rig = await writeRig({ 'evm/sepolia.yaml': invalid }, { fs });
+      const shared = 'rpc_urls: &u\n  - https://old.example.com\nbackup: *u\n';
+      rig = await writeRig({ 'evm/sepolia.yaml': shared }, { fs });
       const res = await request(rig.app.callback()).patch('/api/v1/networks/evm:sepolia').send({ rpc_urls: ['https://one.example.com'] });
-      const details = expectErrorEnvelope(res, 409, 'FILE_INVALID');
-      expect(res.body.error).to.include('would still be invalid');
-      expect(details.map((d) => d.message).join('\n')).to.match(/^evm\/sepolia\.yaml:1:\d+: .*chain_id/m);
-      expect(seen).to.deep.equal([
-        ['sent', 0],
-        ['rename waits', 2],
-      ]);
+      expectErrorEnvelope(res, 409, 'FILE_INVALID');
+      expect(res.body.error).to.include('a YAML anchor on rpc_urls is used elsewhere');
+      expect(seen.filter(([step]) => step === 'rename waits').map(([, verdict]) => verdict)).to.deep.equal([2]);
       expect(outcomes).to.deep.equal(['stopped']);
-      expect(readFileSync(rig.file('evm/sepolia.yaml'), 'utf8')).to.equal(invalid);
+      expect(readFileSync(rig.file('evm/sepolia.yaml'), 'utf8')).to.equal(shared);
       expect(await leftoversOf(rig)).to.deep.equal([]);
     });
+
+    const invalidFiles: Array<[string, string]> = [
+      ['a bad chain_id', 'chain_id: 0\nrpc_urls:\n  - https://old.example.com\n'],
+      ['no rpc_urls', '# no urls yet\nchain_id: 1\n'],
+    ];
+    for (const [what, invalid] of invalidFiles) {
+      it(`a file that is not a valid network (${what}): 409 FILE_INVALID before anything is sent, though the change would fix it`, async () => {
+        const { fs, seen } = goAheadWatchingFs();
+        rig = await writeRig({ 'evm/sepolia.yaml': invalid }, { fs });
+        const res = await request(rig.app.callback()).patch('/api/v1/networks/evm:sepolia').send({ rpc_urls: ['https://one.example.com'] });
+        const details = expectErrorEnvelope(res, 409, 'FILE_INVALID');
+        expect(res.body.error).to.include('is not a valid network file');
+        expect(details.map((d) => d.message).join('\n')).to.match(/^evm\/sepolia\.yaml:\d+:\d+: /m);
+        expect(seen, 'no write sent').to.deep.equal([]);
+        expect(readFileSync(rig.file('evm/sepolia.yaml'), 'utf8')).to.equal(invalid);
+        expect(await leftoversOf(rig)).to.deep.equal([]);
+      });
+    }
 
     it('a file that is not valid YAML: 409 FILE_INVALID, and nothing is written', async () => {
       const { fs, seen } = goAheadWatchingFs();

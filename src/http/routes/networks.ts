@@ -19,8 +19,14 @@ export interface NetworkRouteOptions {
 export const BODY_LIMIT = '64kb';
 const JSON_TYPES = ['application/json', 'application/merge-patch+json'];
 
-/** 415 before reading a byte of a body that is not (plain, uncompressed) JSON. */
+const EMPTY_BODY = 'The request body is empty; send a JSON object such as {"rpc_urls": ["https://rpc.example.com"]}.';
+
+/** 400 for no body at all, 415 before reading a byte of a body that is not (plain, uncompressed) JSON. */
 const requireJson: Middleware = async (ctx, next) => {
+  // type-is answers null (not false) without a body, which read as "not JSON" before.
+  if (ctx.req.headers['transfer-encoding'] === undefined && !(Number(ctx.get('Content-Length')) > 0)) {
+    throw new NetcfgError('MALFORMED_JSON', EMPTY_BODY);
+  }
   if (!ctx.is(JSON_TYPES)) {
     const sent = ctx.get('Content-Type') || 'no Content-Type';
     throw new NetcfgError('UNSUPPORTED_MEDIA_TYPE', `The body must be JSON (Content-Type: application/json or application/merge-patch+json); got ${sent}.`);
@@ -96,6 +102,7 @@ export function networkRoutes(router: Router, store: NetworkStore, guard: Middle
     if (ifMatch === undefined && options.requireIfMatch) {
       throw new NetcfgError('PRECONDITION_REQUIRED', 'This server requires If-Match on PATCH; GET the network and send its ETag in If-Match.');
     }
+    if (String(ctx.request.rawBody ?? '').trim() === '') throw new NetcfgError('MALFORMED_JSON', EMPTY_BODY); // chunked, with nothing in it
     const record = await store.update(String(ctx.params.network_id), ctx.request.body, ifMatch);
     ctx.set('ETag', record.etag);
     ctx.type = 'application/json';
