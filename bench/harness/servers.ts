@@ -107,7 +107,7 @@ export async function startBaseline(name: 'raw-http' | 'koa-app', dbJson: string
 
 /**
  * The write floor (baselines/write-floor.ts), writing hidden files in `dir` (the disk loop's
- * folder); `script` runs another build of it (trace-write.ts's stamped copy), logged as `logName`.
+ * folder); `script` runs another build of it (an instrumented copy), logged as `logName`.
  */
 export async function startWriteFloor(dir: string, script = baselineScript('write-floor'), logName = 'write-floor'): Promise<Server> {
   const port = await freePort();

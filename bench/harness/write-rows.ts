@@ -29,7 +29,7 @@ export function itemPath(server: Server, id: string): string {
  * Connections that cycle through their own networks. `idsFor(i)` gives connection i its ids; the
  * state of which body each network holds lives across runs, so a new run never repeats a value.
  * With `sentAtHeader`, each request carries the time the client made it (process.hrtime, ns: one
- * clock for every process here), for trace-write.ts.
+ * clock for every process here), for tracing a write step by step.
  */
 function alternatingClients(server: Server, idsFor: (connection: number) => string[], sentAtHeader?: string): (client: autocannon.Client) => void {
   const holds = new Map<string, number>();

@@ -49,8 +49,8 @@ interface Checked {
 
 type WriteOutcome = 'written' | 'changed' | 'locked' | 'stopped' | 'gone';
 
-/** Reads of a file found gone before a PATCH is a 404, in a git work tree (see attempts()). */
-const GONE_ATTEMPTS = 5;
+/** Reads of a file found gone (or half-written) while git works before a PATCH gives up, in a git work tree (see attempts()). */
+const GIT_ATTEMPTS = 5;
 
 /** errno codes that mean "the disk said no", answered 503 rather than 500. */
 const STORAGE_CODES = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EROFS', 'EACCES', 'EPERM', 'EMFILE', 'ENFILE', 'EBUSY', 'EAGAIN']);
@@ -111,12 +111,13 @@ export class NetworkWriter {
     // A file swapped under us between read and rename (git checkout) makes us read again.
     for (let attempt = 1; ; attempt++) {
       const result = await this.attempt(request, lock);
-      if (result === 'gone') {
-        // Not there: in a git work tree, maybe only for the moment a checkout replaces it. The
-        // next attempt first waits for git's lock, so it reads what git wrote; only a file still
-        // gone once git is idle is a 404.
-        if (this.gitLock !== null && attempt < GONE_ATTEMPTS) continue;
-        throw new NetcfgError('NETWORK_NOT_FOUND', `Network ${request.id.id} does not exist (its file is gone); nothing was written.`);
+      if (result === 'gone' || result === 'git-busy') {
+        // Not there, or not whole, while a git command rewrites the tree: maybe only for the
+        // moment a checkout replaces the file. The next attempt first waits for git's lock, so it
+        // reads what git wrote; only a file still gone once git is idle is a 404.
+        if (this.gitLock !== null && attempt < GIT_ATTEMPTS) continue;
+        if (result === 'gone') throw new NetcfgError('NETWORK_NOT_FOUND', `Network ${request.id.id} does not exist (its file is gone); nothing was written.`);
+        throw new NetcfgError('LOCK_TIMEOUT', `git kept rewriting ${request.id.id}'s file while it was being read; nothing was written, retry the request.`);
       }
       if (result !== 'moved') return result;
       // Changed since it was read: without the lock held, most likely by another process's
@@ -128,7 +129,7 @@ export class NetworkWriter {
     }
   }
 
-  private async attempt(request: UpdateRequest, lock: HeldLock): Promise<NetworkRecord | 'moved' | 'gone' | typeof NEEDS_THE_LOCK> {
+  private async attempt(request: UpdateRequest, lock: HeldLock): Promise<NetworkRecord | 'moved' | 'gone' | 'git-busy' | typeof NEEDS_THE_LOCK> {
     const { id } = request;
     await this.gitLock?.whenFree(this.locks.maxWaitMs);
     const found = await this.readCurrent(id);
@@ -143,7 +144,9 @@ export class NetworkWriter {
     const text = bytes.toString('utf8');
     const parsed = this.parses.get(etag) ?? parseYaml(text);
     const { doc, problems } = parsed;
+    // git writes a file in place after creating it: read while a checkout runs, it may be half there.
     if (problems.length > 0) {
+      if (this.gitLock?.heldByOther()) return 'git-busy';
       throw new NetcfgError('FILE_INVALID', `${rel} is not valid YAML, so it cannot be edited safely; fix the file in git first.`, { details: detailsOf(rel, problems) });
     }
     // Only what the read path serves is edited: the current version must be a valid network
@@ -152,6 +155,7 @@ export class NetworkWriter {
     if (served?.etag !== etag || served.path !== rel) {
       const { outcome } = parseNetworkData(text, id, rel, this.policy, parsed);
       if (!outcome.ok) {
+        if (this.gitLock?.heldByOther()) return 'git-busy';
         throw new NetcfgError('FILE_INVALID', `${rel} is not a valid network file, so it is not served and cannot be edited; fix the file in git first.`, { details: detailsOf(rel, outcome.problems) });
       }
     }

@@ -31,11 +31,13 @@ export async function servedPath(root: string, rel: string, abs: string): Promis
   } catch (err) {
     if (LEADS_NOWHERE.has((err as NodeJS.ErrnoException).code ?? '')) throw notServed(rel, 'a symbolic link that loops or leads nowhere');
     if (!isGone(err)) throw err;
-    const there = await lstat(abs).then(
-      () => true,
+    // A link left dangling is there and not served; anything else (a file git put back a moment
+    // later) counts as absent, for the caller to look again.
+    const link = await lstat(abs).then(
+      (st) => st.isSymbolicLink(),
       () => false,
     );
-    if (there) throw notServed(rel, 'a symbolic link that leads nowhere');
+    if (link) throw notServed(rel, 'a symbolic link that leads nowhere');
     return null;
   }
   // Not cached: a deployment may swap the folder's own link to a new checkout.
