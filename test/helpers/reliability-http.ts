@@ -126,3 +126,18 @@ export function isEnvelope(text: string): boolean {
     return false;
   }
 }
+
+/**
+ * Polls GET /api/v1/ready (as an orchestrator would) until `done`, up to a deadline; returns the
+ * last report. Every answer must be 200: one bad file must not take the replica out of service.
+ */
+export async function awaitReadiness<T>(base: string, done: (report: T) => boolean, deadlineMs = 30_000): Promise<T> {
+  const deadline = Date.now() + deadlineMs;
+  for (;;) {
+    const reply = await call(base, 'GET', '/api/v1/ready');
+    if (reply.status !== 200) throw new Error(`readiness answered ${reply.status}: one bad file must not take the replica out of service (${reply.text.slice(0, 300)})`);
+    const report = JSON.parse(reply.text) as T;
+    if (done(report) || Date.now() > deadline) return report;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

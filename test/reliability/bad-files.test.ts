@@ -12,7 +12,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { networkYaml, removeDir, writeFile } from '../helpers/fixtures.js';
 import { startServer, type Server } from '../helpers/reliability-child.js';
-import { call } from '../helpers/reliability-http.js';
+import { awaitReadiness, call } from '../helpers/reliability-http.js';
 
 const CANARY = 'canary-outside.example.com';
 const GOOD = ['evm:sepolia', 'evm:mainnet', 'solana:devnet'];
@@ -37,21 +37,7 @@ function mergeBadFiles(config: string, outside: string): void {
   writeFile(config, 'evm/victim.yaml', 'rpc_urls: [https://victim.example.com\n'); // broken in place
 }
 
-async function readiness(server: Server): Promise<Ready> {
-  const reply = await call(server.url, 'GET', '/api/v1/ready');
-  expect(reply.status, 'readiness: one bad file must not take the replica out of service').to.equal(200);
-  return JSON.parse(reply.text) as Ready;
-}
-
-/** Polls readiness until `done`, up to a deadline; returns the last report. */
-async function awaitReadiness(server: Server, done: (r: Ready) => boolean, deadlineMs = 30_000): Promise<Ready> {
-  const deadline = Date.now() + deadlineMs;
-  for (;;) {
-    const report = await readiness(server);
-    if (done(report) || Date.now() > deadline) return report;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const awaitReady = (server: Server, done: (r: Ready) => boolean, deadlineMs?: number): Promise<Ready> => awaitReadiness<Ready>(server.url, done, deadlineMs);
 
 describe('reliability: bad files merged', function () {
   this.timeout(90_000);
@@ -79,7 +65,7 @@ describe('reliability: bad files merged', function () {
 
   async function expectServedDespiteProblems(s: Server, victimServed: boolean): Promise<void> {
     const expectedCount = GOOD.length + 1 + BULK + (victimServed ? 1 : 0); // + evm:dup from its .yaml
-    const report = await awaitReadiness(s, (r) => r.components.index.networks === expectedCount && PROBLEMS.every((p) => r.components.index.invalid_files.some((f) => f.path === p)));
+    const report = await awaitReady(s, (r) => r.components.index.networks === expectedCount && PROBLEMS.every((p) => r.components.index.invalid_files.some((f) => f.path === p)));
     expect(s.process.exitCode, 'the server process crashed').to.equal(null);
     expect(report.ready).to.equal(true);
     expect(report.status).to.equal('degraded');
@@ -118,7 +104,7 @@ describe('reliability: bad files merged', function () {
     server = await startServer({ CONFIG_DIR: config }, 60_000);
     symlinkSync(path.join(base, 'outside', 'fam'), path.join(config, 'linked'));
     const seen = async (s: Server): Promise<void> => {
-      const report = await awaitReadiness(s, (r) => r.components.index.networks > GOOD.length + BULK + 1 || r.components.index.invalid_files.some((f) => f.path.startsWith('linked/')), 10_000);
+      const report = await awaitReady(s, (r) => r.components.index.networks > GOOD.length + BULK + 1 || r.components.index.invalid_files.some((f) => f.path.startsWith('linked/')), 10_000);
       const reply = await call(s.url, 'GET', '/api/v1/networks/linked:x');
       expect(reply.text).not.to.include(CANARY);
       expect(reply.status, 'linked/x.yaml lies outside the config folder').to.equal(404);

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { networkYaml, removeDir, writeFile } from '../helpers/fixtures.js';
 import { startServer, type Server } from '../helpers/reliability-child.js';
-import { call } from '../helpers/reliability-http.js';
+import { awaitReadiness, call } from '../helpers/reliability-http.js';
 
 const CANARY = 'canary-outside.example.com';
 const BODY = JSON.stringify({ rpc_urls: ['https://patched.example.com'] });
@@ -121,17 +121,7 @@ interface Ready {
   components: { index: { invalid_files: Array<{ path: string; line: number; column: number; error: string }> } };
 }
 
-/** Polls readiness (as an orchestrator would) until `done`, up to a deadline. */
-async function awaitReadiness(server: Server, done: (r: Ready) => boolean, deadlineMs = 10_000): Promise<Ready> {
-  const deadline = Date.now() + deadlineMs;
-  for (;;) {
-    const reply = await call(server.url, 'GET', '/api/v1/ready');
-    expect(reply.status, 'one bad file must not take the replica out of service').to.equal(200);
-    const report = JSON.parse(reply.text) as Ready;
-    if (done(report) || Date.now() > deadline) return report;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const awaitReady = (server: Server, done: (r: Ready) => boolean): Promise<Ready> => awaitReadiness<Ready>(server.url, done, 10_000);
 
 describe('reliability: hostile files', function () {
   this.timeout(60_000);
@@ -205,7 +195,7 @@ describe('reliability: hostile files', function () {
     it('present at start: the server gets ready, serves the rest, readiness names it at 3:6', async () => {
       writeFile(folders.config, 'evm/cycle.yaml', ALIAS_LOOP);
       server = await startServer({ CONFIG_DIR: folders.config });
-      const report = await awaitReadiness(server, reported);
+      const report = await awaitReady(server, reported);
       expect(report.components.index.invalid_files).to.deep.include({ path: 'evm/cycle.yaml', line: 3, column: 6, error: 'alias *x is inside the value it refers to (&x), a loop that JSON cannot hold' });
       expect(report.status).to.equal('degraded');
       expect((await call(server.url, 'GET', '/api/v1/networks/evm:sepolia')).status).to.equal(200);
@@ -214,7 +204,7 @@ describe('reliability: hostile files', function () {
     it('added while running: readiness names it, and it is not served', async () => {
       server = await startServer({ CONFIG_DIR: folders.config });
       writeFile(folders.config, 'evm/cycle.yaml', ALIAS_LOOP);
-      expect(reported(await awaitReadiness(server, reported))).to.equal(true);
+      expect(reported(await awaitReady(server, reported))).to.equal(true);
       expect((await call(server.url, 'GET', '/api/v1/networks/evm:cycle')).status).to.equal(404);
       await expectHealthWithinASecond(server);
     });
@@ -224,7 +214,7 @@ describe('reliability: hostile files', function () {
       const file = path.join(folders.config, 'evm/sepolia.yaml');
       appendFileSync(file, 'x: &x\n  y: *x\n');
       const lines = readFileSync(file, 'utf8').split('\n').length - 1;
-      const report = await awaitReadiness(server, (r) => r.components.index.invalid_files.some((f) => f.path === 'evm/sepolia.yaml'));
+      const report = await awaitReady(server, (r) => r.components.index.invalid_files.some((f) => f.path === 'evm/sepolia.yaml'));
       expect(report.components.index.invalid_files.find((f) => f.path === 'evm/sepolia.yaml')).to.include({ line: lines, column: 6 });
       expect((await call(server.url, 'GET', '/api/v1/networks/evm:sepolia')).text).to.include('https://rpc.example.com');
       const before = readFileSync(file);
