@@ -1,6 +1,7 @@
 /**
  * PATCH's write path. In the network's turn in this process: read the file from disk (git may have
- * changed it a moment ago), check If-Match against the hash of those bytes, splice the new values
+ * changed it a moment ago; only a file the read path would serve, served-file.ts, and only if its
+ * current version is a valid network), check If-Match against the hash of those bytes, splice the new values
  * into the text (every other byte, comments included, stays; see yaml-edit.ts), then, holding the
  * network's cross-process lock, write a temp file and fsync it, while this thread validates the
  * whole result with the same code that loads files (the rename waits for that verdict:
@@ -152,21 +153,21 @@ export class NetworkWriter {
     // Only what the read path serves is edited: the current version must be a valid network
     // (the served record's bytes are; anything else is checked as the loader would).
     const served = this.index.get(id.id);
-    if (served?.etag !== etag || served.path !== rel) {
+    let currentRecord = served?.etag === etag && served.path === rel ? served : null;
+    if (currentRecord === null) {
       const { outcome } = parseNetworkData(text, id, rel, this.policy, parsed);
       if (!outcome.ok) {
         if (this.gitLock?.heldByOther()) return 'git-busy';
         throw new NetcfgError('FILE_INVALID', `${rel} is not a valid network file, so it is not served and cannot be edited; fix the file in git first.`, { details: detailsOf(rel, outcome.problems) });
       }
+      currentRecord = outcome.record;
     }
     const current = (doc.toJS({ maxAliasCount: 100 }) ?? {}) as Record<string, unknown>;
     const changed = Object.entries(request.changes).filter(([key, value]) => !isDeepStrictEqual(current[key], value));
     if (changed.length === 0) {
-      const { outcome } = parseNetworkData(text, id, rel, this.policy, parsed);
-      if (!outcome.ok) throw wouldBeInvalid(rel, outcome.problems);
       if (this.lastFailure) await this.heal(path.dirname(abs));
-      this.index.put(outcome.record);
-      return outcome.record;
+      this.index.put(currentRecord);
+      return currentRecord;
     }
     const intended = intendedData(current, changed);
     const write = (next: string) => this.writeChecked(request, rel, abs, stat.mode & 0o7777, bytes, lock, next, intended);
