@@ -147,7 +147,7 @@ export class NetworkWriter {
     const { doc, problems } = parsed;
     // git writes a file in place after creating it: read while a checkout runs, it may be half there.
     if (problems.length > 0) {
-      if (this.gitLock?.heldByOther()) return 'git-busy';
+      if (await this.gitRewriting(id, bytes)) return 'git-busy';
       throw new NetcfgError('FILE_INVALID', `${rel} is not valid YAML, so it cannot be edited safely; fix the file in git first.`, { details: detailsOf(rel, problems) });
     }
     // Only what the read path serves is edited: the current version must be a valid network
@@ -157,7 +157,7 @@ export class NetworkWriter {
     if (currentRecord === null) {
       const { outcome } = parseNetworkData(text, id, rel, this.policy, parsed);
       if (!outcome.ok) {
-        if (this.gitLock?.heldByOther()) return 'git-busy';
+        if (await this.gitRewriting(id, bytes)) return 'git-busy';
         throw new NetcfgError('FILE_INVALID', `${rel} is not a valid network file, so it is not served and cannot be edited; fix the file in git first.`, { details: detailsOf(rel, outcome.problems) });
       }
       currentRecord = outcome.record;
@@ -207,6 +207,17 @@ export class NetworkWriter {
       if (stamp !== undefined) this.wrote?.(rel, stamp, record.etag);
     };
     return this.writeAtomic(abs, next, mode, read, lock, check, renamed);
+  }
+
+  /**
+   * Whether invalid bytes just read may be git's half-written file: a git command holds its lock
+   * now, or the file no longer holds those bytes (git finished and let go in between).
+   */
+  private async gitRewriting(id: NetworkId, read: Buffer): Promise<boolean> {
+    if (this.gitLock === null) return false;
+    if (this.gitLock.heldByOther()) return true;
+    const now = await this.readCurrent(id).catch(() => null);
+    return now === null || !now.bytes.equals(read);
   }
 
   /**

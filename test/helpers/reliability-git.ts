@@ -27,6 +27,16 @@ export async function git(repo: string, ...args: string[]): Promise<string> {
   return stdout;
 }
 
+/** `git init` on `branch` with a test identity, and a first commit of everything in `repo`. */
+export async function commitAll(repo: string, branch: string, message: string): Promise<void> {
+  await git(repo, 'init', '-q', '-b', branch);
+  await git(repo, 'config', 'user.name', 'netcfg reliability test');
+  await git(repo, 'config', 'user.email', 'reliability@netcfg.invalid');
+  await git(repo, 'config', 'commit.gpgsign', 'false');
+  await git(repo, 'add', '-A');
+  await git(repo, 'commit', '-q', '-m', message);
+}
+
 function network(version: string, rel: string, chainId: number): string {
   const host = rel.replace(/[/.]/g, '-');
   return `# ${version} ${rel}\nrpc_urls:\n  - url: https://${host}.${version.toLowerCase()}.example.com\n    weight: 50\nchain_id: ${chainId}\n`;
@@ -46,12 +56,7 @@ export async function makeStormRepo(): Promise<StormRepo> {
   for (let i = 0; i < 100; i++) put(`solana/s-${pad(i, 3)}.yaml`, network('A', `solana/s-${pad(i, 3)}`, 4000 + i));
   // As shipped in config/networks/.gitignore: netcfg's locks and temp files are not content.
   writeFileSync(path.join(config, '.gitignore'), '.locks/\n.*.tmp\n');
-  await git(repo, 'init', '-q', '-b', 'main');
-  await git(repo, 'config', 'user.name', 'netcfg storm test');
-  await git(repo, 'config', 'user.email', 'storm@netcfg.invalid');
-  await git(repo, 'config', 'commit.gpgsign', 'false');
-  await git(repo, 'add', '-A');
-  await git(repo, 'commit', '-q', '-m', 'A');
+  await commitAll(repo, 'main', 'A');
   const a = (await git(repo, 'rev-parse', 'HEAD')).trim();
 
   for (let i = 0; i < 400; i++) put(`evm/e-${pad(i, 4)}.yaml`, network('B', `evm/e-${pad(i, 4)}`, 5000 + i));
