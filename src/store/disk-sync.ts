@@ -10,7 +10,7 @@ import path from 'node:path';
 import { EXTENSIONS, isInside, relativePathOf, type Extension, type NetworkId } from './network-id.js';
 import { MAX_FILE_BYTES, etagOf, parseNetworkFile, type FileProblem, type ParseOutcome } from './network-file.js';
 import type { NetworkRecord } from './network-record.js';
-import { isGone } from './fs-seam.js';
+import { isGone } from './served-file.js';
 import { READ, READ_NOT_A_LINK, readText } from './read-text.js';
 import { isDirectoryPath, listFolder, stampOf, stampOfStats, type FolderTargets, type Listing } from './folder-listing.js';
 import type { InvalidFile, NetworkIndex } from './network-index.js';

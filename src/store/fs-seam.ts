@@ -11,13 +11,11 @@
  */
 import { closeSync, existsSync, fchmodSync, fstatSync, fsync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync, type BigIntStats, type Stats } from 'node:fs';
 import path from 'node:path';
-import { READ_NOT_A_LINK } from './read-text.js';
 import { promisify } from 'node:util';
 import { stampOfStats } from './folder-listing.js';
 import { awaitGoAhead, type GoAhead } from './go-ahead.js';
+import { READ_NOT_A_LINK } from './read-text.js';
 import { isGone, readRegularFile } from './served-file.js';
-
-export { isGone };
 
 const fsyncFd = promisify(fsync);
 
@@ -158,7 +156,6 @@ function stillAsRead(fd: number, to: string, expected: Uint8Array, gitLockFile: 
     return goneOr(err);
   }
 }
-
 
 /** 'gone' for a file (or its folder) that is not there; any other error is thrown. */
 function goneOr(err: unknown): 'gone' {

@@ -229,7 +229,7 @@ export class NetworkWriter {
     for (const ext of EXTENSIONS) {
       const rel = relativePathOf(id, ext);
       try {
-        const abs = await servedPath(this.root, rel, path.join(this.root, rel));
+        const abs = await servedPath(this.root, rel);
         if (abs === null) continue;
         const stat = await this.fs.stat(abs);
         const bytes = await this.fs.readFile(abs, rel);

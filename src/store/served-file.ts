@@ -7,6 +7,7 @@
  */
 import { constants } from 'node:fs';
 import { lstat, open, realpath } from 'node:fs/promises';
+import path from 'node:path';
 import { NetcfgError } from '../errors.js';
 import { isInside } from './network-id.js';
 import { MAX_FILE_BYTES } from './network-file.js';
@@ -24,7 +25,8 @@ function notServed(rel: string, reason: string): NetcfgError {
  * stays a link), or null when nothing is there. NETWORK_NOT_FOUND for what the read path would
  * not serve: a link that leads out of the folder or nowhere, or anything but a regular file.
  */
-export async function servedPath(root: string, rel: string, abs: string): Promise<string | null> {
+export async function servedPath(root: string, rel: string): Promise<string | null> {
+  const abs = path.join(root, rel);
   let real: string;
   try {
     real = await realpath(abs);
