@@ -9,7 +9,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-RUN npx tsc -p tsconfig.build.json
+RUN npm run build
 
 # --- runtime: production dependencies, the compiled code, the schemas and the shipped networks ---
 FROM node:20-bookworm-slim
