@@ -11,15 +11,15 @@ import { writeChart } from './harness/chart.js';
 import { gitCheckoutRow, visibilityRow } from './harness/disk-change-rows.js';
 import { dbJsonPath, ensureDbJson, ensureFixture, fixtureDir, scratchCopy, sortedIds } from './harness/fixtures.js';
 import type { Timing } from './harness/load.js';
-import { diskLoopRow, threadHopNote } from './harness/process-baselines.js';
+import { diskLoopRow } from './harness/process-baselines.js';
 import { installCleanup, rssMb, setPriorityAll, stopAll, stopProcess, waitIdle, type Child } from './harness/processes.js';
 import { checkSameAnswers, readRows } from './harness/read-rows.js';
 import { writeReports } from './harness/report.js';
 import type { Results, Row } from './harness/results.js';
-import { compileBaselines, launchNetcfg, startBaseline, startJsonServer, startNetcfg, startWriteFloor, waitWatching, type Launched, type Server } from './harness/servers.js';
+import { compileBaselines, launchNetcfg, startBaseline, startJsonServer, startNetcfg, waitWatching, type Launched, type Server } from './harness/servers.js';
 import { memoryRow, startupRows } from './harness/startup-rows.js';
 import { evaluateTargets } from './harness/targets.js';
-import { patchOneConnection, patchOneNetworkIfMatch, patchTenDistinct, writeFloorNote } from './harness/write-rows.js';
+import { patchOneConnection, patchOneNetworkIfMatch, patchTenDistinct } from './harness/write-rows.js';
 
 const quick = process.argv.includes('--quick');
 const timing: Timing = quick ? { durationS: 2, warmupS: 0.5, runs: 2 } : { durationS: 10, warmupS: 1, runs: 2 };
@@ -100,19 +100,6 @@ async function main(): Promise<void> {
     rss.push({ networks: 10_000, mb: startup.rss10k });
   });
 
-  // A note, not a row: its own phase, so that if it fails the write rows are still measured.
-  await phase('thread hop', async () => {
-    notes.push(await threadHopNote());
-  });
-
-  // Context for the write rows, not a target: its own phase, so that if it fails they are still
-  // measured. Before them, so that no watcher looks at the folder it writes in either.
-  await phase('write floor', async () => {
-    const floor = await startWriteFloor(path.join(dir1k, 'evm'));
-    rows.push(await patchOneConnection(floor, 'write floor: Koa, one disk-thread hop, lock + the loop', oneConnectionIds, timing));
-    await stopProcess(floor.child);
-  });
-
   // The write rows before netcfg on 100,000 files starts loading: at nice 19 it still takes the
   // CPU a one-connection row leaves idle (79% of a core while it walks its folder), and that row
   // then ran ~30% slower (705 against 1,061 PATCH/s, bench/README.md), where the disk loop it is
@@ -130,8 +117,6 @@ async function main(): Promise<void> {
     rows.push(await patchTenDistinct(netcfg, 'netcfg (1,000 networks)', ids.filter((_, i) => i % 100 === 50), timing));
     rows.push(await patchOneNetworkIfMatch(netcfg, 'netcfg (1,000 networks)', ids[123] as string, timing));
   });
-  const floorLine = writeFloorNote(rows);
-  if (floorLine) notes.push(floorLine);
 
   // netcfg takes a minute or more to load 100,000 files: it loads in the background at the lowest
   // CPU priority (nice 19) while the git phase is timed, and is put back to normal priority

@@ -2,7 +2,7 @@
  * The environment, read in one place. Everything netcfg can be told from outside is here, with its
  * default; src/main.ts (and `netcfg serve`, whose flags override these) is the only caller.
  */
-import type { UrlPolicy } from './store/url-rules.js';
+import type { UrlPolicy } from './store/validation/url-rules.js';
 
 export interface Config {
   host: string;

@@ -33,21 +33,21 @@ export interface ErrorDetail {
 
 export interface NetcfgErrorOptions {
   details?: ErrorDetail[];
-  /** Response headers that belong to this error (e.g. the current ETag of a 412). */
-  headers?: Record<string, string>;
+  /** The network's current ETag, where the client needs it (a 412, a write whose folder sync failed). */
+  etag?: string;
   cause?: unknown;
 }
 
 export class NetcfgError extends Error {
   readonly code: ErrorCode;
   readonly details: ErrorDetail[] | undefined;
-  readonly headers: Record<string, string>;
+  readonly etag: string | undefined;
 
   constructor(code: ErrorCode, message: string, options: NetcfgErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'NetcfgError';
     this.code = code;
     this.details = options.details;
-    this.headers = options.headers ?? {};
+    this.etag = options.etag;
   }
 }

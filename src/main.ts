@@ -7,15 +7,11 @@ import path from 'node:path';
 import { configFromEnv, ConfigError, type Config } from './config.js';
 import { createApp } from './http/app.js';
 import { addressOf, closeGracefully, listen } from './http/server.js';
-import { settleHeap } from './heap.js';
 import { createLogger } from './log.js';
-import { defaultCachePath } from './store/index-cache.js';
+import { defaultCachePath } from './store/index/index-cache.js';
 import { NetworkStore } from './store/network-store.js';
-import { keepTickShape } from './tick-shape.js';
 
 export async function serve(config: Config): Promise<void> {
-  // Before any full GC can run: see tick-shape.ts.
-  void keepTickShape();
   const log = createLogger(config.logLevel);
   const root = path.resolve(config.configDir);
   if (!config.apiKey) log.warn({ host: config.host }, 'API_KEY is not set: the network routes are open to anyone who can reach this loopback address');
@@ -37,14 +33,10 @@ export async function serve(config: Config): Promise<void> {
   const app = createApp(store, { apiKey: config.apiKey, requireIfMatch: config.requireIfMatch, logger: log, shutdown: shutdown.signal });
   const server = await listen(app, config.host, config.port, config.timeouts);
   log.info({ url: addressOf(server), config_dir: root }, 'listening');
-  log.flush();
   const started = Date.now();
   void store.start().then(() => {
     const ready = store.readiness();
     log.info({ networks: ready.components.index.networks, invalid_files: ready.components.index.invalid_files.length, ms: Date.now() - started }, 'ready');
-    const settled = settleHeap();
-    if (settled) log.info({ heap_mb_before: mb(settled.beforeBytes), heap_mb_after: mb(settled.afterBytes), ms: Math.round(settled.ms) }, 'heap settled after the first load');
-    log.flush();
   });
 
   let stopping = false;
@@ -59,17 +51,12 @@ export async function serve(config: Config): Promise<void> {
       .then(() => store.close())
       .then(() => {
         log.info('stopped');
-        log.flush();
         process.exitCode = 0;
         setImmediate(() => process.exit(0));
       });
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
-}
-
-function mb(bytes: number): number {
-  return Math.round(bytes / 1e5) / 10;
 }
 
 export async function main(): Promise<void> {

@@ -74,22 +74,3 @@ export async function diskLoopRow(dir: string, durationS: number, runs: number):
     note: `ops/s of each run: ${loops.map((l) => l.opsPerSec.toFixed(0)).join(', ')}`,
   };
 }
-
-export interface ThreadHopOutput {
-  idle: { p50: number; p90: number };
-  backToBack: { p50: number; p90: number };
-  idlePolicy: string | null;
-}
-
-/**
- * A note for the report: what a round trip to a worker thread costs here (a PATCH makes one, the
- * disk loop none), and how the guest idles its vCPUs. Context for the write rows, not a row.
- */
-export async function threadHopNote(): Promise<string> {
-  const { output } = await runBaseline<ThreadHopOutput>('thread-hop', 'thread-hop', {}, 30_000);
-  const { idle, backToBack, idlePolicy } = output;
-  return (
-    `machine: a message to a worker thread and its answer back took ${idle.p50} µs (p90 ${idle.p90}) after 1 ms idle, ` +
-    `${backToBack.p50} µs (p90 ${backToBack.p90}) back to back (bench/baselines/thread-hop.ts); vCPU idle: ${idlePolicy ?? 'not shown by /sys'}`
-  );
-}

@@ -105,18 +105,6 @@ export async function startBaseline(name: 'raw-http' | 'koa-app', dbJson: string
   return { name, url, child, readyAt };
 }
 
-/**
- * The write floor (baselines/write-floor.ts), writing hidden files in `dir` (the disk loop's
- * folder); `script` runs another build of it (an instrumented copy), logged as `logName`.
- */
-export async function startWriteFloor(dir: string, script = baselineScript('write-floor'), logName = 'write-floor'): Promise<Server> {
-  const port = await freePort();
-  const child = startProcess(logName, process.execPath, [script], { PORT: String(port), DIR: dir });
-  const url = `http://127.0.0.1:${port}`;
-  const readyAt = await waitForStatus(child, `${url}/api/v1/health`);
-  return { name: 'write-floor', url, child, readyAt };
-}
-
 /** json-server 0.17.4 as its users run it: `json-server db.json`, default logging, no --watch. */
 export async function startJsonServer(dbJson: string): Promise<Server> {
   const port = await freePort();

@@ -1,6 +1,6 @@
 /**
- * The targets of issue 6, each checked as a ratio between two rows of the same run (or, for the
- * latency, start-up and memory rows, as an absolute bound). A target whose rows are missing (a
+ * The targets of issue 32, each checked as a ratio between two rows of the same run (or, for the
+ * latency, settle and memory rows, as an absolute bound). A target whose rows are missing (a
  * phase failed) is simply not listed; the run's notes say why.
  */
 import { check, fmt, ratioOf, type Check, type Row } from './results.js';
@@ -23,17 +23,14 @@ export function evaluateTargets(rows: Row[]): Check[] {
   };
 
   both('get-one/netcfg', 'get-one/koa-app', (n, k) => {
-    checks.push(check(n.key, '>= 1.0x bare Koa req/s', ratioOf(n.reqPerSec ?? 0, k.reqPerSec ?? 0), 1.0, 'min', `${rps(n)} / ${rps(k)}`));
-    // At the microsecond precision of every response: autocannon's own p99 is whole milliseconds,
-    // and below 1 ms it reads 0 (a ratio of 1/0) or 1 for both (a tie that hides a 30% gap).
-    checks.push(check(n.key, 'p99 <= 1.2x bare Koa p99', ratioOf(n.fineP99 ?? 0, k.fineP99 ?? 0), 1.2, 'max', `${fmt(n.fineP99, 2)} ms / ${fmt(k.fineP99, 2)} ms (autocannon's whole ms: ${n.p99} / ${k.p99})`));
+    checks.push(check(n.key, '>= 0.9x bare Koa req/s', ratioOf(n.reqPerSec ?? 0, k.reqPerSec ?? 0), 0.9, 'min', `${rps(n)} / ${rps(k)}`));
   });
   for (const kind of ['list-10', 'list-100']) {
     both(`${kind}/netcfg`, `${kind}/koa-app`, (n, k) => {
       checks.push(check(n.key, '>= 1.2x bare Koa req/s', ratioOf(n.reqPerSec ?? 0, k.reqPerSec ?? 0), 1.2, 'min', `${rps(n)} / ${rps(k)}`));
     });
     both(`${kind}@100k/netcfg-100k`, `${kind}/netcfg`, (big, small) => {
-      checks.push(check(big.key, '>= 0.95x the same page of 1,000', ratioOf(big.reqPerSec ?? 0, small.reqPerSec ?? 0), 0.95, 'min', `${rps(big)} / ${rps(small)}`));
+      checks.push(check(big.key, '>= 0.9x the same page of 1,000', ratioOf(big.reqPerSec ?? 0, small.reqPerSec ?? 0), 0.9, 'min', `${rps(big)} / ${rps(small)}`));
     });
   }
   for (const kind of ['get-one', 'list-10', 'list-100']) {
@@ -42,27 +39,20 @@ export function evaluateTargets(rows: Row[]): Check[] {
     });
   }
   both('patch-1c/netcfg', 'patch-1c/json-server', (n, j) => {
-    checks.push(check(n.key, '>= 5x json-server PATCH', ratioOf(n.reqPerSec ?? 0, j.reqPerSec ?? 0), 5, 'min', `${rps(n)} / ${rps(j)}`));
-  });
-  both('patch-1c/netcfg', 'patch-1c/disk-loop', (n, d) => {
-    checks.push(check(n.key, '>= 0.5x the disk loop (temp+fsync+rename+dir fsync)', ratioOf(n.reqPerSec ?? 0, d.reqPerSec ?? 0), 0.5, 'min', `${rps(n)} / ${fmt(d.reqPerSec)} ops/s`));
+    checks.push(check(n.key, '>= 3x json-server PATCH', ratioOf(n.reqPerSec ?? 0, j.reqPerSec ?? 0), 3, 'min', `${rps(n)} / ${rps(j)}`));
   });
   both('patch-10c/netcfg', 'patch-1c/netcfg', (ten, single) => {
-    checks.push(check(ten.key, '>= 2x the 1-connection row', ratioOf(ten.reqPerSec ?? 0, single.reqPerSec ?? 0), 2, 'min', `${rps(ten)} / ${rps(single)}`));
+    checks.push(check(ten.key, '>= 1.5x the 1-connection row', ratioOf(ten.reqPerSec ?? 0, single.reqPerSec ?? 0), 1.5, 'min', `${rps(ten)} / ${rps(single)}`));
   });
   one('patch-one/netcfg', (r) => {
     checks.push(check(r.key, 'all 200 or 412, none lost', r.value ?? NaN, 0, 'max', `${r.value} problem(s): ${r.note ?? ''}`));
   });
   one('visible/netcfg', (r) => {
     checks.push(check(r.key, 'p50 <= 20 ms', r.p50 ?? NaN, 20, 'max', `p50 ${fmt(r.p50, 1)} ms`));
-    checks.push(check(r.key, 'p99 <= 100 ms', r.p99 ?? NaN, 100, 'max', `p99 ${fmt(r.p99, 1)} ms`));
   });
   // Both starts are held to the target: the cold one (a new machine, or a changed checkout) and
   // the restart with its index cache (the usual case: a deploy or a crash on the same files).
   for (const key of ['startup/netcfg', 'startup-warm/netcfg']) {
-    one(key, (r) => {
-      checks.push(check(r.key, '<= 2 s to ready', (r.value ?? NaN) / 1000, 2, 'max', `${fmt(r.value)} ms`));
-    });
     both(key, 'startup/parse-baseline', (n, b) => {
       checks.push(check(n.key, '<= 1.5x a bare read + parse', ratioOf(n.value ?? NaN, b.value ?? NaN), 1.5, 'max', `${fmt(n.value)} ms / ${fmt(b.value)} ms`));
     });

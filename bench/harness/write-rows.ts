@@ -135,21 +135,3 @@ export async function patchOneNetworkIfMatch(server: Server, label: string, id: 
   row.unit = 'problems';
   return row;
 }
-
-/**
- * Where the one-connection PATCH stands between the disk loop and the write floor
- * (baselines/write-floor.ts: the same HTTP stack and thread hop, with none of netcfg's product
- * work): a note, not a row with a target. Null when a row is missing.
- */
-export function writeFloorNote(rows: Row[]): string | null {
-  const rate = (key: string): number | undefined => rows.find((r) => r.key === key)?.reqPerSec;
-  const loop = rate('patch-1c/disk-loop');
-  const floor = rate('patch-1c/write-floor');
-  const netcfg = rate('patch-1c/netcfg');
-  if (!loop || !floor || !netcfg) return null;
-  const x = (a: number, b: number): string => `${(a / b).toFixed(2)}x`;
-  return (
-    `write floor (Koa + @koa/router + koa-bodyparser, one hop to a disk thread doing lock + temp + fsync + rename + folder fsync, nothing else): ` +
-    `${Math.round(floor)} PATCH/s on one connection = ${x(floor, loop)} the disk loop; netcfg's ${Math.round(netcfg)} = ${x(netcfg, floor)} the floor`
-  );
-}

@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { NetworkStore } from '../store/network-store.js';
 import { bearerAuth } from './auth.js';
 import { requestFrame } from './request-frame.js';
-import { loadSchemas } from '../store/schemas.js';
+import { loadSchemas } from '../store/validation/schemas.js';
 import { docRoutes } from './routes/docs.js';
 import { eventRoutes } from './routes/events.js';
 import { healthRoutes } from './routes/health.js';

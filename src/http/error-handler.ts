@@ -80,7 +80,7 @@ export function respondWithError(ctx: Context, caught: unknown, log: Logger): vo
   }
   const status = STATUS_OF[err.code];
   ctx.status = status;
-  for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
+  if (err.etag !== undefined) ctx.set('ETag', err.etag);
   if (status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="netcfg"');
   ctx.type = 'application/json';
   ctx.body = JSON.stringify({

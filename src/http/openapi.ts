@@ -5,7 +5,7 @@
  */
 import { STATUS_OF } from './error-handler.js';
 import type { ErrorCode } from '../errors.js';
-import type { JsonSchema, Schemas } from '../store/schemas.js';
+import type { JsonSchema, Schemas } from '../store/validation/schemas.js';
 
 const NETWORK_ID = 'https://netcfg.local/schemas/network.schema.json';
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });

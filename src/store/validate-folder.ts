@@ -3,9 +3,9 @@
  * schema, URL rules, duplicate .yml/.yaml ids), without starting anything. `netcfg validate` and
  * pull-request CI use it.
  */
-import { DiskSync } from './disk-sync.js';
-import { NetworkIndex, type InvalidFile } from './network-index.js';
-import type { UrlPolicy } from './url-rules.js';
+import { DiskSync } from './index/disk-sync.js';
+import { NetworkIndex, type InvalidFile } from './index/network-index.js';
+import type { UrlPolicy } from './validation/url-rules.js';
 
 export interface FolderReport {
   networks: number;

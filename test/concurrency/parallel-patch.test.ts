@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { parse } from 'yaml';
-import { parseNetworkFile } from '../../src/store/network-file.js';
-import { OPEN_POLICY } from '../../src/store/url-rules.js';
+import { parseNetworkFile } from '../../src/store/validation/network-file.js';
+import { OPEN_POLICY } from '../../src/store/validation/url-rules.js';
 import { leftoversOf, listenApp, sha256Etag, writeRig, type WriteRig } from '../helpers/write-support.js';
 
 const N = 50;

@@ -4,10 +4,10 @@
  */
 import { closeSync, existsSync, openSync, readdirSync, readlinkSync, writeSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
-import { DiskSync } from '../../src/store/disk-sync.js';
-import { NetworkIndex, type InvalidFile } from '../../src/store/network-index.js';
+import { DiskSync } from '../../src/store/index/disk-sync.js';
+import { NetworkIndex, type InvalidFile } from '../../src/store/index/network-index.js';
 import type { NetworkStore } from '../../src/store/network-store.js';
-import { OPEN_POLICY } from '../../src/store/url-rules.js';
+import { OPEN_POLICY } from '../../src/store/validation/url-rules.js';
 
 /** id -> ETag of every network the index serves, in id order. */
 export function servedEtags(index: NetworkIndex): Map<string, string> {

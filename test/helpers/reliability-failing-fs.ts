@@ -4,12 +4,11 @@
  * file was created and partly written, so the writer has to clean up after itself.
  */
 import { promises as fsp } from 'node:fs';
-import { nodeFs, writeAndReplaceBySteps, type FsSeam, type RenameOutcome, type Replaced, type WriteSteps } from '../../src/store/fs-seam.js';
-import type { GoAhead } from '../../src/store/go-ahead.js';
+import { nodeFs, type FsSeam, type RenameOutcome } from '../../src/store/write/fs-seam.js';
 
 export type SeamStep = 'mkdir' | 'readFile' | 'writeNewDurable' | 'rename' | 'fsyncDir';
 
-export class FailingFs implements FsSeam, WriteSteps {
+export class FailingFs implements FsSeam {
   /** The step that fails and how; null once the disk is healthy again. */
   failure: { step: SeamStep; code: string } | null = null;
   /** How many times the failing step was reached. */
@@ -44,16 +43,12 @@ export class FailingFs implements FsSeam, WriteSteps {
     return nodeFs.renameIfUnchanged(from, to, expected, gitLockFile);
   };
 
-  writeAndReplace = (...args: Parameters<FsSeam['writeAndReplace']>): Promise<Replaced> => writeAndReplaceBySteps(this, ...args);
-
   unlink = (file: string) => nodeFs.unlink(file);
 
   fsyncDir = async (dir: string): Promise<void> => {
     this.fail('fsyncDir');
     return nodeFs.fsyncDir(dir);
   };
-
-  goAhead = (cell: GoAhead): Promise<boolean> => nodeFs.goAhead(cell);
 
   mkdir = async (dir: string): Promise<void> => {
     this.fail('mkdir');

@@ -3,7 +3,7 @@
  * never a sleep).
  */
 import { NetworkStore, type StoreOptions } from '../../src/store/network-store.js';
-import type { IndexChange } from '../../src/store/network-index.js';
+import type { IndexChange } from '../../src/store/index/network-index.js';
 
 export async function startStore(root: string, options: Partial<StoreOptions> = {}): Promise<NetworkStore> {
   const store = new NetworkStore({ root, ...options });

@@ -3,7 +3,7 @@
  * beyond it, with the exact JSON Pointer(s) the 400 must name. Kept apart from the test so the
  * table reads as the contract.
  */
-import type { UrlPolicy } from '../../src/store/url-rules.js';
+import type { UrlPolicy } from '../../src/store/validation/url-rules.js';
 
 export interface ValidationRow {
   rule: string;

@@ -11,8 +11,7 @@ import { expect } from 'chai';
 import type Koa from 'koa';
 import type { Response } from 'supertest';
 import type { AppOptions } from '../../src/http/app.js';
-import { nodeFs, writeAndReplaceBySteps, type FsSeam, type WriteSteps } from '../../src/store/fs-seam.js';
-import type { GoAhead } from '../../src/store/go-ahead.js';
+import { nodeFs, type FsSeam } from '../../src/store/write/fs-seam.js';
 import type { NetworkStore, StoreOptions } from '../../src/store/network-store.js';
 import { standardFiles } from './fixtures.js';
 import { openReadApp } from './read-http.js';
@@ -115,7 +114,7 @@ export interface Fault {
 }
 
 /** nodeFs with switchable failures: the disk saying no, through the one allowed seam. */
-export class FaultyFs implements FsSeam, WriteSteps {
+export class FaultyFs implements FsSeam {
   private faults = new Map<FaultyOp, Fault>();
   readonly calls: Record<FaultyOp, number> = { writeNewDurable: 0, rename: 0, fsyncDir: 0 };
 
@@ -134,8 +133,6 @@ export class FaultyFs implements FsSeam, WriteSteps {
   writeNewDurable = (file: string, data: string, mode: number) => this.run('writeNewDurable', () => nodeFs.writeNewDurable(file, data, mode));
   renameIfUnchanged = (from: string, to: string, expected: Uint8Array, gitLockFile: string | null) => this.run('rename', () => nodeFs.renameIfUnchanged(from, to, expected, gitLockFile));
   fsyncDir = (dir: string) => this.run('fsyncDir', () => nodeFs.fsyncDir(dir));
-  goAhead = (cell: GoAhead) => nodeFs.goAhead(cell);
-  writeAndReplace = (...args: Parameters<FsSeam['writeAndReplace']>) => writeAndReplaceBySteps(this, ...args);
 
   private async run<T>(op: FaultyOp, real: () => Promise<T>): Promise<T> {
     this.calls[op]++;

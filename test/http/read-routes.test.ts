@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { etagOf } from '../../src/store/network-file.js';
+import { etagOf } from '../../src/store/validation/network-file.js';
 import { networkYaml, standardFiles } from '../helpers/fixtures.js';
 import { openReadApp, type ReadApp } from '../helpers/read-http.js';
 import { nextChange } from '../helpers/store.js';

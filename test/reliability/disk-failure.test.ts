@@ -11,7 +11,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
 import { createApp } from '../../src/http/app.js';
-import { etagOf } from '../../src/store/network-file.js';
+import { etagOf } from '../../src/store/validation/network-file.js';
 import type { NetworkStore } from '../../src/store/network-store.js';
 import { makeConfigDir, removeDir, standardFiles } from '../helpers/fixtures.js';
 import { FailingFs, type SeamStep } from '../helpers/reliability-failing-fs.js';

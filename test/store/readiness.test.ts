@@ -7,7 +7,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
 import { createApp } from '../../src/http/app.js';
-import { etagOf } from '../../src/store/network-file.js';
+import { etagOf } from '../../src/store/validation/network-file.js';
 import { NetworkStore } from '../../src/store/network-store.js';
 import { makeConfigDir, networkYaml, removeDir, standardFiles } from '../helpers/fixtures.js';
 import { openReadApp, type ReadApp } from '../helpers/read-http.js';

@@ -3,7 +3,7 @@
  * Open to all, like the schemas a public API documents.
  */
 import type Router from '@koa/router';
-import type { Schemas } from '../../store/schemas.js';
+import type { Schemas } from '../../store/validation/schemas.js';
 import { buildOpenApi } from '../openapi.js';
 
 export function docRoutes(router: Router, schemas: Schemas): void {

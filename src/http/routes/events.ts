@@ -9,7 +9,7 @@ import { PassThrough } from 'node:stream';
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { NetcfgError } from '../../errors.js';
-import type { IndexChange } from '../../store/network-index.js';
+import type { IndexChange } from '../../store/index/network-index.js';
 import type { NetworkStore } from '../../store/network-store.js';
 
 export interface EventRouteOptions {

@@ -7,7 +7,7 @@ import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import bodyParser from 'koa-bodyparser';
 import { NetcfgError } from '../../errors.js';
-import { jsonOf } from '../../store/network-record.js';
+import { jsonOf } from '../../store/index/network-record.js';
 import type { NetworkStore } from '../../store/network-store.js';
 import { PageCache } from '../page-cache.js';
 import { linkHeader, parsePageQuery, totalPages } from '../pagination.js';
@@ -53,8 +53,7 @@ export function networkRoutes(router: Router, store: NetworkStore, guard: Middle
   router.get(lists, ...guard, (ctx: Context) => {
     const revision = store.index.revision;
     // Keyed by the URL as sent: relayers repeat the same few, and a repeat is answered without
-    // parsing its query again (a query object and a key string per request, ~1.5 KB of garbage).
-    // An invalid query throws below, before anything is kept.
+    // parsing its query again. An invalid query throws below, before anything is kept.
     let rendered = pages.get(revision, ctx.url);
     if (!rendered) {
       const query = parsePageQuery(ctx);

@@ -1,0 +1,89 @@
+/**
+ * What the config folder holds: its network files and the paths that are not networks, and the
+ * stamp that tells whether a file changed since it was read. Synchronous calls: a listing is a
+ * few readdirs, a stamp one stat.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { NESTED_FOLDER, classifyPath, parseNetworkId, type NetworkId } from './layout.js';
+
+export interface FolderTargets {
+  ids: Map<string, NetworkId>;
+  /** Paths that are not networks, with why. */
+  foreign: Map<string, string>;
+}
+
+/**
+ * Every network and foreign path on disk, plus the ids and paths the index still knows of
+ * (`known`), so that files deleted since are dropped. Used for the first load and to reconcile.
+ */
+export function listFolder(root: string, known: { ids: Iterable<string>; problemPaths: Iterable<string> }): FolderTargets {
+  const ids = new Map<string, NetworkId>();
+  const foreign = new Map<string, string>();
+  const consider = (rel: string, isDir: boolean): void => {
+    if (isDir) {
+      if (rel.includes('/')) foreign.set(rel, NESTED_FOLDER);
+      return;
+    }
+    const kind = classifyPath(rel);
+    if (kind.kind === 'network') ids.set(kind.id.id, kind.id);
+    else if (kind.kind === 'foreign') foreign.set(rel, kind.reason);
+  };
+  for (const top of readDir(root)) {
+    if (top.name.startsWith('.')) continue;
+    if (!isDirectory(root, top)) {
+      consider(top.name, false);
+      continue;
+    }
+    const familyDir = path.join(root, top.name);
+    for (const entry of readDir(familyDir)) {
+      if (!entry.name.startsWith('.')) consider(`${top.name}/${entry.name}`, isDirectory(familyDir, entry));
+    }
+  }
+  for (const id of known.ids) {
+    const parsed = parseNetworkId(id);
+    if (parsed && !ids.has(id)) ids.set(id, parsed);
+  }
+  for (const rel of known.problemPaths) {
+    if (foreign.has(rel)) continue;
+    const kind = classifyPath(rel);
+    if (kind.kind === 'network') ids.set(kind.id.id, kind.id);
+    else foreign.set(rel, kind.kind === 'foreign' ? kind.reason : 'not a network');
+  }
+  return { ids, foreign };
+}
+
+/** inode:size:mtime:ctime of a path (following links), '' when it does not exist. */
+export function stampOf(file: string): string {
+  try {
+    const st = fs.statSync(file, { bigint: true, throwIfNoEntry: false });
+    return st === undefined ? '' : stampOfStats(st);
+  } catch {
+    return '';
+  }
+}
+
+export function stampOfStats(st: fs.BigIntStats): string {
+  return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+}
+
+function readDir(dir: string): fs.Dirent[] {
+  try {
+    return fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}
+
+function isDirectory(parent: string, entry: fs.Dirent): boolean {
+  if (entry.isDirectory()) return true;
+  return entry.isSymbolicLink() && isDirectoryPath(path.join(parent, entry.name));
+}
+
+export function isDirectoryPath(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * What netcfg reads: a regular file inside the config folder once every link (of the file or its
+ * family folder) is resolved, of at most MAX_FILE_BYTES. The read path (the loader and the
+ * watcher, synchronously: readServedFileSync) and the write path (a PATCH, through fs/promises:
+ * servedPath and readRegularFile) apply the same rule, so a FIFO, a device, a socket or a link to
+ * /dev/zero named like a network is reported and never read, and never hangs an open.
+ */
+import fs, { constants } from 'node:fs';
+import { lstat, open, realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { NetcfgError } from '../../errors.js';
+import { stampOf, stampOfStats } from './folder-listing.js';
+import { isInside } from './layout.js';
+
+/** A file larger than this is reported, not parsed: a network is a few hundred bytes. */
+export const MAX_FILE_BYTES = 1024 * 1024;
+
+/** Non-blocking, so a FIFO named like a network cannot hang the open. */
+const READ = constants.O_RDONLY | constants.O_NONBLOCK;
+export const READ_REGULAR = READ | constants.O_NOFOLLOW;
+const OUTSIDE = 'symbolic link (of the file or its family folder) to outside the config folder; netcfg does not follow it';
+
+/** What the read path found at one candidate file of a network. */
+export interface FileLook {
+  rel: string;
+  /** Identity of what was read (folder-listing.ts): '' when nothing is there. */
+  stamp: string;
+  text?: string;
+  /** Why the file cannot be read as a network at all (too big, a link out of the folder...). */
+  unreadable?: string;
+}
+
+/** The file `rel` of `root` as the read path sees it: absent, unreadable (and why), or its text. */
+export function readServedFileSync(root: string, rel: string): FileLook {
+  const abs = path.join(root, rel);
+  let real: string;
+  try {
+    real = fs.realpathSync.native(abs);
+  } catch (err) {
+    // Nothing there, or a link that leads nowhere (dangling, looping): that one is reported.
+    if (isGone(err) && !fs.lstatSync(abs, { throwIfNoEntry: false })?.isSymbolicLink()) return { rel, stamp: '' };
+    return { rel, stamp: stampOf(abs) || 'unreadable', unreadable: OUTSIDE };
+  }
+  try {
+    // Not cached: a deployment may swap the folder's own link to a new checkout.
+    if (!isInside(fs.realpathSync.native(root), real)) return { rel, stamp: stampOf(abs), unreadable: OUTSIDE };
+  } catch (err) {
+    return { rel, stamp: stampOf(abs) || 'unreadable', unreadable: `cannot be read: ${codeOf(err)}` };
+  }
+  let fd: number;
+  try {
+    fd = fs.openSync(real, READ);
+  } catch (err) {
+    if (isGone(err)) return { rel, stamp: '' };
+    return { rel, stamp: stampOf(abs) || 'unreadable', unreadable: `cannot be read: ${codeOf(err)}` };
+  }
+  try {
+    const st = fs.fstatSync(fd, { bigint: true });
+    const stamp = stampOfStats(st);
+    if (!st.isFile()) return { rel, stamp, unreadable: 'not a regular file' };
+    if (st.size > BigInt(MAX_FILE_BYTES)) return { rel, stamp, unreadable: `the file is ${st.size} bytes; a network file may be at most ${MAX_FILE_BYTES} bytes` };
+    return { rel, stamp, text: readSize(fd, Number(st.size)) };
+  } catch (err) {
+    return { rel, stamp: stampOf(abs) || 'unreadable', unreadable: `cannot be read: ${codeOf(err)}` };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The first `size` bytes of `fd`, as stat'ed through it: the stamp describes exactly this text. */
+function readSize(fd: number, size: number): string {
+  const bytes = Buffer.alloc(size);
+  let read = 0;
+  while (read < size) {
+    const n = fs.readSync(fd, bytes, read, size - read, read);
+    if (n === 0) break; // cut meanwhile: the watcher sees the stamp move and looks again
+    read += n;
+  }
+  return bytes.toString('utf8', 0, read);
+}
+
+function codeOf(err: unknown): string {
+  return (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+}
+/** What realpath or an O_NOFOLLOW open answer for a link that loops or cannot be followed. */
+const LEADS_NOWHERE = new Set(['ELOOP', 'ENAMETOOLONG']);
+
+function notServed(rel: string, reason: string): NetcfgError {
+  return new NetcfgError('NETWORK_NOT_FOUND', `${rel} is ${reason}, so netcfg neither serves nor writes it (GET /api/v1/ready lists it); nothing was written.`);
+}
+
+/**
+ * Where the file `rel` of `root` really is (a link inside the folder is written through, and
+ * stays a link), or null when nothing is there. NETWORK_NOT_FOUND for what the read path would
+ * not serve: a link that leads out of the folder or nowhere, or anything but a regular file.
+ */
+export async function servedPath(root: string, rel: string): Promise<string | null> {
+  const abs = path.join(root, rel);
+  let real: string;
+  try {
+    real = await realpath(abs);
+  } catch (err) {
+    if (LEADS_NOWHERE.has((err as NodeJS.ErrnoException).code ?? '')) throw notServed(rel, 'a symbolic link that loops or leads nowhere');
+    if (!isGone(err)) throw err;
+    // A link left dangling is there and not served; anything else (a file git put back a moment
+    // later) counts as absent, for the caller to look again.
+    const link = await lstat(abs).then(
+      (st) => st.isSymbolicLink(),
+      () => false,
+    );
+    if (link) throw notServed(rel, 'a symbolic link that leads nowhere');
+    return null;
+  }
+  // Not cached: a deployment may swap the folder's own link to a new checkout.
+  if (!isInside(await realpath(root), real)) throw notServed(rel, 'a symbolic link (of the file or its family folder) to outside the config folder');
+  if (!(await lstat(real)).isFile()) throw notServed(rel, 'not a regular file');
+  return real;
+}
+
+/**
+ * The bytes of `file`, a path servedPath() gave: opened without following a link and without
+ * blocking, and read only if it is still a regular file of at most MAX_FILE_BYTES (something
+ * may have replaced it since it was looked at).
+ */
+export async function readRegularFile(file: string, rel = file): Promise<Buffer> {
+  const handle = await open(file, READ_REGULAR).catch((err: NodeJS.ErrnoException) => {
+    // A link or a socket put there since servedPath() looked.
+    throw LEADS_NOWHERE.has(err.code ?? '') || err.code === 'ENXIO' ? notServed(rel, 'not a regular file') : err;
+  });
+  try {
+    const st = await handle.stat();
+    if (!st.isFile()) throw notServed(rel, 'not a regular file');
+    if (st.size > MAX_FILE_BYTES) {
+      throw new NetcfgError('FILE_INVALID', `${rel} is ${st.size} bytes; a network file may be at most ${MAX_FILE_BYTES} bytes, so it is not served and cannot be edited; fix it in git.`);
+    }
+    const bytes = Buffer.alloc(st.size);
+    let read = 0;
+    while (read < st.size) {
+      const { bytesRead } = await handle.read(bytes, read, st.size - read, read);
+      if (bytesRead === 0) break; // cut meanwhile: the byte check before the rename catches it
+      read += bytesRead;
+    }
+    return bytes.subarray(0, read);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Whether `err` says the file, or a folder on its path, is not there (a git checkout removed it). */
+export function isGone(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}

@@ -1,0 +1,42 @@
+/**
+ * The rules a network must meet beyond YAML, in one place for both ways data comes in: a whole
+ * network file (the loader, the watcher, `netcfg validate`, and a PATCH's result) and a PATCH
+ * body. Each answers the problems as `{pointer, message}`, the schema's first: where the schema
+ * already flagged a place, its message stands and the URL rules add nothing there.
+ */
+import type { ErrorDetail } from '../../errors.js';
+import type { NetworkId } from '../files/layout.js';
+import { loadSchemas } from './schemas.js';
+import { checkRpcUrls, type UrlPolicy } from './url-rules.js';
+
+/** Most RPC URLs a body may carry before the URL rules are skipped (the schema refuses it anyway). */
+const MAX_URLS_CHECKED = 1000;
+
+/** A whole network file's data for the network `id`: schema, path-derived fields, URL rules. */
+export function validateNetworkData(data: unknown, id: NetworkId, policy: UrlPolicy): ErrorDetail[] {
+  const details = loadSchemas().validateNetwork(data);
+  if (!isObject(data)) return details;
+  const derived: Record<string, string> = { id: id.id, name: id.name, network_type: id.family };
+  for (const [key, expected] of Object.entries(derived)) {
+    if (key in data && data[key] !== expected) {
+      details.push({ pointer: `/${key}`, message: `${key} is "${String(data[key])}" but the file's path says "${expected}"; remove it or make it match.` });
+    }
+  }
+  return withUrlRules(details, data.rpc_urls, policy);
+}
+
+/** A PATCH body: the update schema and the URL rules. */
+export function validatePatch(body: unknown, policy: UrlPolicy): ErrorDetail[] {
+  const details = loadSchemas().validateUpdate(body);
+  return isObject(body) ? withUrlRules(details, body.rpc_urls, policy) : details;
+}
+
+function withUrlRules(details: ErrorDetail[], urls: unknown, policy: UrlPolicy): ErrorDetail[] {
+  if (!Array.isArray(urls) || urls.length > MAX_URLS_CHECKED) return details;
+  const flagged = new Set(details.map((d) => d.pointer));
+  return [...details, ...checkRpcUrls(urls, '/rpc_urls', policy).filter((d) => !flagged.has(d.pointer))];
+}
+
+function isObject(data: unknown): data is Record<string, unknown> {
+  return typeof data === 'object' && data !== null && !Array.isArray(data);
+}

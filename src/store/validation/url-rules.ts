@@ -1,0 +1,137 @@
+/**
+ * Rules for RPC URLs that a JSON Schema cannot express: the URL must really parse, appear once,
+ * at least one endpoint must be enabled, and (optionally) it must not point at internal
+ * infrastructure. The same rules run on PATCH bodies and on files read from disk.
+ */
+import { isIP } from 'node:net';
+import type { ErrorDetail } from '../../errors.js';
+import { describePointer } from './schemas.js';
+
+export const MAX_URL_LENGTH = 2048;
+
+export interface UrlPolicy {
+  /** RPC_BLOCK_PRIVATE_IPS: refuse localhost, loopback, private, link-local and metadata hosts. */
+  blockPrivate: boolean;
+  /** RPC_ALLOWED_HOSTS: when non-empty, only these host names (lower case) are accepted. */
+  allowedHosts: readonly string[];
+}
+
+export const OPEN_POLICY: UrlPolicy = { blockPrivate: false, allowedHosts: [] };
+
+export interface RpcUrl {
+  url: string;
+  weight: number;
+}
+
+/** A plain string means weight 100. Assumes the entry already passed the schema. */
+export function normaliseEntry(entry: unknown): RpcUrl {
+  if (typeof entry === 'string') return { url: entry, weight: 100 };
+  const { url, weight } = entry as RpcUrl;
+  return { url, weight };
+}
+
+/** A string, or an object whose url is a string and weight an integer: the shapes rules can judge. */
+function wellFormed(raw: unknown): boolean {
+  if (typeof raw === 'string') return true;
+  if (typeof raw !== 'object' || raw === null) return false;
+  const { url, weight } = raw as Record<string, unknown>;
+  return typeof url === 'string' && Number.isInteger(weight) && (weight as number) >= 0 && (weight as number) <= 100;
+}
+
+/**
+ * Checks an `rpc_urls` array; `base` is its JSON Pointer (`/rpc_urls`). Entries of the wrong shape
+ * are skipped (the schema reports them), so one request gets every problem at once.
+ */
+export function checkRpcUrls(entries: readonly unknown[], base: string, policy: UrlPolicy): ErrorDetail[] {
+  const problems: ErrorDetail[] = [];
+  const seen = new Map<string, number>();
+  let enabled = 0;
+  let judged = 0;
+  entries.forEach((raw, i) => {
+    if (!wellFormed(raw)) return;
+    judged++;
+    const entry = normaliseEntry(raw);
+    const pointer = typeof raw === 'string' ? `${base}/${i}` : `${base}/${i}/url`;
+    if (entry.weight > 0) enabled++;
+    const problem = checkUrl(entry.url, policy);
+    if (problem) {
+      problems.push({ pointer, message: `${describePointer(pointer)} ${problem}` });
+      return;
+    }
+    const key = new URL(entry.url).href;
+    const first = seen.get(key);
+    if (first !== undefined) {
+      problems.push({ pointer, message: `${describePointer(pointer)} repeats ${describePointer(`${base}/${first}`)}; list each URL once.` });
+    } else {
+      seen.set(key, i);
+    }
+  });
+  if (entries.length > 0 && judged === entries.length && enabled === 0) {
+    problems.push({ pointer: base, message: `${describePointer(base)} must have at least one entry with a weight above 0; all are disabled.` });
+  }
+  return problems;
+}
+
+/** Returns what is wrong with one URL (a sentence fragment), or null. */
+export function checkUrl(url: string, policy: UrlPolicy): string | null {
+  if (url.length > MAX_URL_LENGTH) return `is longer than ${MAX_URL_LENGTH} characters.`;
+  if (/\s/.test(url)) return 'must not contain spaces or other whitespace.';
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'is not a valid absolute URL.';
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return 'must use http:// or https://.';
+  if (parsed.hostname === '') return 'must name a host.';
+  // `localhost.` is `localhost`: drop the root label's dot before comparing names.
+  const host = parsed.hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  if (policy.allowedHosts.length > 0 && !policy.allowedHosts.includes(host)) {
+    return `points to "${host}", which is not in RPC_ALLOWED_HOSTS.`;
+  }
+  if (policy.blockPrivate && isInternalHost(host)) {
+    return `points to "${host}", an internal address; RPC_BLOCK_PRIVATE_IPS forbids it.`;
+  }
+  return null;
+}
+
+const METADATA_HOSTS = new Set(['metadata', 'metadata.google.internal', 'metadata.goog', 'instance-data', 'instance-data.ec2.internal']);
+
+/**
+ * Literal addresses and well-known names only: a public name that resolves to a private address
+ * is not caught here (that needs resolution at connect time, by whoever calls the RPC).
+ */
+export function isInternalHost(host: string): boolean {
+  if (host === 'localhost' || host.endsWith('.localhost') || METADATA_HOSTS.has(host)) return true;
+  const family = isIP(host);
+  if (family === 4) return isInternalV4(host);
+  if (family === 6) return isInternalV6(host);
+  return false;
+}
+
+function isInternalV4(ip: string): boolean {
+  const [a = 0, b = 0] = ip.split('.').map(Number);
+  return (
+    a === 0 || a === 10 || a === 127 ||
+    (a === 169 && b === 254) || // link-local, incl. 169.254.169.254 cloud metadata
+    (a === 172 && b >= 16 && b <= 31) ||
+    (a === 192 && b === 168) ||
+    (a === 100 && b >= 64 && b <= 127) || // carrier-grade NAT
+    a >= 224 // multicast and reserved
+  );
+}
+
+function isInternalV6(ip: string): boolean {
+  const lower = ip.toLowerCase();
+  if (lower === '::1' || lower === '::') return true;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
+  if (mapped?.[1]) return isInternalV4(mapped[1]);
+  if (/^::ffff:[0-9a-f]{1,4}:[0-9a-f]{1,4}$/.test(lower)) {
+    // WHATWG URL prints mapped IPv4 in hex (::ffff:7f00:1); decode it.
+    const [hi = '0', lo = '0'] = lower.slice(7).split(':');
+    const h = parseInt(hi, 16);
+    const l = parseInt(lo, 16);
+    return isInternalV4(`${h >> 8}.${h & 255}.${l >> 8}.${l & 255}`);
+  }
+  return /^f[cd]/.test(lower) || /^fe[89ab]/.test(lower) || lower.startsWith('fd00:ec2::254');
+}

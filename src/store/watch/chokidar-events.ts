@@ -1,0 +1,83 @@
+/**
+ * chokidar on the config folder, through its documented API: the families and their files (depth
+ * 1), links followed, our dot-folders and git's ignored. It only says *that* a path changed; the
+ * watcher (watcher.ts) reads what changed back from disk.
+ *
+ * One gap of chokidar's is closed here: it lists a folder and only then watches it, so a family
+ * folder made between its listing of the config folder and that folder's watch, during the first
+ * walk, is never walked (test/store/watch/watcher-start.test.ts). Once chokidar is ready, each
+ * folder on disk it does not watch is added, and reported as `addDir` for the store to read.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { watch, type FSWatcher } from 'chokidar';
+import { isHidden } from '../files/layout.js';
+
+export interface ChokidarOptions {
+  /** Poll instead of inotify (network file systems). */
+  poll: boolean;
+  pollIntervalMs: number;
+}
+
+/** chokidar's event name and the path relative to the root (posix separators; '' for the root). */
+export type FolderListener = (event: string, rel: string) => void;
+
+export class ChokidarEvents {
+  private readonly watcher: FSWatcher;
+  readonly ready: Promise<void>;
+
+  constructor(
+    readonly root: string,
+    options: ChokidarOptions,
+    listener: FolderListener,
+    onError: (err: Error) => void,
+  ) {
+    this.watcher = watch(root, {
+      ignoreInitial: true,
+      depth: 1,
+      followSymlinks: true,
+      usePolling: options.poll,
+      interval: options.pollIntervalMs,
+      binaryInterval: options.pollIntervalMs,
+      ignored: (p: string) => isHidden(path.relative(root, p)),
+    });
+    this.watcher.on('all', (event: string, p: string) => listener(event, this.relative(p)));
+    this.watcher.on('error', (err) => onError(err as Error));
+    this.ready = new Promise((resolve) => {
+      this.watcher.once('ready', () => {
+        for (const dir of this.foldersNotWatched()) {
+          this.watcher.add(dir);
+          listener('addDir', this.relative(dir));
+        }
+        resolve();
+      });
+    });
+  }
+
+  close(): Promise<void> {
+    return this.watcher.close();
+  }
+
+  private relative(p: string): string {
+    return path.relative(this.root, p).split(path.sep).join('/');
+  }
+
+  /** Folders in the root that chokidar's first walk missed (see the top of this file). */
+  private foldersNotWatched(): string[] {
+    const watched = this.watcher.getWatched();
+    const known = new Set(watched[this.root] ?? []);
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(this.root, { withFileTypes: true });
+    } catch {
+      return []; // the folder itself is gone: the store sees that
+    }
+    return entries
+      .filter((e) => !known.has(e.name) && !e.name.startsWith('.') && (e.isDirectory() || (e.isSymbolicLink() && isDirectory(path.join(this.root, e.name)))))
+      .map((e) => path.join(this.root, e.name));
+  }
+}
+
+function isDirectory(p: string): boolean {
+  return fs.statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
+}

@@ -1,0 +1,269 @@
+/**
+ * Keeps the index in step with the folder. chokidar says *that* something changed; what changed
+ * is always read back from disk. Each network id has its own debounce: after the last event it
+ * waits `debounceMs`, reads the files, then waits `stableMs` and checks that nothing moved
+ * (inode, size, mtime, ctime) before serving the bytes. An in-place write whose `change` event
+ * fires before the writer is done (measured here: one event in three read an empty file) is
+ * therefore never served, and a write whose event chokidar throttled away is still read.
+ */
+import { realpathSync } from 'node:fs';
+import { NESTED_FOLDER, classifyPath, parseNetworkId } from '../files/layout.js';
+import { stampOf } from '../files/folder-listing.js';
+import type { DiskSync } from '../index/disk-sync.js';
+import { ChokidarEvents } from './chokidar-events.js';
+
+export interface WatchOptions {
+  /** Poll instead of inotify (network file systems). */
+  poll: boolean;
+  pollIntervalMs: number;
+  debounceMs: number;
+  stableMs: number;
+}
+
+const ROOT_CHECK_MS = 1000;
+/** chokidar's own per-path `change` throttle (hard-coded in chokidar 4). */
+const CHOKIDAR_THROTTLE_MS = 50;
+/**
+ * When a family folder appears, chokidar lists it and only then watches it: a file made in
+ * between sends no event. So the family is looked at again (a stat per file) at these delays,
+ * by when chokidar watches it.
+ */
+const NEW_FOLDER_RECHECKS_MS = [100, 1000];
+
+function realpathOrNull(p: string): string | null {
+  try {
+    return realpathSync(p);
+  } catch {
+    return null;
+  }
+}
+
+export const DEFAULT_WATCH: WatchOptions = { poll: false, pollIntervalMs: 1000, debounceMs: 5, stableMs: 10 };
+
+/** A unit of refresh work: look at disk, check it held still, then serve what was seen. */
+interface Work<T> {
+  observe(): T;
+  unchanged(seen: T): boolean;
+  apply(seen: T): void;
+}
+
+export type WatcherStatus = 'starting' | 'watching' | 'failed' | 'stopped';
+
+export class ConfigWatcher {
+  status: WatcherStatus = 'starting';
+  lastEventAt: Date | null = null;
+  lastError: string | null = null;
+  private chokidar: ChokidarEvents | undefined;
+  private readonly pending = new Map<string, NodeJS.Timeout>();
+  private idleWaiters: Array<() => void> = [];
+  private burst = 0;
+  private realRoot: string | null = null;
+  private rootCheck: NodeJS.Timeout | undefined;
+  private pollSettle: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly sync: DiskSync,
+    private readonly options: WatchOptions,
+    private readonly onError: (err: Error) => void = () => {},
+  ) {}
+
+  /** Starts watching; resolves once chokidar has walked the folder and reports changes. */
+  start(): Promise<void> {
+    this.realRoot = realpathOrNull(this.sync.root);
+    // git-sync (and `ln -sfn` deploys) swap a symlink on the way to the folder: inotify keeps
+    // watching the old tree, so follow the link and re-watch when it points somewhere new.
+    this.rootCheck = setInterval(() => this.checkRoot(), ROOT_CHECK_MS);
+    this.rootCheck.unref();
+    return this.watch().then(() => {
+      if (!this.options.poll) return;
+      // Polling takes each file's first stat as its baseline, asynchronously and after chokidar
+      // says it is ready: a change landing before that stat is in the baseline, and never
+      // reported. Once every baseline has surely been taken, look at what changed since applied
+      // (a stat per file). Seen once in `make test` on a busy machine: an edit right after start went unseen.
+      this.pollSettle = setTimeout(() => this.refreshChanged(), 4 * this.options.pollIntervalMs);
+      this.pollSettle.unref();
+    });
+  }
+
+  /** Starts chokidar; resolves once it has walked the folder. */
+  private watch(): Promise<void> {
+    const chokidar = new ChokidarEvents(
+      this.sync.root,
+      { poll: this.options.poll, pollIntervalMs: this.options.pollIntervalMs },
+      (event, rel) => {
+        if (chokidar === this.chokidar) this.onEvent(event, rel); // not an old one, replaced after a root swap
+      },
+      (err) => {
+        this.lastError = err.message;
+        this.onError(err);
+      },
+    );
+    this.chokidar = chokidar;
+    return chokidar.ready.then(() => {
+      if (this.status === 'starting') this.status = 'watching';
+    });
+  }
+
+  private checkRoot(): void {
+    const real = realpathOrNull(this.sync.root);
+    if (real === this.realRoot || this.status === 'stopped') return;
+    this.realRoot = real;
+    const old = this.chokidar;
+    void this.watch();
+    void old?.close();
+    this.refreshAll();
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.rootCheck);
+    clearTimeout(this.pollSettle);
+    this.status = 'stopped';
+    for (const timer of this.pending.values()) clearTimeout(timer);
+    this.pending.clear();
+    this.releaseIdle();
+    const chokidar = this.chokidar;
+    this.chokidar = undefined;
+    await chokidar?.close();
+  }
+
+  /** Resolves when no refresh is pending (every event seen so far has been applied). */
+  whenIdle(): Promise<void> {
+    if (this.pending.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /**
+   * Schedules a refresh of every network whose files changed since they were last applied: run
+   * once the first load and chokidar's own walk are both done, it catches a change that landed
+   * between the load reading a file and chokidar watching its folder.
+   */
+  refreshChanged(): void {
+    const { ids } = this.sync.listTargets();
+    for (const id of ids.values()) if (this.sync.changedSinceApplied(id)) this.scheduleId(id.id);
+  }
+
+  /** Schedules a refresh of everything on disk and in the index (a full reconcile). */
+  refreshAll(): void {
+    const { ids, foreign } = this.sync.listTargets();
+    for (const id of ids.values()) this.scheduleId(id.id);
+    for (const [rel, reason] of foreign) this.scheduleForeign(rel, reason);
+  }
+
+  private onEvent(event: string, rel: string): void {
+    this.lastEventAt = new Date();
+    this.burst++;
+    if (rel === '' || rel === '.') {
+      // The config folder itself came or went: look at everything.
+      this.refreshAll();
+      return;
+    }
+    const nested = rel.includes('/');
+    if (event === 'addDir' || event === 'unlinkDir') {
+      if (nested) this.scheduleForeign(rel, NESTED_FOLDER);
+      else this.refreshFamily(rel);
+      if (!nested && event === 'addDir') for (const ms of NEW_FOLDER_RECHECKS_MS) this.schedule(`recheck:${ms}:${rel}`, this.familyRecheck(rel), ms);
+      return;
+    }
+    const kind = classifyPath(rel);
+    if (kind.kind === 'network') this.scheduleId(kind.id.id);
+    else if (kind.kind === 'foreign') this.scheduleForeign(rel, kind.reason);
+  }
+
+  /** A look at what changed in a family since it was applied (a stat per file), as one unit of work. */
+  private familyRecheck(family: string): Work<null> {
+    return {
+      observe: () => null,
+      unchanged: () => true,
+      apply: () => this.refreshFamily(family, true),
+    };
+  }
+
+  /**
+   * A family folder appeared or vanished (a git checkout, a rename): refresh all it holds or held,
+   * or with `onlyChanged` what differs from what was applied (a stat per file).
+   */
+  private refreshFamily(family: string, onlyChanged = false): void {
+    const { ids, foreign } = this.sync.listTargets();
+    for (const id of ids.values()) if (id.family === family && (!onlyChanged || this.sync.changedSinceApplied(id))) this.scheduleId(id.id);
+    for (const [rel, reason] of foreign) if (rel.startsWith(`${family}/`)) this.scheduleForeign(rel, reason);
+  }
+
+  private scheduleId(id: string): void {
+    const networkId = parseNetworkId(id);
+    if (!networkId) return;
+    this.schedule(`id:${id}`, {
+      observe: () => this.sync.observe(networkId),
+      unchanged: (seen) => this.sync.unchanged(seen),
+      apply: (seen) => this.sync.apply(seen),
+    });
+  }
+
+  private scheduleForeign(rel: string, reason: string): void {
+    const abs = this.sync.abs(rel);
+    this.schedule(`path:${rel}`, {
+      observe: () => stampOf(abs),
+      unchanged: (seen) => stampOf(abs) === seen,
+      apply: () => this.sync.refreshForeign(rel, reason),
+    });
+  }
+
+  private schedule<T>(key: string, work: Work<T>, delayMs = this.options.debounceMs): void {
+    clearTimeout(this.pending.get(key));
+    this.pending.set(key, setTimeout(() => this.look(key, work), delayMs));
+  }
+
+  private look<T>(key: string, work: Work<T>): void {
+    const seen = work.observe();
+    this.pending.set(
+      key,
+      setTimeout(() => {
+        if (!work.unchanged(seen)) {
+          this.look(key, work); // it moved while we looked: look again
+          return;
+        }
+        try {
+          work.apply(seen);
+        } catch (err) {
+          this.onError(err as Error);
+        }
+        this.trail(key, work, () => work.unchanged(seen));
+      }, this.options.stableMs),
+    );
+  }
+
+  /**
+   * chokidar 4 drops a path's `change` events for 50 ms after one it sent, with no catch-up
+   * event. So look once more after that window: a write that landed inside it is read then.
+   */
+  private trail<T>(key: string, work: Work<T>, still: () => boolean): void {
+    this.pending.set(
+      key,
+      setTimeout(() => {
+        if (!still()) {
+          this.look(key, work);
+          return;
+        }
+        this.pending.delete(key);
+        if (this.pending.size === 0) this.settle();
+      }, CHOKIDAR_THROTTLE_MS + 10),
+    );
+  }
+
+  private settle(): void {
+    // After a storm (a git checkout of hundreds of files), reconcile once with the whole folder so
+    // the index ends equal to the disk even if the OS or chokidar dropped an event.
+    if (this.burst >= 50) {
+      this.burst = 0;
+      this.refreshChanged(); // a stat per file; reads only what differs from what was applied
+      if (this.pending.size > 0) return;
+    }
+    this.burst = 0;
+    this.releaseIdle();
+  }
+
+  private releaseIdle(): void {
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * What a PATCH makes of a network file's text: the new values spliced in where the splice reads
+ * back as intended (yaml-edit.ts), else edited through yaml's Document, and either way checked
+ * with the loader's own code before anything is written. Refused when the result is invalid, or
+ * when it would change a field the request did not name.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import type { Document } from 'yaml';
+import { NetcfgError, type ErrorDetail } from '../../errors.js';
+import type { NetworkId } from '../files/layout.js';
+import type { NetworkRecord } from '../index/network-record.js';
+import { parseNetworkData, type FileProblem } from '../validation/network-file.js';
+import type { UrlPolicy } from '../validation/url-rules.js';
+import { intendedData, rewriteTopLevel, spliceTopLevel } from './yaml-edit.js';
+
+/** The text of `rel` (parsed as `doc`, read as `data`) with `changed` applied, and its record. */
+export function editedText(id: NetworkId, rel: string, text: string, doc: Document, data: Record<string, unknown>, changed: Array<[string, unknown]>, policy: UrlPolicy): { text: string; record: NetworkRecord } {
+  const intended = intendedData(data, changed);
+  const check = (next: string) => {
+    const { outcome, data: read } = parseNetworkData(next, id, rel, policy);
+    return { text: next, outcome, asIntended: isDeepStrictEqual(read, intended) };
+  };
+  const spliced = spliceTopLevel(text, doc, changed);
+  let checked = spliced === null ? null : check(spliced);
+  if (checked === null || !checked.asIntended) checked = check(rewritten(rel, doc, changed));
+  if (!checked.outcome.ok) throw wouldBeInvalid(rel, checked.outcome.problems);
+  // A YAML anchor on a replaced value that another field uses: either edit would change that field too.
+  if (!checked.asIntended) throw sharedAnchor(rel, changed);
+  return { text: checked.text, record: checked.outcome.record };
+}
+
+/** A file's problems as error details: `path:line:column: message`. */
+export function detailsOf(rel: string, problems: FileProblem[]): ErrorDetail[] {
+  return problems.map((p) => ({ pointer: '', message: `${rel}:${p.line}:${p.column}: ${p.message}` }));
+}
+
+function wouldBeInvalid(rel: string, problems: FileProblem[]): NetcfgError {
+  return new NetcfgError('FILE_INVALID', `The change is valid on its own, but ${rel} would be invalid with it (see details); nothing was written.`, { details: detailsOf(rel, problems) });
+}
+
+/** The edit through yaml's Document; one it cannot print (an alias to an anchor the edit replaced) is refused. */
+function rewritten(rel: string, doc: Document, changes: Array<[string, unknown]>): string {
+  try {
+    return rewriteTopLevel(doc, changes);
+  } catch {
+    throw sharedAnchor(rel, changes);
+  }
+}
+
+function sharedAnchor(rel: string, changes: Array<[string, unknown]>): NetcfgError {
+  const fields = changes.map(([key]) => key).join(', ');
+  return new NetcfgError('FILE_INVALID', `${rel} cannot be edited without changing fields the request did not name (a YAML anchor on ${fields} is used elsewhere in the file); edit it in git.`);
+}
+
+/** RFC 9110 If-Match: `*` or a list of strong ETags; weak ETags never match. */
+export function ifMatchAccepts(header: string, etag: string): boolean {
+  return header.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || t === etag;
+  });
+}

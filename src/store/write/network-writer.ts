@@ -1,0 +1,287 @@
+/**
+ * PATCH's write path, one linear sequence in the network's turn in this process: read the file
+ * (only what the read path would serve: served-file.ts), check If-Match against the hash of those
+ * bytes, splice the new values into the text (every other byte, comments included, stays:
+ * yaml-edit.ts), validate the result with the loader's own code, take the network's
+ * cross-process lock, write a temp file and fsync it, rename it over the file if the file still
+ * holds the bytes read, fsync the folder, update the index, answer. A file changed since it was
+ * read (another replica, a git checkout) is read again.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { NetcfgError } from '../../errors.js';
+import type { GitIndexLock } from '../git/git-index-lock.js';
+import { TEMP_DIR, candidatesOf, type NetworkId } from '../files/layout.js';
+import { isGone, servedPath } from '../files/served-file.js';
+import { tempPathFor } from '../files/temp-files.js';
+import type { NetworkIndex } from '../index/network-index.js';
+import type { NetworkRecord } from '../index/network-record.js';
+import { etagOf, parseNetworkData, parseYaml } from '../validation/network-file.js';
+import type { UrlPolicy } from '../validation/url-rules.js';
+import { FolderOnce, type FsSeam, type RenameOutcome } from './fs-seam.js';
+import type { HeldLock, WriteLocks } from './write-lock.js';
+import { detailsOf, editedText, ifMatchAccepts } from './network-edit.js';
+
+export interface UpdateRequest {
+  id: NetworkId;
+  /** Top-level fields to replace, already validated (validation/network-rules.ts). */
+  changes: Record<string, unknown>;
+  /** The If-Match header as sent, if any. */
+  ifMatch?: string | undefined;
+}
+
+/** The file as read for an edit. */
+interface Current {
+  rel: string;
+  /** Its path with every link resolved: the write goes there, so a link stays a link. */
+  abs: string;
+  mode: number;
+  bytes: Buffer;
+}
+
+/** Why an attempt must be made again: the file moved on since it was read, is gone, or is git's half-written one. */
+type Retry = 'moved' | 'gone' | 'git-busy';
+
+/** Reads of a file found gone (or half-written) while git works before a PATCH gives up, in a git work tree. */
+const GIT_ATTEMPTS = 5;
+/** Reads of a file that keeps changing under the write (another process writing it) before a 412. */
+const MOVED_ATTEMPTS = 3;
+
+/** errno codes that mean "the disk said no", answered 503 rather than 500. */
+const STORAGE_CODES = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EROFS', 'EACCES', 'EPERM', 'EMFILE', 'ENFILE', 'EBUSY', 'EAGAIN']);
+
+/** Called under the lock after a write is durable (the git journal commits there). */
+export type AfterWrite = (file: string, id: NetworkId, fields: string[]) => Promise<void>;
+
+export class NetworkWriter {
+  /** The last write the disk refused, until a write succeeds again (shown in readiness). */
+  lastFailure: { at: Date; message: string; dir?: string } | null = null;
+  afterWrite: AfterWrite | undefined;
+  /** git's lock on the work tree holding the folder, if it is in one: a write waits for it. */
+  gitLock: GitIndexLock | null = null;
+  private readonly tempDir: FolderOnce;
+
+  constructor(
+    private readonly root: string,
+    private readonly index: NetworkIndex,
+    private readonly policy: UrlPolicy,
+    private readonly fs: FsSeam,
+    private readonly locks: WriteLocks,
+  ) {
+    this.tempDir = new FolderOnce(fs, path.join(root, TEMP_DIR));
+  }
+
+  /** Resolves once every write queued so far is done. */
+  settled(): Promise<void> {
+    return this.locks.settled();
+  }
+
+  async update(request: UpdateRequest): Promise<NetworkRecord> {
+    try {
+      return await this.locks.inTurn(request.id.id, () => this.attempts(request));
+    } catch (err) {
+      // The lock itself can be what the disk refused (EROFS, ENOSPC on its folder): show it too.
+      if (err instanceof NetcfgError && err.code === 'STORAGE_UNAVAILABLE' && !this.lastFailure) this.lastFailure = { at: new Date(), message: err.message };
+      throw err;
+    }
+  }
+
+  private async attempts(request: UpdateRequest): Promise<NetworkRecord> {
+    // After a file moved on under a write (most likely another replica's write), the next read
+    // is made holding the lock, so that replica cannot win every round. A write that is
+    // committed to git holds it from its read through its commit.
+    let held: HeldLock | null = this.afterWrite ? await this.locks.acquire(request.id) : null;
+    try {
+      for (let attempt = 1; ; attempt++) {
+        const result = await this.attempt(request, held);
+        if (typeof result !== 'string') return result;
+        if (result === 'moved') {
+          if (attempt >= MOVED_ATTEMPTS) throw new NetcfgError('PRECONDITION_FAILED', `${request.id.id} kept changing on disk while it was being written; read it again and retry.`);
+          held ??= await this.locks.acquire(request.id);
+          continue;
+        }
+        // Not there, or not whole, while a git command rewrites the tree: maybe only for the
+        // moment a checkout replaces the file. The next attempt first waits for git's lock, so it
+        // reads what git wrote; only a file still gone once git is idle is a 404.
+        if (this.gitLock !== null && attempt < GIT_ATTEMPTS) continue;
+        if (result === 'gone') throw new NetcfgError('NETWORK_NOT_FOUND', `Network ${request.id.id} does not exist (its file is gone); nothing was written.`);
+        throw new NetcfgError('LOCK_TIMEOUT', `git kept rewriting ${request.id.id}'s file while it was being read; nothing was written, retry the request.`);
+      }
+    } finally {
+      await held?.release();
+    }
+  }
+
+  /** One read-edit-write; `held` is the network's lock when this attempt already holds it. */
+  private async attempt(request: UpdateRequest, held: HeldLock | null): Promise<NetworkRecord | Retry> {
+    const { id } = request;
+    await this.gitLock?.whenFree(this.locks.maxWaitMs);
+    const current = await this.readCurrent(id);
+    if (current === null) return 'gone';
+    const { rel, bytes } = current;
+    const etag = etagOf(bytes);
+    if (request.ifMatch !== undefined && !ifMatchAccepts(request.ifMatch, etag)) {
+      throw new NetcfgError('PRECONDITION_FAILED', `${id.id} has changed since the ETag in If-Match was read; GET it again and retry with the new ETag.`, { etag });
+    }
+    // Only what the read path serves is edited: the current version must be a valid network.
+    const text = bytes.toString('utf8');
+    const parsed = parseYaml(text);
+    const { outcome } = parseNetworkData(text, id, rel, this.policy, parsed);
+    if (!outcome.ok) {
+      // git writes a file in place after creating it: read while a checkout runs, it may be half there.
+      if (await this.gitRewriting(id, bytes)) return 'git-busy';
+      const what = parsed.problems.length > 0 ? 'is not valid YAML, so it cannot be edited safely' : 'is not a valid network file, so it is not served and cannot be edited';
+      throw new NetcfgError('FILE_INVALID', `${rel} ${what}; fix the file in git first.`, { details: detailsOf(rel, outcome.problems) });
+    }
+    const data = (parsed.doc.toJS({ maxAliasCount: 100 }) ?? {}) as Record<string, unknown>;
+    const changed = Object.entries(request.changes).filter(([key, value]) => !isDeepStrictEqual(data[key], value));
+    if (changed.length === 0) {
+      if (this.lastFailure) await this.heal(path.dirname(current.abs));
+      this.index.put(outcome.record);
+      return outcome.record;
+    }
+    const next = editedText(id, rel, text, parsed.doc, data, changed, this.policy);
+    return this.write(id, current, next, changed.map(([key]) => key), held);
+  }
+
+  /** Holding the network's cross-process lock: replace the file, serve the new record, commit it. */
+  private async write(id: NetworkId, current: Current, next: { text: string; record: NetworkRecord }, fields: string[], held: HeldLock | null): Promise<NetworkRecord | Retry> {
+    const lock = held ?? (await this.locks.acquire(id));
+    try {
+      const outcome = await this.replace(current, next.text, lock);
+      if (outcome === 'changed') return 'moved';
+      if (outcome === 'gone') return 'gone';
+      // Renamed: the new file is what is on disk, so it is served, even if the folder sync fails.
+      this.index.put(next.record);
+      await this.syncFolder(current, next.record);
+      await this.afterWrite?.(current.abs, id, fields);
+      return next.record;
+    } finally {
+      if (lock !== held) await lock.release();
+    }
+  }
+
+  /**
+   * Temp file + fsync, then the rename if the file still holds the bytes read (fs-seam.ts). The
+   * temp file goes in `.tmp/` (made again if someone removed it), or beside the file when that
+   * is on another file system (EXDEV). Whatever happens, no temp file is left behind.
+   */
+  private async replace(current: Current, text: string, lock: HeldLock): Promise<RenameOutcome> {
+    let dir: string | null = null; // null: .tmp/
+    for (let attempt = 1; ; attempt++) {
+      const tmp = await this.tempFor(current.abs, dir);
+      try {
+        await this.fs.writeNewDurable(tmp, text, current.mode);
+        // The lock is checked last thing before the rename: proper-lockfile calls it compromised
+        // once it went unrefreshed for staleMs, and another process may hold it now.
+        if (lock.compromised) throw new NetcfgError('LOCK_TIMEOUT', `The write lock was lost (${lock.compromised.message}); nothing was written, retry the request.`);
+        const outcome = await this.fs.renameIfUnchanged(tmp, current.abs, current.bytes, this.gitLock?.fileToCheck() ?? null);
+        if (outcome !== 'renamed') await this.removeQuietly(tmp);
+        return outcome;
+      } catch (err) {
+        await this.removeQuietly(tmp);
+        const code = (err as NodeJS.ErrnoException).code;
+        if (attempt < 3 && code === 'EXDEV') {
+          dir = path.dirname(current.abs); // the family folder is another file system (a mount)
+          continue;
+        }
+        if (attempt < 3 && code === 'ENOENT' && dir === null && !existsSync(this.tempDir.dir)) {
+          this.tempDir.forget(); // someone removed .tmp/ (git clean -fdx)
+          continue;
+        }
+        throw this.storageError(err, `write ${current.rel}`);
+      }
+    }
+  }
+
+  /** The folder's fsync after the rename: without it the rename may not survive a power cut. */
+  private async syncFolder(current: Current, record: NetworkRecord): Promise<void> {
+    const dir = path.dirname(current.abs);
+    try {
+      await this.fs.fsyncDir(dir);
+      this.lastFailure = null;
+    } catch (err) {
+      if (isGone(err)) throw gone();
+      const code = (err as NodeJS.ErrnoException).code ?? 'EUNKNOWN';
+      // The new file is in place but may not survive a power cut; say so rather than "unchanged".
+      const message = `The new ${current.rel} was written but the disk refused to sync its folder (${code}); it may not survive a crash. Retry later.`;
+      this.lastFailure = { at: new Date(), message, dir };
+      throw new NetcfgError('STORAGE_UNAVAILABLE', message, { cause: err, etag: record.etag });
+    }
+  }
+
+  /**
+   * Whether invalid bytes just read may be git's half-written file: a git command holds its lock
+   * now, or the file no longer holds those bytes (git finished and let go in between).
+   */
+  private async gitRewriting(id: NetworkId, read: Buffer): Promise<boolean> {
+    if (this.gitLock === null) return false;
+    if (this.gitLock.heldByOther()) return true;
+    const now = await this.readCurrent(id).catch(() => null);
+    return now === null || !now.bytes.equals(read);
+  }
+
+  /**
+   * The network's file as it is now; null when neither `.yaml` nor `.yml` is there. What the
+   * read path would not serve is refused before a byte is read (served-file.ts).
+   */
+  private async readCurrent(id: NetworkId): Promise<Current | null> {
+    for (const { rel } of candidatesOf(id)) {
+      try {
+        const abs = await servedPath(this.root, rel);
+        if (abs === null) continue;
+        const stat = await this.fs.stat(abs);
+        const bytes = await this.fs.readFile(abs, rel);
+        return { rel, abs, mode: stat.mode & 0o7777, bytes };
+      } catch (err) {
+        if (isGone(err)) continue;
+        throw this.storageError(err, `read ${rel}`);
+      }
+    }
+    return null;
+  }
+
+  /** A temp path in `dir`, or in `<config>/.tmp/` (made on first use) when null. */
+  private async tempFor(abs: string, dir: string | null): Promise<string> {
+    if (dir !== null) return tempPathFor(abs, dir);
+    try {
+      await this.tempDir.ready();
+    } catch (err) {
+      throw this.storageError(err, `create ${TEMP_DIR}/`);
+    }
+    return tempPathFor(abs, this.tempDir.dir);
+  }
+
+  /**
+   * After a refused write, a retry that finds nothing to change still proves the disk is back:
+   * sync the folder (a rename may still be unsynced from the failure) and clear the failure.
+   */
+  private async heal(dir: string): Promise<void> {
+    try {
+      await this.fs.fsyncDir(this.lastFailure?.dir ?? dir);
+      this.lastFailure = null;
+    } catch (err) {
+      throw this.storageError(err, `sync ${path.relative(this.root, dir) || '.'}`);
+    }
+  }
+
+  private async removeQuietly(file: string): Promise<void> {
+    await this.fs.unlink(file).catch(() => undefined);
+  }
+
+  private storageError(err: unknown, what: string): Error {
+    if (err instanceof NetcfgError) return err;
+    // The family folder went away (a git checkout): the network is gone.
+    if (isGone(err)) return gone();
+    const code = (err as NodeJS.ErrnoException).code ?? 'EUNKNOWN';
+    if (!STORAGE_CODES.has(code)) return err as Error;
+    const message = `The disk refused to ${what} (${code}); the file is unchanged. Retry later.`;
+    this.lastFailure = { at: new Date(), message };
+    return new NetcfgError('STORAGE_UNAVAILABLE', message, { cause: err });
+  }
+}
+
+function gone(): NetcfgError {
+  return new NetcfgError('NETWORK_NOT_FOUND', 'The file of this network was deleted while it was being written; nothing was written.');
+}

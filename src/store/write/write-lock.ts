@@ -1,0 +1,117 @@
+/**
+ * Per-network write locks. Inside one process, writers to the same network queue in a FIFO chain
+ * (no polling, no lost turns). Across processes (replicas on a shared volume) proper-lockfile's
+ * mkdir lock serialises them; its lock folders live in `<config>/.locks/`, which the watcher and
+ * git ignore. proper-lockfile keeps a held lock fresh; one left by a killed process goes stale
+ * after `staleMs` and is taken over; a compromised lock is reported to its holder, which then
+ * refuses to rename, instead of crashing.
+ */
+import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import lockfile from 'proper-lockfile';
+import { NetcfgError } from '../../errors.js';
+import { lockNameOf, type NetworkId } from '../files/layout.js';
+import { FolderOnce, type FsSeam } from './fs-seam.js';
+
+export interface LockOptions {
+  staleMs: number;
+  /** Longest wait for a lock held by another process before answering 503. */
+  maxWaitMs: number;
+}
+
+export const DEFAULT_LOCK: LockOptions = { staleMs: 5000, maxWaitMs: 12000 };
+
+export interface HeldLock {
+  /** Set when proper-lockfile could not keep the lock fresh: another process may own it now. */
+  compromised: Error | null;
+  release(): Promise<void>;
+}
+
+export class WriteLocks {
+  private readonly chains = new Map<string, Promise<unknown>>();
+  /** The lock folder, made once rather than per write (and again if something removed it). */
+  private readonly folder: FolderOnce;
+
+  constructor(
+    readonly dir: string,
+    fs: FsSeam,
+    private readonly options: LockOptions = DEFAULT_LOCK,
+  ) {
+    this.folder = new FolderOnce(fs, dir);
+  }
+
+  /** Longest wait for a lock held elsewhere (a write waiting on git's lock waits as long). */
+  get maxWaitMs(): number {
+    return this.options.maxWaitMs;
+  }
+
+  /** Runs `fn` in `key`'s turn in this process: after every earlier call with the same key has settled. */
+  async inTurn<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const previous = this.chains.get(key);
+    const run = (previous ?? Promise.resolve()).then(fn);
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.chains.set(key, settled);
+    void settled.then(() => {
+      if (this.chains.get(key) === settled) this.chains.delete(key);
+    });
+    return run;
+  }
+
+  /** Resolves once every write queued so far is done (shutdown, and tests that look at `.locks/`). */
+  async settled(): Promise<void> {
+    while (this.chains.size > 0) await Promise.all(this.chains.values());
+  }
+
+  /**
+   * Takes the cross-process lock of `id`, waiting with backoff while another process holds it
+   * (ELOCKED), up to maxWaitMs. Any other error (EROFS, ENOSPC on the lock folder) fails at once:
+   * waiting would not help, and the client should hear so now.
+   */
+  async acquire(id: NetworkId): Promise<HeldLock> {
+    const target = path.join(this.dir, lockNameOf(id));
+    const held: HeldLock = { compromised: null, release: async () => undefined };
+    const deadline = Date.now() + this.options.maxWaitMs;
+    let wait = 5;
+    let madeDir = false;
+    while (true) {
+      try {
+        await this.folder.ready();
+        const release = await lockfile.lock(target, {
+          lockfilePath: `${target}.lock`,
+          realpath: false, // the target is a name, not a file
+          stale: this.options.staleMs,
+          update: Math.floor(this.options.staleMs / 4),
+          retries: 0, // waited for below, so that only ELOCKED is waited for
+          onCompromised: (err) => {
+            held.compromised = err;
+          },
+        });
+        // A compromised lock cannot be released; that is fine.
+        held.release = () => release().catch(() => undefined);
+        return held;
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT' && !madeDir) {
+          madeDir = true; // someone removed .locks/: make it again
+          this.folder.forget();
+          continue;
+        }
+        if (code !== 'ELOCKED' || Date.now() + wait > deadline) throw this.refused(id.id, err);
+      }
+      await delay(wait * (0.5 + Math.random()));
+      wait = Math.min(100, wait * 1.5);
+    }
+  }
+
+  /** Why the lock of `key` could not be taken, as the client hears it. */
+  private refused(key: string, err: unknown): NetcfgError {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ELOCKED') {
+      return new NetcfgError('LOCK_TIMEOUT', `Another writer held the lock of ${key} for longer than ${this.options.maxWaitMs} ms; retry the request.`, { cause: err });
+    }
+    return new NetcfgError('STORAGE_UNAVAILABLE', `Could not take the write lock of ${key} (${code ?? (err as Error).message}); the config folder is not writable right now.`, { cause: err });
+  }
+}
