@@ -7,11 +7,10 @@ import Koa, { type Middleware } from 'koa';
 import type { Logger } from 'pino';
 import type { NetworkStore } from '../store/network-store.js';
 import { bearerAuth } from './auth.js';
-import { requestFrame } from './request-frame.js';
+import { requestFrame } from './error-handler.js';
 import { loadSchemas } from '../store/validation/schemas.js';
-import { docRoutes } from './routes/docs.js';
 import { eventRoutes } from './routes/events.js';
-import { healthRoutes } from './routes/health.js';
+import { docRoutes, healthRoutes } from './routes/service.js';
 import { networkRoutes } from './routes/networks.js';
 import { silentLogger } from '../log.js';
 

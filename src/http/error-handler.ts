@@ -1,12 +1,14 @@
 /**
- * The single place where errors become responses. Every error, a 404 for an unknown route or a
- * 405 included, leaves as the envelope `{success: false, data: null, error, code, details?}`.
- * Only NetcfgError and the 4xx errors of koa-bodyparser are the client's doing; anything else is
- * logged and answered 500 without internals.
+ * The frame around every request, and the single place where errors become responses. Every
+ * error, a 404 for an unknown route or a 405 included, leaves as the envelope
+ * `{success: false, data: null, error, code, details?}`. Only NetcfgError and the 4xx errors of
+ * koa-bodyparser are the client's doing; anything else is logged and answered 500 without internals.
  */
-import type { Context } from 'koa';
+import { randomUUID } from 'node:crypto';
+import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import { NetcfgError, type ErrorCode } from '../errors.js';
+import { logRequest } from '../log.js';
 
 export const STATUS_OF: Record<ErrorCode, number> = {
   INVALID_ID: 400,
@@ -91,4 +93,30 @@ export function respondWithError(ctx: Context, caught: unknown, log: Logger): vo
     ...(err.details && err.details.length > 0 ? { details: err.details } : {}),
   });
   if (status >= 500 && err.code !== 'INTERNAL') log.warn({ code: err.code, req_id: ctx.state.requestId }, err.message);
+}
+
+const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * Every request's id, its error envelope and one access-log line (method, path, status, duration,
+ * id). The id comes from X-Request-Id when it is sane, else is generated, and is echoed back so a
+ * client's logs and ours can be joined. Headers are never logged, so neither is the key.
+ */
+export function requestFrame(log: Logger) {
+  return async function frame(ctx: Context, next: Next): Promise<void> {
+    const started = performance.now();
+    const given = ctx.req.headers['x-request-id'];
+    const requestId = typeof given === 'string' && SANE_ID.test(given) ? given : randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.set('X-Request-Id', requestId);
+    try {
+      await next();
+      const missing = unanswered(ctx);
+      if (missing) respondWithError(ctx, missing, log);
+    } catch (err) {
+      respondWithError(ctx, err, log);
+    }
+    const ms = Math.round((performance.now() - started) * 100) / 100;
+    logRequest(log, { reqId: requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms });
+  };
 }

@@ -3,15 +3,18 @@
  * 1), links followed, our dot-folders and git's ignored. It only says *that* a path changed; the
  * watcher (watcher.ts) reads what changed back from disk.
  *
- * One gap of chokidar's is closed here: it lists a folder and only then watches it, so a family
- * folder made between its listing of the config folder and that folder's watch, during the first
- * walk, is never walked (test/store/watch/watcher-start.test.ts). Once chokidar is ready, each
- * folder on disk it does not watch is added, and reported as `addDir` for the store to read.
+ * Two gaps of chokidar's are closed here (RELIABILITY.md F10, F12):
+ * - it ignores a second removal of a path within 100 ms of the first (a file git replaced twice
+ *   in a row) and may stop reporting that file; so every name a family folder's own watch
+ *   reports (chokidar's documented `raw` event) is passed on too, and the store reads that file;
+ * - it lists a folder and only then watches it, so a family folder made between its listing of
+ *   the config folder and that folder's watch, during the first walk, is never walked. Once
+ *   chokidar is ready, each folder on disk it does not watch is added, and reported as `addDir`.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
-import { isHidden } from '../files/layout.js';
+import { classifyPath, isHidden } from '../files/layout.js';
 
 export interface ChokidarOptions {
   /** Poll instead of inotify (network file systems). */
@@ -42,6 +45,13 @@ export class ChokidarEvents {
       ignored: (p: string) => isHidden(path.relative(root, p)),
     });
     this.watcher.on('all', (event: string, p: string) => listener(event, this.relative(p)));
+    this.watcher.on('raw', (_event: string, name: string | null, details: unknown) => {
+      const folder = (details as { watchedPath?: string } | undefined)?.watchedPath;
+      // Polling has no such events; a file's own watch reports its own name (chokidar handles those).
+      if (!folder || !name || path.basename(folder) === name) return;
+      const rel = this.relative(path.join(folder, name));
+      if (classifyPath(rel).kind === 'network') listener('change', rel);
+    });
     this.watcher.on('error', (err) => onError(err as Error));
     this.ready = new Promise((resolve) => {
       this.watcher.once('ready', () => {

@@ -1,16 +1,15 @@
 /**
  * Keeps the index in step with the folder. chokidar says *that* something changed; what changed
- * is always read back from disk. Each network id has its own debounce: after the last event it
- * waits `debounceMs`, reads the files, then waits `stableMs` and checks that nothing moved
- * (inode, size, mtime, ctime) before serving the bytes. An in-place write whose `change` event
- * fires before the writer is done (measured here: one event in three read an empty file) is
- * therefore never served, and a write whose event chokidar throttled away is still read.
+ * is always read back from disk, one network id (or one foreign path) at a time, through the
+ * refresh queue (refresh-queue.ts: a debounce per id, and a check that the file held still before
+ * its bytes are served).
  */
 import { realpathSync } from 'node:fs';
 import { NESTED_FOLDER, classifyPath, parseNetworkId } from '../files/layout.js';
 import { stampOf } from '../files/folder-listing.js';
 import type { DiskSync } from '../index/disk-sync.js';
 import { ChokidarEvents } from './chokidar-events.js';
+import { RefreshQueue, type Work } from './refresh-queue.js';
 
 export interface WatchOptions {
   /** Poll instead of inotify (network file systems). */
@@ -21,8 +20,6 @@ export interface WatchOptions {
 }
 
 const ROOT_CHECK_MS = 1000;
-/** chokidar's own per-path `change` throttle (hard-coded in chokidar 4). */
-const CHOKIDAR_THROTTLE_MS = 50;
 /**
  * When a family folder appears, chokidar lists it and only then watches it: a file made in
  * between sends no event. So the family is looked at again (a stat per file) at these delays,
@@ -30,22 +27,7 @@ const CHOKIDAR_THROTTLE_MS = 50;
  */
 const NEW_FOLDER_RECHECKS_MS = [100, 1000];
 
-function realpathOrNull(p: string): string | null {
-  try {
-    return realpathSync(p);
-  } catch {
-    return null;
-  }
-}
-
 export const DEFAULT_WATCH: WatchOptions = { poll: false, pollIntervalMs: 1000, debounceMs: 5, stableMs: 10 };
-
-/** A unit of refresh work: look at disk, check it held still, then serve what was seen. */
-interface Work<T> {
-  observe(): T;
-  unchanged(seen: T): boolean;
-  apply(seen: T): void;
-}
 
 export type WatcherStatus = 'starting' | 'watching' | 'failed' | 'stopped';
 
@@ -54,8 +36,7 @@ export class ConfigWatcher {
   lastEventAt: Date | null = null;
   lastError: string | null = null;
   private chokidar: ChokidarEvents | undefined;
-  private readonly pending = new Map<string, NodeJS.Timeout>();
-  private idleWaiters: Array<() => void> = [];
+  private readonly queue: RefreshQueue;
   private burst = 0;
   private realRoot: string | null = null;
   private rootCheck: NodeJS.Timeout | undefined;
@@ -65,7 +46,9 @@ export class ConfigWatcher {
     private readonly sync: DiskSync,
     private readonly options: WatchOptions,
     private readonly onError: (err: Error) => void = () => {},
-  ) {}
+  ) {
+    this.queue = new RefreshQueue(options.stableMs, onError, () => this.settle());
+  }
 
   /** Starts watching; resolves once chokidar has walked the folder and reports changes. */
   start(): Promise<void> {
@@ -118,9 +101,7 @@ export class ConfigWatcher {
     clearInterval(this.rootCheck);
     clearTimeout(this.pollSettle);
     this.status = 'stopped';
-    for (const timer of this.pending.values()) clearTimeout(timer);
-    this.pending.clear();
-    this.releaseIdle();
+    this.queue.clear();
     const chokidar = this.chokidar;
     this.chokidar = undefined;
     await chokidar?.close();
@@ -128,8 +109,7 @@ export class ConfigWatcher {
 
   /** Resolves when no refresh is pending (every event seen so far has been applied). */
   whenIdle(): Promise<void> {
-    if (this.pending.size === 0) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+    return this.queue.whenIdle();
   }
 
   /**
@@ -171,11 +151,7 @@ export class ConfigWatcher {
 
   /** A look at what changed in a family since it was applied (a stat per file), as one unit of work. */
   private familyRecheck(family: string): Work<null> {
-    return {
-      observe: () => null,
-      unchanged: () => true,
-      apply: () => this.refreshFamily(family, true),
-    };
+    return { observe: () => null, unchanged: () => true, apply: () => this.refreshFamily(family, true) };
   }
 
   /**
@@ -208,62 +184,27 @@ export class ConfigWatcher {
   }
 
   private schedule<T>(key: string, work: Work<T>, delayMs = this.options.debounceMs): void {
-    clearTimeout(this.pending.get(key));
-    this.pending.set(key, setTimeout(() => this.look(key, work), delayMs));
-  }
-
-  private look<T>(key: string, work: Work<T>): void {
-    const seen = work.observe();
-    this.pending.set(
-      key,
-      setTimeout(() => {
-        if (!work.unchanged(seen)) {
-          this.look(key, work); // it moved while we looked: look again
-          return;
-        }
-        try {
-          work.apply(seen);
-        } catch (err) {
-          this.onError(err as Error);
-        }
-        this.trail(key, work, () => work.unchanged(seen));
-      }, this.options.stableMs),
-    );
+    this.queue.schedule(key, work, delayMs);
   }
 
   /**
-   * chokidar 4 drops a path's `change` events for 50 ms after one it sent, with no catch-up
-   * event. So look once more after that window: a write that landed inside it is read then.
+   * After a storm (a git checkout of hundreds of files), reconcile once with the whole folder so
+   * the index ends equal to the disk even if the OS or chokidar dropped an event. True when that
+   * found more to do.
    */
-  private trail<T>(key: string, work: Work<T>, still: () => boolean): void {
-    this.pending.set(
-      key,
-      setTimeout(() => {
-        if (!still()) {
-          this.look(key, work);
-          return;
-        }
-        this.pending.delete(key);
-        if (this.pending.size === 0) this.settle();
-      }, CHOKIDAR_THROTTLE_MS + 10),
-    );
-  }
-
-  private settle(): void {
-    // After a storm (a git checkout of hundreds of files), reconcile once with the whole folder so
-    // the index ends equal to the disk even if the OS or chokidar dropped an event.
-    if (this.burst >= 50) {
-      this.burst = 0;
-      this.refreshChanged(); // a stat per file; reads only what differs from what was applied
-      if (this.pending.size > 0) return;
-    }
+  private settle(): boolean {
+    const storm = this.burst >= 50;
     this.burst = 0;
-    this.releaseIdle();
+    if (!storm) return false;
+    this.refreshChanged(); // a stat per file; reads only what differs from what was applied
+    return this.queue.size > 0;
   }
+}
 
-  private releaseIdle(): void {
-    const waiters = this.idleWaiters;
-    this.idleWaiters = [];
-    for (const resolve of waiters) resolve();
+function realpathOrNull(p: string): string | null {
+  try {
+    return realpathSync(p);
+  } catch {
+    return null;
   }
 }

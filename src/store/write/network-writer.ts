@@ -7,19 +7,18 @@
  * holds the bytes read, fsync the folder, update the index, answer. A file changed since it was
  * read (another replica, a git checkout) is read again.
  */
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { NetcfgError } from '../../errors.js';
 import type { GitIndexLock } from '../git/git-index-lock.js';
 import { TEMP_DIR, candidatesOf, type NetworkId } from '../files/layout.js';
 import { isGone, servedPath } from '../files/served-file.js';
-import { tempPathFor } from '../files/temp-files.js';
 import type { NetworkIndex } from '../index/network-index.js';
 import type { NetworkRecord } from '../index/network-record.js';
 import { etagOf, parseNetworkData, parseYaml } from '../validation/network-file.js';
 import type { UrlPolicy } from '../validation/url-rules.js';
-import { FolderOnce, type FsSeam, type RenameOutcome } from './fs-seam.js';
+import { FileReplacer } from './file-replacer.js';
+import type { FsSeam } from './fs-seam.js';
 import type { HeldLock, WriteLocks } from './write-lock.js';
 import { detailsOf, editedText, ifMatchAccepts } from './network-edit.js';
 
@@ -60,7 +59,7 @@ export class NetworkWriter {
   afterWrite: AfterWrite | undefined;
   /** git's lock on the work tree holding the folder, if it is in one: a write waits for it. */
   gitLock: GitIndexLock | null = null;
-  private readonly tempDir: FolderOnce;
+  private readonly files: FileReplacer;
 
   constructor(
     private readonly root: string,
@@ -69,7 +68,7 @@ export class NetworkWriter {
     private readonly fs: FsSeam,
     private readonly locks: WriteLocks,
   ) {
-    this.tempDir = new FolderOnce(fs, path.join(root, TEMP_DIR));
+    this.files = new FileReplacer(fs, path.join(root, TEMP_DIR));
   }
 
   /** Resolves once every write queued so far is done. */
@@ -149,7 +148,13 @@ export class NetworkWriter {
   private async write(id: NetworkId, current: Current, next: { text: string; record: NetworkRecord }, fields: string[], held: HeldLock | null): Promise<NetworkRecord | Retry> {
     const lock = held ?? (await this.locks.acquire(id));
     try {
-      const outcome = await this.replace(current, next.text, lock);
+      const outcome = await this.files.replace(current.abs, current.mode, current.bytes, next.text, this.gitLock?.fileToCheck() ?? null, () => {
+        // Checked last thing before the rename: proper-lockfile calls a lock compromised once it
+        // went unrefreshed for staleMs, and another process may hold it now.
+        if (lock.compromised) throw new NetcfgError('LOCK_TIMEOUT', `The write lock was lost (${lock.compromised.message}); nothing was written, retry the request.`);
+      }).catch((err: unknown) => {
+        throw this.storageError(err, `write ${current.rel}`);
+      });
       if (outcome === 'changed') return 'moved';
       if (outcome === 'gone') return 'gone';
       // Renamed: the new file is what is on disk, so it is served, even if the folder sync fails.
@@ -159,39 +164,6 @@ export class NetworkWriter {
       return next.record;
     } finally {
       if (lock !== held) await lock.release();
-    }
-  }
-
-  /**
-   * Temp file + fsync, then the rename if the file still holds the bytes read (fs-seam.ts). The
-   * temp file goes in `.tmp/` (made again if someone removed it), or beside the file when that
-   * is on another file system (EXDEV). Whatever happens, no temp file is left behind.
-   */
-  private async replace(current: Current, text: string, lock: HeldLock): Promise<RenameOutcome> {
-    let dir: string | null = null; // null: .tmp/
-    for (let attempt = 1; ; attempt++) {
-      const tmp = await this.tempFor(current.abs, dir);
-      try {
-        await this.fs.writeNewDurable(tmp, text, current.mode);
-        // The lock is checked last thing before the rename: proper-lockfile calls it compromised
-        // once it went unrefreshed for staleMs, and another process may hold it now.
-        if (lock.compromised) throw new NetcfgError('LOCK_TIMEOUT', `The write lock was lost (${lock.compromised.message}); nothing was written, retry the request.`);
-        const outcome = await this.fs.renameIfUnchanged(tmp, current.abs, current.bytes, this.gitLock?.fileToCheck() ?? null);
-        if (outcome !== 'renamed') await this.removeQuietly(tmp);
-        return outcome;
-      } catch (err) {
-        await this.removeQuietly(tmp);
-        const code = (err as NodeJS.ErrnoException).code;
-        if (attempt < 3 && code === 'EXDEV') {
-          dir = path.dirname(current.abs); // the family folder is another file system (a mount)
-          continue;
-        }
-        if (attempt < 3 && code === 'ENOENT' && dir === null && !existsSync(this.tempDir.dir)) {
-          this.tempDir.forget(); // someone removed .tmp/ (git clean -fdx)
-          continue;
-        }
-        throw this.storageError(err, `write ${current.rel}`);
-      }
     }
   }
 
@@ -242,17 +214,6 @@ export class NetworkWriter {
     return null;
   }
 
-  /** A temp path in `dir`, or in `<config>/.tmp/` (made on first use) when null. */
-  private async tempFor(abs: string, dir: string | null): Promise<string> {
-    if (dir !== null) return tempPathFor(abs, dir);
-    try {
-      await this.tempDir.ready();
-    } catch (err) {
-      throw this.storageError(err, `create ${TEMP_DIR}/`);
-    }
-    return tempPathFor(abs, this.tempDir.dir);
-  }
-
   /**
    * After a refused write, a retry that finds nothing to change still proves the disk is back:
    * sync the folder (a rename may still be unsynced from the failure) and clear the failure.
@@ -264,10 +225,6 @@ export class NetworkWriter {
     } catch (err) {
       throw this.storageError(err, `sync ${path.relative(this.root, dir) || '.'}`);
     }
-  }
-
-  private async removeQuietly(file: string): Promise<void> {
-    await this.fs.unlink(file).catch(() => undefined);
   }
 
   private storageError(err: unknown, what: string): Error {

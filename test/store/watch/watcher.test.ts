@@ -262,6 +262,22 @@ for (const mode of MODES) describe(`store/watcher (real folder, ${mode.title})`,
     }
   });
 
+  it('a file replaced twice within 100 ms (git, twice in a row), then edited in place, is served (RELIABILITY.md F10)', async () => {
+    const f = file('evm/sepolia.yaml');
+    const version = (tag: string): string => networkYaml({ extra: `symbol: ${tag}` });
+    for (let round = 1; round <= 10; round++) {
+      for (const tag of [`A${round}`, `B${round}`]) {
+        unlinkSync(f);
+        writeFileSync(f, version(tag));
+      }
+      await until(store, () => etagServed('evm:sepolia') === etagOf(version(`B${round}`)), 5000, `round ${round}: the second replacement served`);
+      await store.watcher.whenIdle();
+      writeFileSync(f, version(`EDIT${round}`)); // in place: the inode git made last
+      await until(store, () => etagServed('evm:sepolia') === etagOf(version(`EDIT${round}`)), 5000, `round ${round}: the in-place edit after it served`);
+      await store.watcher.whenIdle();
+    }
+  });
+
   it('an in-place overwrite written in two chunks with a pause is never served half-written', async () => {
     // The hazard measured here: a change event that fires after the truncate and the first write
     // but before the writer is done. The watcher reads after its debounce, then serves only if the
