@@ -21,7 +21,7 @@ $(NODE_MODULES): package.json package-lock.json
 build: $(BUILD)
 
 $(BUILD): $(NODE_MODULES) $(SOURCES)
-	npx tsc -p tsconfig.build.json
+	npm run --silent build
 	@touch $@
 
 typecheck: $(NODE_MODULES)

@@ -181,10 +181,10 @@ export class NetworkStore {
     sweepTempFiles(this.root);
     this.index.beginBulk();
     const { ids, foreign } = this.sync.listTargets();
-    const cache = this.cache?.read();
+    const load = { cache: this.cache?.read() ?? null, linkedFamilies: new Map<string, boolean>() };
     let read = 0;
     for (const id of ids.values()) {
-      this.sync.apply(this.sync.observe(id, cache));
+      this.sync.apply(this.sync.observe(id, load));
       if (++read % LOAD_CHUNK === 0) await yieldToLoop();
     }
     for (const [rel, reason] of foreign) this.sync.refreshForeign(rel, reason);

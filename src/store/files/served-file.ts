@@ -1,12 +1,12 @@
 /**
  * What netcfg reads: a regular file inside the config folder once every link (of the file or its
  * family folder) is resolved, of at most MAX_FILE_BYTES. The read path (the loader and the
- * watcher, synchronously: readServedFileSync) and the write path (a PATCH, through fs/promises:
- * servedPath and readRegularFile) apply the same rule, so a FIFO, a device, a socket or a link to
- * /dev/zero named like a network is reported and never read, and never hangs an open.
+ * watcher: readServedFileSync) and the write path (a PATCH: servedPath and readRegularFile)
+ * apply the same rule, so a FIFO, a device, a socket or a link to /dev/zero named like a network
+ * is reported and never read, and never hangs an open (opened without blocking). A network file
+ * is a few hundred bytes: these are synchronous calls of microseconds (see write/fs-seam.ts).
  */
 import fs, { constants } from 'node:fs';
-import { lstat, open, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { NetcfgError } from '../../errors.js';
 import { stampOf, stampOfStats } from './folder-listing.js';
@@ -30,29 +30,20 @@ export interface FileLook {
   unreadable?: string;
 }
 
-/** The file `rel` of `root` as the read path sees it: absent, unreadable (and why), or its text. */
-export function readServedFileSync(root: string, rel: string): FileLook {
+/**
+ * The file `rel` of `root` as the read path sees it: absent, unreadable (and why), or its text.
+ * A file that is no link, in a family folder that is none (`familyLinked`, when the caller knows
+ * it), is opened at once without following a link; only a link is resolved and checked.
+ */
+export function readServedFileSync(root: string, rel: string, familyLinked?: boolean): FileLook {
   const abs = path.join(root, rel);
-  let real: string;
-  try {
-    real = fs.realpathSync.native(abs);
-  } catch (err) {
-    // Nothing there, or a link that leads nowhere (dangling, looping): that one is reported.
-    if (isGone(err) && !fs.lstatSync(abs, { throwIfNoEntry: false })?.isSymbolicLink()) return { rel, stamp: '' };
-    return { rel, stamp: stampOf(abs) || 'unreadable', unreadable: OUTSIDE };
-  }
-  try {
-    // Not cached: a deployment may swap the folder's own link to a new checkout.
-    if (!isInside(fs.realpathSync.native(root), real)) return { rel, stamp: stampOf(abs), unreadable: OUTSIDE };
-  } catch (err) {
-    return { rel, stamp: stampOf(abs) || 'unreadable', unreadable: `cannot be read: ${codeOf(err)}` };
-  }
   let fd: number;
   try {
-    fd = fs.openSync(real, READ);
+    fd = openServed(root, abs, familyLinked ?? fs.lstatSync(path.dirname(abs)).isSymbolicLink());
   } catch (err) {
-    if (isGone(err)) return { rel, stamp: '' };
-    return { rel, stamp: stampOf(abs) || 'unreadable', unreadable: `cannot be read: ${codeOf(err)}` };
+    if (isGone(err) && !fs.lstatSync(abs, { throwIfNoEntry: false })?.isSymbolicLink()) return { rel, stamp: '' };
+    const unreadable = err instanceof NotServed ? OUTSIDE : `cannot be read: ${codeOf(err)}`;
+    return { rel, stamp: stampOf(abs) || 'unreadable', unreadable };
   }
   try {
     const st = fs.fstatSync(fd, { bigint: true });
@@ -65,6 +56,28 @@ export function readServedFileSync(root: string, rel: string): FileLook {
   } finally {
     fs.closeSync(fd);
   }
+}
+
+class NotServed extends Error {}
+
+/** A descriptor of `abs`, opened without blocking; a link (of the file or its family folder) only if it stays inside `root`. */
+function openServed(root: string, abs: string, familyLinked: boolean): number {
+  if (!familyLinked) {
+    try {
+      return fs.openSync(abs, READ_REGULAR);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ELOOP') throw err; // ELOOP: the file is a link
+    }
+  }
+  // Not cached: a deployment may swap the folder's own link to a new checkout.
+  let real: string;
+  try {
+    real = fs.realpathSync.native(abs);
+  } catch (err) {
+    throw isGone(err) ? err : new NotServed(); // a link that loops
+  }
+  if (!isInside(fs.realpathSync.native(root), real)) throw new NotServed();
+  return fs.openSync(real, READ);
 }
 
 /** The first `size` bytes of `fd`, as stat'ed through it: the stamp describes exactly this text. */
@@ -94,26 +107,22 @@ function notServed(rel: string, reason: string): NetcfgError {
  * stays a link), or null when nothing is there. NETWORK_NOT_FOUND for what the read path would
  * not serve: a link that leads out of the folder or nowhere, or anything but a regular file.
  */
-export async function servedPath(root: string, rel: string): Promise<string | null> {
+export function servedPath(root: string, rel: string): string | null {
   const abs = path.join(root, rel);
   let real: string;
   try {
-    real = await realpath(abs);
+    real = fs.realpathSync.native(abs);
   } catch (err) {
     if (LEADS_NOWHERE.has((err as NodeJS.ErrnoException).code ?? '')) throw notServed(rel, 'a symbolic link that loops or leads nowhere');
     if (!isGone(err)) throw err;
     // A link left dangling is there and not served; anything else (a file git put back a moment
     // later) counts as absent, for the caller to look again.
-    const link = await lstat(abs).then(
-      (st) => st.isSymbolicLink(),
-      () => false,
-    );
-    if (link) throw notServed(rel, 'a symbolic link that leads nowhere');
+    if (fs.lstatSync(abs, { throwIfNoEntry: false })?.isSymbolicLink()) throw notServed(rel, 'a symbolic link that leads nowhere');
     return null;
   }
   // Not cached: a deployment may swap the folder's own link to a new checkout.
-  if (!isInside(await realpath(root), real)) throw notServed(rel, 'a symbolic link (of the file or its family folder) to outside the config folder');
-  if (!(await lstat(real)).isFile()) throw notServed(rel, 'not a regular file');
+  if (!isInside(fs.realpathSync.native(root), real)) throw notServed(rel, 'a symbolic link (of the file or its family folder) to outside the config folder');
+  if (!fs.lstatSync(real).isFile()) throw notServed(rel, 'not a regular file');
   return real;
 }
 
@@ -122,13 +131,17 @@ export async function servedPath(root: string, rel: string): Promise<string | nu
  * blocking, and read only if it is still a regular file of at most MAX_FILE_BYTES (something
  * may have replaced it since it was looked at).
  */
-export async function readRegularFile(file: string, rel = file): Promise<Buffer> {
-  const handle = await open(file, READ_REGULAR).catch((err: NodeJS.ErrnoException) => {
-    // A link or a socket put there since servedPath() looked.
-    throw LEADS_NOWHERE.has(err.code ?? '') || err.code === 'ENXIO' ? notServed(rel, 'not a regular file') : err;
-  });
+export function readRegularFile(file: string, rel = file): Buffer {
+  let fd: number;
   try {
-    const st = await handle.stat();
+    fd = fs.openSync(file, READ_REGULAR);
+  } catch (err) {
+    // A link or a socket put there since servedPath() looked.
+    const code = (err as NodeJS.ErrnoException).code ?? '';
+    throw LEADS_NOWHERE.has(code) || code === 'ENXIO' ? notServed(rel, 'not a regular file') : err;
+  }
+  try {
+    const st = fs.fstatSync(fd);
     if (!st.isFile()) throw notServed(rel, 'not a regular file');
     if (st.size > MAX_FILE_BYTES) {
       throw new NetcfgError('FILE_INVALID', `${rel} is ${st.size} bytes; a network file may be at most ${MAX_FILE_BYTES} bytes, so it is not served and cannot be edited; fix it in git.`);
@@ -136,13 +149,13 @@ export async function readRegularFile(file: string, rel = file): Promise<Buffer>
     const bytes = Buffer.alloc(st.size);
     let read = 0;
     while (read < st.size) {
-      const { bytesRead } = await handle.read(bytes, read, st.size - read, read);
-      if (bytesRead === 0) break; // cut meanwhile: the byte check before the rename catches it
-      read += bytesRead;
+      const n = fs.readSync(fd, bytes, read, st.size - read, read);
+      if (n === 0) break; // cut meanwhile: the byte check before the rename catches it
+      read += n;
     }
     return bytes.subarray(0, read);
   } finally {
-    await handle.close();
+    fs.closeSync(fd);
   }
 }
 

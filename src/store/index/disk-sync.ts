@@ -26,6 +26,12 @@ export interface Observation {
   files: Look[];
 }
 
+/** What a first load knows once for every file: the index cache, and which family folders are links. */
+export interface LoadContext {
+  cache: Map<string, CachedFile> | null;
+  linkedFamilies: Map<string, boolean>;
+}
+
 export class DiskSync {
   /** The stamp of each file as last applied, so a reconcile can skip files that did not change. */
   private readonly applied = new Map<string, string>();
@@ -38,9 +44,10 @@ export class DiskSync {
     private readonly policy: UrlPolicy,
   ) {}
 
-  /** Reads both candidate files of a network; with `cache`, a file unchanged since it was cached is not read. */
-  observe(id: NetworkId, cache?: Map<string, CachedFile> | null): Observation {
-    return { id, files: candidatesOf(id).map(({ rel }) => this.cachedLook(rel, cache) ?? readServedFileSync(this.root, rel)) };
+  /** Reads both candidate files of a network; in a first load, a file unchanged since the index cache has it is not read. */
+  observe(id: NetworkId, load?: LoadContext): Observation {
+    const linked = load ? this.familyLinked(id.family, load.linkedFamilies) : undefined;
+    return { id, files: candidatesOf(id).map(({ rel }) => (linked === false && this.cachedLook(rel, load?.cache)) || readServedFileSync(this.root, rel, linked)) };
   }
 
   /** True when no candidate file changed since `obs` was taken. */
@@ -132,16 +139,21 @@ export class DiskSync {
     return parseNetworkFile(text, id, rel, this.policy);
   }
 
+  /** Whether a family folder is a symbolic link, looked at once per load (undefined: not there). */
+  private familyLinked(family: string, known: Map<string, boolean>): boolean | undefined {
+    if (!known.has(family)) known.set(family, fs.lstatSync(this.abs(family), { throwIfNoEntry: false })?.isSymbolicLink() ?? false);
+    return known.get(family);
+  }
+
   /**
    * The cached parse of `rel` when the index cache holds it with the stamp the file has now (one
-   * lstat). Never for a link, nor in a family folder that is one: those are read and checked.
+   * lstat). Never for a link (the caller makes sure its family folder is none): links are read and checked.
    */
   private cachedLook(rel: string, cache: Map<string, CachedFile> | null | undefined): Look | null {
     const entry = cache?.get(rel);
     if (!entry) return null;
-    const file = this.abs(rel);
-    const st = fs.lstatSync(file, { bigint: true, throwIfNoEntry: false });
-    if (!st?.isFile() || fs.lstatSync(path.dirname(file)).isSymbolicLink() || stampOfStats(st) !== entry.stamp) return null;
+    const st = fs.lstatSync(this.abs(rel), { bigint: true, throwIfNoEntry: false });
+    if (!st?.isFile() || stampOfStats(st) !== entry.stamp) return null;
     return { rel, stamp: entry.stamp, cached: entry.outcome };
   }
 

@@ -8,7 +8,7 @@ import { realpathSync } from 'node:fs';
 import { NESTED_FOLDER, classifyPath, parseNetworkId } from '../files/layout.js';
 import { stampOf } from '../files/folder-listing.js';
 import type { DiskSync } from '../index/disk-sync.js';
-import { ChokidarEvents } from './chokidar-events.js';
+import { ChokidarWorker } from './chokidar-worker.js';
 import { RefreshQueue, type Work } from './refresh-queue.js';
 
 export interface WatchOptions {
@@ -35,7 +35,7 @@ export class ConfigWatcher {
   status: WatcherStatus = 'starting';
   lastEventAt: Date | null = null;
   lastError: string | null = null;
-  private chokidar: ChokidarEvents | undefined;
+  private chokidar: ChokidarWorker | undefined;
   private readonly queue: RefreshQueue;
   private burst = 0;
   private realRoot: string | null = null;
@@ -68,15 +68,21 @@ export class ConfigWatcher {
     });
   }
 
-  /** Starts chokidar; resolves once it has walked the folder. */
+  /** Starts chokidar (in its own thread); resolves once it has walked the folder. */
   private watch(): Promise<void> {
-    const chokidar = new ChokidarEvents(
+    const chokidar = new ChokidarWorker(
       this.sync.root,
       { poll: this.options.poll, pollIntervalMs: this.options.pollIntervalMs },
       (event, rel) => {
         if (chokidar === this.chokidar) this.onEvent(event, rel); // not an old one, replaced after a root swap
       },
       (err) => {
+        this.lastError = err.message;
+        this.onError(err);
+      },
+      (err) => {
+        if (chokidar !== this.chokidar || this.status === 'stopped') return;
+        this.status = 'failed';
         this.lastError = err.message;
         this.onError(err);
       },

@@ -1,11 +1,19 @@
 /**
- * The steps a PATCH takes on disk, with fs/promises. The writer calls them in order; tests wrap
- * this same object and make one step fail (ENOSPC, EIO, EROFS) where chmod cannot (root), so the
- * disk-failure tests run the path that ships.
+ * The steps a PATCH takes on disk. The writer calls them in order; tests wrap this same object
+ * and make one step fail (ENOSPC, EIO, EROFS) where chmod cannot (root), so the disk-failure tests
+ * run the path that ships.
+ *
+ * Calls that wait for the disk (the two fsyncs) and the close that frees a replaced file go through
+ * libuv's thread pool; the others are synchronous calls of microseconds on a file of a few hundred
+ * bytes. A trip through the pool costs far more than such a call (docs/architecture.md: a PATCH
+ * made 19 trips through fs/promises, 5 this way).
  */
-import { closeSync, existsSync, fstatSync, openSync, readFileSync, renameSync, statSync, type Stats } from 'node:fs';
-import { mkdir, open, stat, unlink } from 'node:fs/promises';
+import { close, closeSync, existsSync, fchmodSync, fstatSync, fsync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
+import { promisify } from 'node:util';
 import { READ_REGULAR, isGone, readRegularFile } from '../files/served-file.js';
+
+const fsyncFd = promisify(fsync);
+const closeFd = promisify(close);
 
 export type RenameOutcome = 'renamed' | 'gone' | 'changed';
 
@@ -31,7 +39,7 @@ export interface FsSeam {
  * and another process (a git checkout) has microseconds, not an event-loop turn, to change the
  * file in between (RELIABILITY.md). A handful of system calls on a file of a few hundred bytes.
  */
-export function renameIfUnchangedSync(from: string, to: string, expected: Uint8Array, gitLockFile: string | null): RenameOutcome {
+export function renameIfUnchangedSync(from: string, to: string, expected: Uint8Array, gitLockFile: string | null, closeReplaced: (fd: number) => void = closeSync): RenameOutcome {
   let fd: number;
   try {
     // Without blocking or following a link: `to` was a regular file when read, and anything
@@ -41,6 +49,7 @@ export function renameIfUnchangedSync(from: string, to: string, expected: Uint8A
     if ((err as NodeJS.ErrnoException).code === 'ELOOP') return 'changed';
     return goneOr(err);
   }
+  let renamed = false;
   try {
     const read = fstatSync(fd, { bigint: true });
     if (!read.isFile() || read.size !== BigInt(expected.length)) return 'changed';
@@ -52,12 +61,14 @@ export function renameIfUnchangedSync(from: string, to: string, expected: Uint8A
     if (now.ino !== read.ino || now.size !== read.size || now.mtimeNs !== read.mtimeNs || now.ctimeNs !== read.ctimeNs) return 'changed';
     // An ENOENT here is our temp file's (.tmp/ removed), thrown for the caller to make it again.
     renameSync(from, to);
+    renamed = true;
     return 'renamed';
   } catch (err) {
     if ((err as NodeJS.ErrnoException).syscall === 'rename') throw err;
     return goneOr(err);
   } finally {
-    closeSync(fd);
+    // Once renamed over, the file read is freed at this close (its blocks given back): the caller may do that off this thread.
+    (renamed ? closeReplaced : closeSync)(fd);
   }
 }
 
@@ -67,34 +78,40 @@ function goneOr(err: unknown): 'gone' {
   throw err;
 }
 
-async function syncPath(file: string): Promise<void> {
-  const handle = await open(file, 'r');
+/** fsync of an open descriptor through the thread pool (it waits for the disk), then its close. */
+async function syncAndClose(fd: number): Promise<void> {
   try {
-    await handle.sync();
+    await fsyncFd(fd);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
 /** The real disk. */
 export const nodeFs: FsSeam = {
-  readFile: (file, rel) => readRegularFile(file, rel),
-  stat: (file) => stat(file),
+  readFile: async (file, rel) => readRegularFile(file, rel),
+  stat: async (file) => statSync(file),
   async writeNewDurable(file, data, mode) {
-    const handle = await open(file, 'wx', mode);
+    const fd = openSync(file, 'wx', mode);
     try {
-      await handle.chmod(mode); // exactly the file's mode, whatever the umask
-      await handle.writeFile(data, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
+      fchmodSync(fd, mode); // exactly the file's mode, whatever the umask
+      writeFileSync(fd, data, 'utf8');
+    } catch (err) {
+      closeSync(fd);
+      throw err;
     }
+    await syncAndClose(fd);
   },
-  renameIfUnchanged: async (from, to, expected, gitLockFile) => renameIfUnchangedSync(from, to, expected, gitLockFile),
-  fsyncDir: syncPath,
-  unlink: (file) => unlink(file),
+  async renameIfUnchanged(from, to, expected, gitLockFile) {
+    let replaced: number | null = null;
+    const outcome = renameIfUnchangedSync(from, to, expected, gitLockFile, (fd) => (replaced = fd));
+    if (replaced !== null) await closeFd(replaced);
+    return outcome;
+  },
+  fsyncDir: async (dir) => syncAndClose(openSync(dir, 'r')),
+  unlink: async (file) => unlinkSync(file),
   mkdir: async (dir) => {
-    await mkdir(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true });
   },
 };
 

@@ -201,7 +201,7 @@ export class NetworkWriter {
   private async readCurrent(id: NetworkId): Promise<Current | null> {
     for (const { rel } of candidatesOf(id)) {
       try {
-        const abs = await servedPath(this.root, rel);
+        const abs = servedPath(this.root, rel);
         if (abs === null) continue;
         const stat = await this.fs.stat(abs);
         const bytes = await this.fs.readFile(abs, rel);
