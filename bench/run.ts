@@ -23,7 +23,7 @@ import { patchOneConnection, patchOneNetworkIfMatch, patchTenDistinct } from './
 
 const quick = process.argv.includes('--quick');
 const timing: Timing = quick ? { durationS: 2, warmupS: 0.5, runs: 2 } : { durationS: 10, warmupS: 1, runs: 2 };
-const WATCHDOG_MS = (quick ? 6 : 9) * 60_000;
+const WATCHDOG_MS = (quick ? 8 : 15) * 60_000;
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
 const ORDER = ['get-one/', 'list-10/', 'list-10@100k/', 'list-100/', 'list-100@100k/', 'patch-1c/', 'patch-10c/', 'patch-one/', 'visible/', 'startup/', 'startup-warm/', 'git/', 'memory/'];
 

@@ -70,7 +70,7 @@ export function writeReports(results: Results): void {
     'Latencies are autocannon\'s (1 ms resolution); in brackets the same percentile at microsecond precision from autocannon\'s per-response event. ' +
       'Server CPU is the user + system time the server process used (all its threads, from /proc/<pid>/stat) divided by the responses of the best run: ' +
       'unlike req/s it hardly depends on what else the shared machine was doing. ' +
-      'Ratios compare rows of this same run; the targets are those of issue 6.',
+      'Ratios compare rows of this same run; the targets are those of issue 32. Why a target is missed, with a profile: [docs/architecture.md](docs/architecture.md#what-the-bench-misses-and-why).',
     '',
     ...table(results),
     '',

@@ -13,7 +13,7 @@ import { ChangeLog } from './index/change-log.js';
 import { DiskSync } from './index/disk-sync.js';
 import { IndexCache } from './index/index-cache.js';
 import { NetworkIndex, type IndexChange, type Page } from './index/network-index.js';
-import type { NetworkRecord } from './index/network-record.js';
+import type { NetworkRecord } from './network-record.js';
 import { readinessOf, type Readiness } from './readiness.js';
 import { validatePatch } from './validation/network-rules.js';
 import { loadSchemas } from './validation/schemas.js';

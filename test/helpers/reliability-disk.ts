@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { classifyPath, EXTENSIONS, relativePathOf, type NetworkId } from '../../src/store/files/layout.js';
 import { parseNetworkFile } from '../../src/store/validation/network-file.js';
-import { jsonOf } from '../../src/store/index/network-record.js';
+import { jsonOf } from '../../src/store/network-record.js';
 import { OPEN_POLICY } from '../../src/store/validation/url-rules.js';
 import { call } from './reliability-http.js';
 

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { etagOf, parseNetworkFile } from '../../src/store/validation/network-file.js';
-import { networkOf } from '../../src/store/index/network-record.js';
+import { networkOf } from '../../src/store/network-record.js';
 import { OPEN_POLICY } from '../../src/store/validation/url-rules.js';
 import { makeConfigDir, networkYaml, removeDir } from '../helpers/fixtures.js';
 import { startServer, type Server } from '../helpers/reliability-child.js';

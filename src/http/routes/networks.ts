@@ -7,7 +7,7 @@ import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import bodyParser from 'koa-bodyparser';
 import { NetcfgError } from '../../errors.js';
-import { jsonOf } from '../../store/index/network-record.js';
+import { jsonOf } from '../../store/network-record.js';
 import type { NetworkStore } from '../../store/network-store.js';
 import { linkHeader, parsePageQuery, totalPages } from '../pagination.js';
 

@@ -14,7 +14,7 @@ import { etagOf, parseNetworkFile, type FileProblem, type ParseOutcome } from '.
 import type { UrlPolicy } from '../validation/url-rules.js';
 import type { CachedFile } from './index-cache.js';
 import type { InvalidFile, NetworkIndex } from './network-index.js';
-import type { NetworkRecord } from './network-record.js';
+import type { NetworkRecord } from '../network-record.js';
 
 /** A candidate file as observed: read, or (on a start with an index cache) its cached parse. */
 interface Look extends FileLook {

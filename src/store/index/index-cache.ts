@@ -22,11 +22,11 @@ import { SCHEMAS_DIR } from '../../paths.js';
 import { classifyPath } from '../files/layout.js';
 import type { ParseOutcome } from '../validation/network-file.js';
 import type { UrlPolicy } from '../validation/url-rules.js';
-import { jsonOf, recordOf, type NetworkRecord } from './network-record.js';
+import { jsonOf, recordOf, type NetworkRecord } from '../network-record.js';
 
 const FORMAT = 1;
 /** The modules whose code decides what a file parses to: a change to any of them is a new fingerprint. */
-const PARSING_MODULES = ['validation/network-file', 'validation/network-rules', 'validation/url-rules', 'validation/schemas', 'files/layout', 'files/served-file', 'index/network-record', 'index/index-cache'];
+const PARSING_MODULES = ['validation/network-file', 'validation/network-rules', 'validation/url-rules', 'validation/schemas', 'files/layout', 'files/served-file', 'network-record', 'index/index-cache'];
 
 export interface CachedFile {
   stamp: string;

@@ -4,7 +4,7 @@
  * It knows nothing of files or HTTP; the store feeds it, readers only look.
  */
 import { familyRange } from '../files/layout.js';
-import type { NetworkRecord } from './network-record.js';
+import type { NetworkRecord } from '../network-record.js';
 
 export type ChangeKind = 'added' | 'modified' | 'deleted';
 

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { isCollection, isMap, isSeq, isPair, isScalar, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
 import type { NetworkId } from '../files/layout.js';
-import { recordOf, type NetworkRecord } from '../index/network-record.js';
+import { recordOf, type NetworkRecord } from '../network-record.js';
 import { validateNetworkData } from './network-rules.js';
 import { normaliseEntry, type UrlPolicy } from './url-rules.js';
 

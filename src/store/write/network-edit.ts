@@ -8,7 +8,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Document } from 'yaml';
 import { NetcfgError, type ErrorDetail } from '../../errors.js';
 import type { NetworkId } from '../files/layout.js';
-import type { NetworkRecord } from '../index/network-record.js';
+import type { NetworkRecord } from '../network-record.js';
 import { parseNetworkData, type FileProblem } from '../validation/network-file.js';
 import type { UrlPolicy } from '../validation/url-rules.js';
 import { intendedData, rewriteTopLevel, spliceTopLevel } from './yaml-edit.js';

@@ -14,7 +14,7 @@ import type { GitIndexLock } from '../git/git-index-lock.js';
 import { TEMP_DIR, candidatesOf, type NetworkId } from '../files/layout.js';
 import { isGone, servedPath } from '../files/served-file.js';
 import type { NetworkIndex } from '../index/network-index.js';
-import type { NetworkRecord } from '../index/network-record.js';
+import type { NetworkRecord } from '../network-record.js';
 import { etagOf, parseNetworkData, parseYaml } from '../validation/network-file.js';
 import type { UrlPolicy } from '../validation/url-rules.js';
 import { FileReplacer } from './file-replacer.js';

@@ -14,7 +14,7 @@ import type { NetworkStore } from '../../../src/store/network-store.js';
 import { makeConfigDir, removeDir, standardFiles } from '../../helpers/fixtures.js';
 import { git, initRepo } from '../../helpers/git-repo.js';
 import { startStore } from '../../helpers/store.js';
-import { networkOf } from '../../../src/store/index/network-record.js';
+import { networkOf } from '../../../src/store/network-record.js';
 
 describe('store/git-journal (real repository)', () => {
   let repo: string;

@@ -11,7 +11,7 @@ import { readIndexCache } from '../../../src/store/index/index-cache.js';
 import type { NetworkStore } from '../../../src/store/network-store.js';
 import { makeConfigDir, networkYaml, removeDir, writeFile } from '../../helpers/fixtures.js';
 import { startStore } from '../../helpers/store.js';
-import { networkOf } from '../../../src/store/index/network-record.js';
+import { networkOf } from '../../../src/store/network-record.js';
 
 const SERVED = 'https://rpc.example.com';
 const PLANTED = 'https://planted-in-the-cache.example.com';

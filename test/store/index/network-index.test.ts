@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import { parseNetworkFile } from '../../../src/store/validation/network-file.js';
-import type { NetworkRecord } from '../../../src/store/index/network-record.js';
+import type { NetworkRecord } from '../../../src/store/network-record.js';
 import { parseNetworkId } from '../../../src/store/files/layout.js';
 import { NetworkIndex, type IndexChange } from '../../../src/store/index/network-index.js';
 import { OPEN_POLICY } from '../../../src/store/validation/url-rules.js';

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { parseNetworkFile } from '../../../src/store/validation/network-file.js';
-import { jsonOf } from '../../../src/store/index/network-record.js';
+import { jsonOf } from '../../../src/store/network-record.js';
 import { OPEN_POLICY } from '../../../src/store/validation/url-rules.js';
 import { envInt } from '../../helpers/reliability-rng.js';
 import { aliasShapes, hostileYaml } from '../../helpers/yaml-fuzz.js';

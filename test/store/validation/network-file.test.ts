@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import { etagOf, parseNetworkFile } from '../../../src/store/validation/network-file.js';
-import { jsonOf, networkOf } from '../../../src/store/index/network-record.js';
+import { jsonOf, networkOf } from '../../../src/store/network-record.js';
 import { OPEN_POLICY } from '../../../src/store/validation/url-rules.js';
 import { networkYaml } from '../../helpers/fixtures.js';
 

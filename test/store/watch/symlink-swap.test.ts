@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import type { NetworkStore } from '../../../src/store/network-store.js';
 import { makeConfigDir, networkYaml, removeDir, writeFile } from '../../helpers/fixtures.js';
 import { startStore, until } from '../../helpers/store.js';
-import { networkOf } from '../../../src/store/index/network-record.js';
+import { networkOf } from '../../../src/store/network-record.js';
 
 describe('store/watcher: a swapped symlink (git-sync)', () => {
   let base: string;

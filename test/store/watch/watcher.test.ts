@@ -8,7 +8,7 @@ import path from 'node:path';
 import { setTimeout as delay, setImmediate as yieldToLoop } from 'node:timers/promises';
 import { expect } from 'chai';
 import { etagOf, parseNetworkFile } from '../../../src/store/validation/network-file.js';
-import { networkOf } from '../../../src/store/index/network-record.js';
+import { networkOf } from '../../../src/store/network-record.js';
 import type { IndexChange } from '../../../src/store/index/network-index.js';
 import type { NetworkStore } from '../../../src/store/network-store.js';
 import { OPEN_POLICY } from '../../../src/store/validation/url-rules.js';
