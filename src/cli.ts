@@ -31,6 +31,8 @@ export function buildCli(): Command {
     .addOption(new Option('--watch-poll', 'poll the folder instead of inotify (network file systems) [WATCH_POLL]'))
     .addOption(new Option('--watch-poll-interval-ms <ms>', 'polling interval [WATCH_POLL_INTERVAL_MS]'))
     .addOption(new Option('--git-commit', 'commit every PATCH to the git work tree holding the folder [GIT_COMMIT]'))
+    .addOption(new Option('--git-sync', "follow the remote branch the folder's clone tracks [GIT_SYNC]"))
+    .addOption(new Option('--git-sync-interval-ms <ms>', 'how often to ask the remote for its head [GIT_SYNC_INTERVAL_MS]'))
     .addOption(new Option('--index-cache <file>', "file that keeps what was parsed, for a fast restart; 'off' to disable (default: in the OS temp folder) [INDEX_CACHE]"))
     .addHelpText('after', '\nThe API key is read from API_KEY only (a flag would show it in the process list).')
     .action(async (opts: Record<string, string | boolean | undefined>) => {
@@ -49,6 +51,8 @@ export function buildCli(): Command {
       set('WATCH_POLL', opts.watchPoll);
       set('WATCH_POLL_INTERVAL_MS', opts.watchPollIntervalMs);
       set('GIT_COMMIT', opts.gitCommit);
+      set('GIT_SYNC', opts.gitSync);
+      set('GIT_SYNC_INTERVAL_MS', opts.gitSyncIntervalMs);
       try {
         await serve(configFromEnv(env));
       } catch (err) {

@@ -19,6 +19,10 @@ export interface Config {
   /** GIT_COMMIT: commit every PATCH to the git work tree holding the config folder. */
   gitCommit: boolean;
   gitAuthor: { name: string; email: string };
+  /** GIT_SYNC: follow the remote branch the clone's branch tracks, every GIT_SYNC_INTERVAL_MS. */
+  gitSync: { intervalMs: number } | null;
+  /** GIT_WEBHOOK_SECRET: the secret push webhooks are signed with; the webhook route exists only with it. */
+  webhookSecret: string | undefined;
   /** INDEX_CACHE: where to keep what was parsed for a faster restart; null when 'off'; undefined: the default place. */
   indexCache: string | null | undefined;
   timeouts: { headersMs: number; requestMs: number; keepAliveMs: number };
@@ -91,6 +95,8 @@ export function configFromEnv(env: Env): Config {
     lockStaleMs: int(env, 'LOCK_STALE_MS', 5000, 2000, 600_000),
     gitCommit: flag(env, 'GIT_COMMIT'),
     gitAuthor: { name: env.GIT_AUTHOR_NAME || 'netcfg', email: env.GIT_AUTHOR_EMAIL || 'netcfg@localhost' },
+    gitSync: flag(env, 'GIT_SYNC') ? { intervalMs: int(env, 'GIT_SYNC_INTERVAL_MS', 5000, 100, 3_600_000) } : null,
+    webhookSecret: env.GIT_WEBHOOK_SECRET || undefined,
     indexCache: !env.INDEX_CACHE ? undefined : ['off', 'false', 'none'].includes(env.INDEX_CACHE.toLowerCase()) ? null : env.INDEX_CACHE,
     timeouts: {
       headersMs: int(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),

@@ -23,6 +23,7 @@ export async function serve(config: Config): Promise<void> {
     gitCommit: config.gitCommit,
     gitAuthor: config.gitAuthor,
     indexCache: config.indexCache === null ? undefined : (config.indexCache ?? defaultCachePath(root)),
+    ...(config.gitSync ? { gitSync: config.gitSync } : {}),
     onError: (err) => log.error({ err }, 'store error'),
   });
   // The first load adds every network; log changes after it, not thousands of lines at start.
@@ -30,14 +31,20 @@ export async function serve(config: Config): Promise<void> {
     if (store.loaded) log.info({ change }, 'index change');
   });
   const shutdown = new AbortController();
-  const app = createApp(store, { apiKey: config.apiKey, requireIfMatch: config.requireIfMatch, logger: log, shutdown: shutdown.signal });
+  const app = createApp(store, { apiKey: config.apiKey, requireIfMatch: config.requireIfMatch, webhookSecret: config.webhookSecret, logger: log, shutdown: shutdown.signal });
   const server = await listen(app, config.host, config.port, config.timeouts);
   log.info({ url: addressOf(server), config_dir: root }, 'listening');
   const started = Date.now();
-  void store.start().then(() => {
-    const ready = store.readiness();
-    log.info({ networks: ready.components.index.networks, invalid_files: ready.components.index.invalid_files.length, ms: Date.now() - started }, 'ready');
-  });
+  void store.start().then(
+    () => {
+      const ready = store.readiness();
+      log.info({ networks: ready.components.index.networks, invalid_files: ready.components.index.invalid_files.length, ms: Date.now() - started }, 'ready');
+    },
+    (err: unknown) => {
+      log.fatal({ err }, 'cannot start');
+      process.exit(2);
+    },
+  );
 
   let stopping = false;
   const stop = (signal: string): void => {

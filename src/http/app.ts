@@ -12,6 +12,7 @@ import { loadSchemas } from '../store/validation/schemas.js';
 import { eventRoutes } from './routes/events.js';
 import { docRoutes, healthRoutes } from './routes/service.js';
 import { networkRoutes } from './routes/networks.js';
+import { webhookRoutes } from './routes/webhooks.js';
 import { silentLogger } from '../log.js';
 
 export interface AppOptions {
@@ -24,6 +25,8 @@ export interface AppOptions {
   heartbeatMs?: number;
   /** Aborted on shutdown: long-lived responses (the change stream) end so the server can close. */
   shutdown?: AbortSignal;
+  /** GIT_WEBHOOK_SECRET: POST /api/v1/webhooks/git exists only with it. */
+  webhookSecret?: string | undefined;
 }
 
 
@@ -40,6 +43,7 @@ export function createApp(store: NetworkStore, options: AppOptions = {}): Koa {
   // Before the item routes: /networks/events would otherwise match /networks/:network_id.
   eventRoutes(router, store, guard, { heartbeatMs: options.heartbeatMs ?? 15_000, shutdown: options.shutdown ?? new AbortController().signal });
   networkRoutes(router, store, guard, { requireIfMatch: options.requireIfMatch ?? false });
+  if (options.webhookSecret) webhookRoutes(router, store, options.webhookSecret);
   app.use(requestFrame(log));
   app.use(router.routes());
   app.use(router.allowedMethods());

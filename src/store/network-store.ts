@@ -9,6 +9,7 @@ import { NetcfgError } from '../errors.js';
 import { LOCK_DIR, candidatesOf, parseNetworkId, type NetworkId } from './files/layout.js';
 import { sweepTempFiles } from './files/temp-files.js';
 import { GitJournal, type Commit, type GitAuthor } from './git/git-journal.js';
+import { GitSync } from './git/git-sync.js';
 import { ChangeLog } from './index/change-log.js';
 import { DiskSync } from './index/disk-sync.js';
 import { IndexCache } from './index/index-cache.js';
@@ -38,6 +39,8 @@ export interface StoreOptions {
   gitAuthor?: GitAuthor;
   /** INDEX_CACHE: a file to keep what was parsed, so a restart re-parses only changed files. */
   indexCache?: string;
+  /** GIT_SYNC: follow the remote branch the clone's branch tracks, looking every `intervalMs`. */
+  gitSync?: { intervalMs: number };
 }
 
 /** Files read between two yields of the first load, so /ready answers 503 meanwhile. */
@@ -54,9 +57,11 @@ export class NetworkStore {
   private readonly policy: UrlPolicy;
   private loadedAt: Date | null = null;
   private journal: GitJournal | null = null;
+  private sync_: GitSync | null = null;
   private readonly cache: IndexCache | null;
   private readonly gitCommit: boolean;
   private readonly gitAuthor: GitAuthor;
+  private readonly gitSyncOptions: StoreOptions['gitSync'];
 
   constructor(options: StoreOptions) {
     this.root = path.resolve(options.root);
@@ -74,6 +79,7 @@ export class NetworkStore {
     this.cache = options.indexCache ? new IndexCache(options.indexCache, this.policy, onError) : null;
     this.gitCommit = options.gitCommit ?? false;
     this.gitAuthor = options.gitAuthor ?? { name: 'netcfg', email: 'netcfg@localhost' };
+    this.gitSyncOptions = options.gitSync;
   }
 
   /**
@@ -86,9 +92,11 @@ export class NetworkStore {
     await this.watcher.start();
     this.watcher.refreshChanged();
     void this.saveCache();
+    await this.sync_?.start(this.gitSyncOptions?.intervalMs ?? 5000);
   }
 
   async close(): Promise<void> {
+    this.sync_?.close();
     await this.writer.settled();
     this.journal?.close();
     await this.watcher.close();
@@ -119,9 +127,30 @@ export class NetworkStore {
     return this.index.onChange(listener);
   }
 
+  /** Whether GIT_SYNC is on: then a verified webhook may ask for a pull (pullNow). */
+  get syncing(): boolean {
+    return this.sync_ !== null;
+  }
+
+  /** Pulls started so far with GIT_SYNC (by the interval or a webhook); null when it is off. */
+  get pullsStarted(): number | null {
+    return this.sync_?.pulls ?? null;
+  }
+
+  /** Starts a pull from the remote now (a verified webhook); false when GIT_SYNC is off. */
+  pullNow(): boolean {
+    if (!this.sync_) return false;
+    void this.sync_.pull();
+    return true;
+  }
+
   /** Validates a PATCH body and writes it; see NetworkWriter for the write itself. */
   async update(id: string, body: unknown, ifMatch?: string): Promise<NetworkRecord> {
     const networkId = this.parseId(id);
+    if (this.sync_) {
+      // A change written here and not pushed would block the next fast-forward; until pushing lands, a synced clone is read-only.
+      throw new NetcfgError('NOT_IMPLEMENTED', 'With GIT_SYNC the networks are changed through the git remote: pushing a PATCH is not built yet.');
+    }
     const details = validatePatch(body, this.policy);
     if (details.length > 0) {
       throw new NetcfgError('VALIDATION_FAILED', `The request body is invalid: ${details[0]?.message}${details.length > 1 ? ` (and ${details.length - 1} more)` : ''}`, { details });
@@ -152,11 +181,16 @@ export class NetworkStore {
       writeFailure: this.writer.lastFailure,
       journal: this.journal,
       gitCommit: this.gitCommit,
+      sync: this.sync_?.status() ?? null,
     });
   }
 
   private async openJournal(): Promise<void> {
     this.journal = await GitJournal.open(this.root, this.gitAuthor);
+    if (this.gitSyncOptions) {
+      if (!this.journal) throw new Error(`GIT_SYNC needs CONFIG_DIR (${this.root}) inside a git clone; it is not in a git work tree.`);
+      this.sync_ = await GitSync.open(this.journal);
+    }
     if (this.journal && this.gitCommit) {
       const journal = this.journal;
       this.writer.afterWrite = (file, id, fields) => journal.commit(file, `netcfg: update ${fields.join(', ')} of ${id.id}`);

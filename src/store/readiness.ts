@@ -4,6 +4,7 @@
  * bad file merged in git must not take every replica out of service.
  */
 import type { GitJournal } from './git/git-journal.js';
+import type { SyncStatus } from './git/git-sync.js';
 import type { InvalidFile } from './index/network-index.js';
 import type { ConfigWatcher } from './watch/watcher.js';
 
@@ -17,7 +18,7 @@ export interface Readiness {
     index: { status: HealthStatus; networks: number; invalid_files: InvalidFile[]; loaded_at: string | null };
     watcher: { status: HealthStatus; state: string; last_event_at: string | null; error?: string };
     storage: { status: HealthStatus; error?: string; failed_at?: string };
-    git?: { status: HealthStatus; commit_on_write: boolean; pending_commits: number; writes_waiting_for_git: number; error?: string };
+    git?: { status: HealthStatus; commit_on_write: boolean; pending_commits: number; writes_waiting_for_git: number; error?: string } & Partial<SyncStatus>;
   };
   timestamp: string;
 }
@@ -32,15 +33,18 @@ export interface ReadinessInputs {
   writeFailure: { at: Date; message: string } | null;
   journal: GitJournal | null;
   gitCommit: boolean;
+  /** GIT_SYNC's view of the remote, when it is on. */
+  sync: SyncStatus | null;
 }
 
-export function readinessOf({ loadedAt, rootProblem, networks, invalid, watcher, writeFailure, journal, gitCommit }: ReadinessInputs): Readiness {
+export function readinessOf({ loadedAt, rootProblem, networks, invalid, watcher, writeFailure, journal, gitCommit, sync }: ReadinessInputs): Readiness {
   const loaded = loadedAt !== null;
   const watcherFailed = watcher.status === 'failed' || watcher.status === 'stopped';
   const indexStatus: HealthStatus = !loaded || rootProblem ? 'unhealthy' : invalid.length > 0 ? 'degraded' : 'healthy';
   const watcherStatus: HealthStatus = watcher.status === 'watching' ? (watcher.lastError ? 'degraded' : 'healthy') : watcher.status === 'starting' ? 'degraded' : 'unhealthy';
   const storageStatus: HealthStatus = writeFailure ? 'degraded' : 'healthy';
-  const gitFailure = journal?.lastFailure ?? null;
+  // An unreachable remote degrades the git component, never readiness itself: reads go on.
+  const gitFailure = journal?.lastFailure ?? (sync?.last_error ? { message: sync.last_error } : null);
   const ready = loaded && rootProblem === null && !watcherFailed;
   let reason: string | undefined;
   if (!loaded) reason = 'the configuration is still loading';
@@ -74,6 +78,7 @@ export function readinessOf({ loadedAt, rootProblem, networks, invalid, watcher,
               pending_commits: journal.pendingCount,
               writes_waiting_for_git: journal.indexLock.waiting,
               ...(gitFailure ? { error: gitFailure.message } : {}),
+              ...(sync ?? {}),
             },
           }
         : {}),

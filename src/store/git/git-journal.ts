@@ -116,13 +116,14 @@ export class GitJournal {
   }
 
   /** One git command at a time: git's own index.lock would refuse concurrent ones. */
-  private serial<T>(fn: () => Promise<T>): Promise<T> {
+  serial<T>(fn: () => Promise<T>): Promise<T> {
     const next = this.chain.then(fn, fn);
     this.chain = next.catch(() => undefined);
     return next;
   }
 
-  private async git(args: string[]): Promise<string> {
+  /** `git -C <top> ...args` as netcfg's author; its stdout. */
+  async git(args: string[]): Promise<string> {
     const env = {
       ...process.env,
       GIT_AUTHOR_NAME: this.author.name,
