@@ -22,6 +22,7 @@ export type ErrorCode =
   | 'FILE_INVALID'
   | 'LOCK_TIMEOUT'
   | 'STORAGE_UNAVAILABLE'
+  | 'GIT_REMOTE_UNAVAILABLE'
   | 'NOT_READY'
   | 'INTERNAL';
 

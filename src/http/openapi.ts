@@ -63,6 +63,7 @@ const ERROR_EXAMPLES: Partial<Record<ErrorCode, string>> = {
   UNSUPPORTED_MEDIA_TYPE: 'The body must be JSON.',
   PRECONDITION_REQUIRED: 'This server requires If-Match on PATCH.',
   STORAGE_UNAVAILABLE: 'The disk refused to write evm/sepolia.yaml (ENOSPC); the file is unchanged.',
+  GIT_REMOTE_UNAVAILABLE: 'The change could not be pushed to origin/main (unable to connect); nothing was changed, retry later.',
   ROUTE_NOT_FOUND: 'No route GET /nope.',
   METHOD_NOT_ALLOWED: 'DELETE is not allowed on /api/v1/networks; use HEAD, GET.',
   INTERNAL: 'Something went wrong inside netcfg; the error has been logged.',
@@ -145,7 +146,7 @@ export function buildOpenApi(schemas: Schemas): JsonSchema {
         },
         responses: {
           200: { ...json(ref('NetworkEnvelope'), { success: true, data: EXAMPLE_NETWORK, error: null }, 'The updated network, durable on disk.'), headers: ETAG_HEADER },
-          ...errors('VALIDATION_FAILED', 'MALFORMED_JSON', 'INVALID_ID', 'UNAUTHORIZED', 'NETWORK_NOT_FOUND', 'FILE_INVALID', 'PRECONDITION_FAILED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'PRECONDITION_REQUIRED', 'STORAGE_UNAVAILABLE'),
+          ...errors('VALIDATION_FAILED', 'MALFORMED_JSON', 'INVALID_ID', 'UNAUTHORIZED', 'NETWORK_NOT_FOUND', 'FILE_INVALID', 'PRECONDITION_FAILED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'PRECONDITION_REQUIRED', 'STORAGE_UNAVAILABLE', 'GIT_REMOTE_UNAVAILABLE'),
         },
       },
     },

@@ -147,10 +147,6 @@ export class NetworkStore {
   /** Validates a PATCH body and writes it; see NetworkWriter for the write itself. */
   async update(id: string, body: unknown, ifMatch?: string): Promise<NetworkRecord> {
     const networkId = this.parseId(id);
-    if (this.sync_) {
-      // A change written here and not pushed would block the next fast-forward; until pushing lands, a synced clone is read-only.
-      throw new NetcfgError('NOT_IMPLEMENTED', 'With GIT_SYNC the networks are changed through the git remote: pushing a PATCH is not built yet.');
-    }
     const details = validatePatch(body, this.policy);
     if (details.length > 0) {
       throw new NetcfgError('VALIDATION_FAILED', `The request body is invalid: ${details[0]?.message}${details.length > 1 ? ` (and ${details.length - 1} more)` : ''}`, { details });
@@ -189,7 +185,14 @@ export class NetworkStore {
     this.journal = await GitJournal.open(this.root, this.gitAuthor);
     if (this.gitSyncOptions) {
       if (!this.journal) throw new Error(`GIT_SYNC needs CONFIG_DIR (${this.root}) inside a git clone; it is not in a git work tree.`);
-      this.sync_ = await GitSync.open(this.journal);
+      const sync = await GitSync.open(this.journal);
+      this.sync_ = sync;
+      // Every PATCH is committed and pushed before its 200, one at a time in this clone.
+      this.writer.afterWrite = (file, id, fields) => sync.commitAndPush(file, `netcfg: update ${fields.join(', ')} of ${id.id}`);
+      this.writer.reread = (id) => this.sync.apply(this.sync.observe(id));
+      this.writer.oneTurn = true;
+      this.writer.gitLock = this.journal.indexLock;
+      return;
     }
     if (this.journal && this.gitCommit) {
       const journal = this.journal;

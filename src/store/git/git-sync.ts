@@ -9,6 +9,8 @@
  * Every git command goes through the journal's one-at-a-time chain. A remote that cannot be reached
  * is recorded (readiness says `degraded`) and the next interval tries again; reads go on.
  */
+import path from 'node:path';
+import { NetcfgError } from '../../errors.js';
 import type { GitJournal } from './git-journal.js';
 
 export interface SyncStatus {
@@ -25,6 +27,7 @@ export class GitSync {
   /** Pulls started (by the interval or a webhook), for readiness and tests. */
   pulls = 0;
   private lastPullAt: Date | null = null;
+  private lastPushAt: Date | null = null;
   private lastError: string | null = null;
   private head: string | null = null;
   private ahead = 0;
@@ -51,6 +54,8 @@ export class GitSync {
     }
     const slash = upstream.indexOf('/');
     const sync = new GitSync(journal, upstream, upstream.slice(0, slash), upstream.slice(slash + 1));
+    // The clone is netcfg's: what a killed process left (a commit not pushed, a file not committed) never got its 200.
+    await journal.git(['reset', '--hard', '--quiet', upstream]);
     sync.head = (await journal.git(['rev-parse', 'HEAD'])).trim();
     return sync;
   }
@@ -94,11 +99,57 @@ export class GitSync {
       head: this.head,
       upstream: this.upstream,
       last_pull_at: this.lastPullAt?.toISOString() ?? null,
-      last_push_at: null,
+      last_push_at: this.lastPushAt?.toISOString() ?? null,
       ahead: this.ahead,
       behind: this.behind,
       last_error: this.lastError,
     };
+  }
+
+  /**
+   * Commits `file` alone and pushes it to the upstream branch. 'rejected' when the remote moved
+   * on meanwhile (a non-fast-forward): the clone is then at the remote's new head and the edit is
+   * undone, for the caller to make again on top of it. Any other failure (the remote down) leaves
+   * the clone at the remote's last known head, clean, and is a GIT_REMOTE_UNAVAILABLE. The caller
+   * makes sure no other change of this clone is in flight (with GIT_SYNC writes take one turn).
+   */
+  commitAndPush(file: string, message: string): Promise<'pushed' | 'rejected'> {
+    return this.journal.serial(async () => {
+      const rel = path.relative(this.journal.top, file);
+      await this.journal.indexLock.ours(async () => {
+        await this.journal.git(['add', '--', rel]);
+        await this.journal.git(['commit', '--no-verify', '--quiet', '--only', '-m', message, '--', rel]);
+      });
+      try {
+        await this.journal.git(['push', '--quiet', this.remote, `HEAD:refs/heads/${this.branch}`]);
+      } catch (err) {
+        const rejected = /\[rejected\]|non-fast-forward|fetch first/.test(String((err as { stderr?: string }).stderr ?? ''));
+        if (rejected && (await this.fetched())) {
+          await this.journal.git(['reset', '--hard', '--quiet', this.upstream]);
+          this.head = (await this.journal.git(['rev-parse', 'HEAD'])).trim();
+          return 'rejected';
+        }
+        await this.journal.git(['reset', '--hard', '--quiet', this.upstream]);
+        this.lastError = `git push to ${this.upstream} failed: ${firstLine(err)}`;
+        throw new NetcfgError('GIT_REMOTE_UNAVAILABLE', `The change could not be pushed to ${this.upstream} (${firstLine(err)}); nothing was changed, retry later.`, { cause: err });
+      }
+      this.head = (await this.journal.git(['rev-parse', 'HEAD'])).trim();
+      this.lastPushAt = new Date();
+      this.lastError = null;
+      this.ahead = 0;
+      this.behind = 0;
+      return 'pushed';
+    });
+  }
+
+  /** Fetches the upstream branch; false when the remote cannot be reached. */
+  private async fetched(): Promise<boolean> {
+    try {
+      await this.journal.git(['fetch', '--quiet', this.remote, this.branch]);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   get failed(): boolean {

@@ -8,6 +8,7 @@
  * read (another replica, a git checkout) is read again.
  */
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
 import { NetcfgError } from '../../errors.js';
 import type { GitIndexLock } from '../git/git-index-lock.js';
@@ -39,8 +40,11 @@ interface Current {
   bytes: Buffer;
 }
 
-/** Why an attempt must be made again: the file moved on since it was read, is gone, or is git's half-written one. */
-type Retry = 'moved' | 'gone' | 'git-busy';
+/**
+ * Why an attempt must be made again: the file moved on since it was read, is gone, is git's
+ * half-written one, or the push was rejected because the remote moved on (GIT_SYNC).
+ */
+type Retry = 'moved' | 'gone' | 'git-busy' | 'rebased';
 
 /** Reads of a file found gone (or half-written) while git works before a PATCH gives up, in a git work tree. */
 const GIT_ATTEMPTS = 5;
@@ -50,13 +54,23 @@ const MOVED_ATTEMPTS = 3;
 /** errno codes that mean "the disk said no", answered 503 rather than 500. */
 const STORAGE_CODES = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EROFS', 'EACCES', 'EPERM', 'EMFILE', 'ENFILE', 'EBUSY', 'EAGAIN']);
 
-/** Called under the lock after a write is durable (the git journal commits there). */
-export type AfterWrite = (file: string, id: NetworkId, fields: string[]) => Promise<void>;
+/** Pushes a remote that moved on may reject before a PATCH gives up (GIT_SYNC). */
+const PUSH_ATTEMPTS = 5;
+
+/**
+ * Called under the lock after a write is durable: the git journal commits there, GIT_SYNC commits
+ * and pushes. 'rejected': the remote moved on, the file is back at its version, write it again.
+ */
+export type AfterWrite = (file: string, id: NetworkId, fields: string[]) => Promise<void | 'pushed' | 'rejected'>;
 
 export class NetworkWriter {
   /** The last write the disk refused, until a write succeeds again (shown in readiness). */
   lastFailure: { at: Date; message: string; dir?: string } | null = null;
   afterWrite: AfterWrite | undefined;
+  /** Serves a network's file as it is on disk again (after GIT_SYNC put it back). */
+  reread: ((id: NetworkId) => void) | undefined;
+  /** GIT_SYNC: every write takes one turn in this process (one clone, one commit and push at a time). */
+  oneTurn = false;
   /** git's lock on the work tree holding the folder, if it is in one: a write waits for it. */
   gitLock: GitIndexLock | null = null;
   private readonly files: FileReplacer;
@@ -78,7 +92,7 @@ export class NetworkWriter {
 
   async update(request: UpdateRequest): Promise<NetworkRecord> {
     try {
-      return await this.locks.inTurn(request.id.id, () => this.attempts(request));
+      return await this.locks.inTurn(this.oneTurn ? '*' : request.id.id, () => this.attempts(request));
     } catch (err) {
       // The lock itself can be what the disk refused (EROFS, ENOSPC on its folder): show it too.
       if (err instanceof NetcfgError && err.code === 'STORAGE_UNAVAILABLE' && !this.lastFailure) this.lastFailure = { at: new Date(), message: err.message };
@@ -98,6 +112,12 @@ export class NetworkWriter {
         if (result === 'moved') {
           if (attempt >= MOVED_ATTEMPTS) throw new NetcfgError('PRECONDITION_FAILED', `${request.id.id} kept changing on disk while it was being written; read it again and retry.`);
           held ??= await this.locks.acquire(request.id);
+          continue;
+        }
+        if (result === 'rebased') {
+          // The next attempt edits the remote's new version (If-Match is checked against it).
+          if (attempt >= PUSH_ATTEMPTS) throw new NetcfgError('GIT_REMOTE_UNAVAILABLE', `The remote kept moving while ${request.id.id} was pushed; nothing was changed, retry the request.`);
+          await delay(Math.random() * 20 * attempt); // jitter: replicas racing on one branch take turns
           continue;
         }
         // Not there, or not whole, while a git command rewrites the tree: maybe only for the
@@ -160,7 +180,17 @@ export class NetworkWriter {
       // Renamed: the new file is what is on disk, so it is served, even if the folder sync fails.
       this.index.put(next.record);
       await this.syncFolder(current, next.record);
-      await this.afterWrite?.(current.abs, id, fields);
+      let after: Awaited<ReturnType<AfterWrite>>;
+      try {
+        after = await this.afterWrite?.(current.abs, id, fields);
+      } catch (err) {
+        this.reread?.(id); // not pushed: the file is back at the remote's version, and so is what is served
+        throw err;
+      }
+      if (after === 'rejected') {
+        this.reread?.(id);
+        return 'rebased';
+      }
       return next.record;
     } finally {
       if (lock !== held) await lock.release();

@@ -117,13 +117,60 @@ describe('store/git/git-sync (a real remote: git daemon on loopback)', function 
     expect(git(replica, 'status', '--porcelain')).to.equal('');
   });
 
-  it('a PATCH is refused (501) until pushing lands: nothing written, the clone clean', async () => {
+  /** The file as the remote's branch holds it now. */
+  const remoteFile = (rel: string): string => git(path.join(remote.dir, 'served', 'networks.git'), 'show', `main:config/networks/${rel}`);
+  const patch = (s: NetworkStore, url: string, ifMatch?: string) => {
+    const req = request(createApp(s).callback()).patch('/api/v1/networks/evm:sepolia');
+    return (ifMatch ? req.set('If-Match', ifMatch) : req).send({ rpc_urls: [url] });
+  };
+
+  it('a PATCH is in the remote (comments kept) before its 200; another replica serves it within one interval', async () => {
     store = await startStore(folderOf(replica), { gitSync: { intervalMs: HOUR } });
-    const before = readFileSync(path.join(folderOf(replica), 'evm', 'sepolia.yaml'), 'utf8');
-    const res = await request(createApp(store).callback()).patch('/api/v1/networks/evm:sepolia').send({ rpc_urls: ['https://one.example.com'] });
-    expectErrorEnvelope(res, 501, 'NOT_IMPLEMENTED');
-    expect(readFileSync(path.join(folderOf(replica), 'evm', 'sepolia.yaml'), 'utf8')).to.equal(before);
+    const other = await startStore(folderOf(cloneOf(remote, 'replica-b')), { gitSync: { intervalMs: 200 } });
+    try {
+      const res = await patch(store, 'https://patched.example.com');
+      expect(res.status, res.text).to.equal(200);
+      const pushed = remoteFile('evm/sepolia.yaml');
+      expect(pushed).to.include('https://patched.example.com').and.include('# test network');
+      expect(git(replica, 'status', '--porcelain')).to.equal('');
+      expect(store.readiness().components.git).to.include({ ahead: 0, last_error: null }).and.have.property('last_push_at').that.is.a('string');
+      const b = other;
+      await until(b, () => (networkOf(b.get('evm:sepolia')).rpc_urls as Array<{ url: string }>)[0]?.url === 'https://patched.example.com', 5000, 'replica B serves the change');
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('a teammate changed the same file meanwhile: a PATCH without If-Match is put on top (both changes in the remote); a stale If-Match is 412', async () => {
+    store = await startStore(folderOf(replica), { gitSync: { intervalMs: HOUR } });
+    const teammate = cloneOf(remote, 'teammate');
+    const file = path.join(folderOf(teammate), 'evm', 'sepolia.yaml');
+    const etagRead = (await request(createApp(store).callback()).get('/api/v1/networks/evm:sepolia')).headers.etag as string;
+    writeFileSync(file, `${readFileSync(file, 'utf8')}symbol: TEAM\n`);
+    git(teammate, 'commit', '-qam', 'teammate: symbol');
+    git(teammate, 'push', '-q', 'origin', 'main');
+    expectErrorEnvelope(await patch(store, 'https://stale.example.com', etagRead), 412, 'PRECONDITION_FAILED');
+    expect(remoteFile('evm/sepolia.yaml')).to.not.include('https://stale.example.com');
+    const res = await patch(store, 'https://mine.example.com');
+    expect(res.status, res.text).to.equal(200);
+    expect(remoteFile('evm/sepolia.yaml')).to.include('symbol: TEAM').and.include('https://mine.example.com');
     expect(git(replica, 'status', '--porcelain')).to.equal('');
+  });
+
+  it('the remote down: PATCH 503 GIT_REMOTE_UNAVAILABLE, the clone clean at the remote head, the old version served; back up: 200', async () => {
+    store = await startStore(folderOf(replica), { gitSync: { intervalMs: HOUR } });
+    const headBefore = git(replica, 'rev-parse', 'HEAD');
+    const servedBefore = urlsServed();
+    await remote.stop();
+    expectErrorEnvelope(await patch(store, 'https://unpushed.example.com'), 503, 'GIT_REMOTE_UNAVAILABLE');
+    expect(git(replica, 'status', '--porcelain')).to.equal('');
+    expect(git(replica, 'rev-parse', 'HEAD')).to.equal(headBefore);
+    expect(urlsServed()).to.deep.equal(servedBefore);
+    expect(store.readiness().ready).to.equal(true);
+    await remote.start();
+    const res = await patch(store, 'https://pushed-later.example.com');
+    expect(res.status, res.text).to.equal(200);
+    expect(remoteFile('evm/sepolia.yaml')).to.include('https://pushed-later.example.com');
   });
 
   it('GIT_SYNC in a clone whose branch tracks nothing fails the start with a sentence saying so', async () => {
