@@ -9,8 +9,10 @@
  * Every git command goes through the journal's one-at-a-time chain. A remote that cannot be reached
  * is recorded (readiness says `degraded`) and the next interval tries again; reads go on.
  */
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { NetcfgError } from '../../errors.js';
+import { LOCK_DIR, TEMP_DIR } from '../files/layout.js';
 import type { GitJournal } from './git-journal.js';
 
 export interface SyncStatus {
@@ -56,6 +58,7 @@ export class GitSync {
     const sync = new GitSync(journal, upstream, upstream.slice(0, slash), upstream.slice(slash + 1));
     // The clone is netcfg's: what a killed process left (a commit not pushed, a file not committed) never got its 200.
     await journal.git(['reset', '--hard', '--quiet', upstream]);
+    await excludeOwnFolders(journal);
     sync.head = (await journal.git(['rev-parse', 'HEAD'])).trim();
     return sync;
   }
@@ -123,7 +126,8 @@ export class GitSync {
       try {
         await this.journal.git(['push', '--quiet', this.remote, `HEAD:refs/heads/${this.branch}`]);
       } catch (err) {
-        const rejected = /\[rejected\]|non-fast-forward|fetch first/.test(String((err as { stderr?: string }).stderr ?? ''));
+        // Refused because the branch moved: by the check before the push, or by a push that won the race to update the ref.
+        const rejected = /\[rejected\]|non-fast-forward|fetch first|cannot lock ref|failed to update ref/.test(String((err as { stderr?: string }).stderr ?? ''));
         if (rejected && (await this.fetched())) {
           await this.journal.git(['reset', '--hard', '--quiet', this.upstream]);
           this.head = (await this.journal.git(['rev-parse', 'HEAD'])).trim();
@@ -176,6 +180,17 @@ export class GitSync {
       this.lastError = `git pull from ${this.upstream} failed: ${firstLine(err)}`;
     }
   }
+}
+
+/** netcfg's lock and temp folders never show in `git status` of the clone (its own exclude file, not a committed .gitignore). */
+async function excludeOwnFolders(journal: GitJournal): Promise<void> {
+  const exclude = path.join((await journal.git(['rev-parse', '--absolute-git-dir'])).trim(), 'info', 'exclude');
+  const wanted = [`/${LOCK_DIR}/`, `/${TEMP_DIR}/`, `.*.tmp`].map((p) => p.replace(/^\//, '**/'));
+  const current = existsSync(exclude) ? readFileSync(exclude, 'utf8') : '';
+  const missing = wanted.filter((line) => !current.split('\n').includes(line));
+  if (missing.length === 0) return;
+  mkdirSync(path.dirname(exclude), { recursive: true });
+  appendFileSync(exclude, `${current === '' || current.endsWith('\n') ? '' : '\n'}# netcfg's own folders (GIT_SYNC)\n${missing.join('\n')}\n`);
 }
 
 /** The first line git wrote to stderr (or the error's message), with any password in a URL hidden. */

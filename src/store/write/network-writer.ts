@@ -55,7 +55,7 @@ const MOVED_ATTEMPTS = 3;
 const STORAGE_CODES = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EROFS', 'EACCES', 'EPERM', 'EMFILE', 'ENFILE', 'EBUSY', 'EAGAIN']);
 
 /** Pushes a remote that moved on may reject before a PATCH gives up (GIT_SYNC). */
-const PUSH_ATTEMPTS = 5;
+const PUSH_ATTEMPTS = 10;
 
 /**
  * Called under the lock after a write is durable: the git journal commits there, GIT_SYNC commits
