@@ -96,8 +96,8 @@ export class NetworkStore {
   }
 
   async close(): Promise<void> {
-    this.sync_?.close();
     await this.writer.settled();
+    await this.sync_?.close();
     this.journal?.close();
     await this.watcher.close();
     if (this.loaded) await this.saveCache();

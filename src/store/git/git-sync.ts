@@ -70,8 +70,12 @@ export class GitSync {
     return this.pull();
   }
 
-  close(): void {
+  /** Stops pulling, and resolves once no git command of this process runs any more. */
+  async close(): Promise<void> {
     clearInterval(this.timer);
+    this.again = false;
+    await this.running?.catch(() => undefined);
+    await this.journal.serial(async () => undefined);
   }
 
   /**
