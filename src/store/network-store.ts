@@ -57,7 +57,8 @@ export class NetworkStore {
   private readonly policy: UrlPolicy;
   private loadedAt: Date | null = null;
   private journal: GitJournal | null = null;
-  private sync_: GitSync | null = null;
+  /** GIT_SYNC: the clone following its remote branch, when on. */
+  private follower: GitSync | null = null;
   private readonly cache: IndexCache | null;
   private readonly gitCommit: boolean;
   private readonly gitAuthor: GitAuthor;
@@ -92,12 +93,12 @@ export class NetworkStore {
     await this.watcher.start();
     this.watcher.refreshChanged();
     void this.saveCache();
-    await this.sync_?.start(this.gitSyncOptions?.intervalMs ?? 5000);
+    await this.follower?.start(this.gitSyncOptions?.intervalMs ?? 5000);
   }
 
   async close(): Promise<void> {
     await this.writer.settled();
-    await this.sync_?.close();
+    await this.follower?.close();
     this.journal?.close();
     await this.watcher.close();
     if (this.loaded) await this.saveCache();
@@ -127,20 +128,15 @@ export class NetworkStore {
     return this.index.onChange(listener);
   }
 
-  /** Whether GIT_SYNC is on: then a verified webhook may ask for a pull (pullNow). */
-  get syncing(): boolean {
-    return this.sync_ !== null;
-  }
-
   /** Pulls started so far with GIT_SYNC (by the interval or a webhook); null when it is off. */
   get pullsStarted(): number | null {
-    return this.sync_?.pulls ?? null;
+    return this.follower?.pulls ?? null;
   }
 
   /** Starts a pull from the remote now (a verified webhook); false when GIT_SYNC is off. */
   pullNow(): boolean {
-    if (!this.sync_) return false;
-    void this.sync_.pull();
+    if (!this.follower) return false;
+    void this.follower.pull();
     return true;
   }
 
@@ -177,7 +173,7 @@ export class NetworkStore {
       writeFailure: this.writer.lastFailure,
       journal: this.journal,
       gitCommit: this.gitCommit,
-      sync: this.sync_?.status() ?? null,
+      sync: this.follower?.status() ?? null,
     });
   }
 
@@ -186,7 +182,7 @@ export class NetworkStore {
     if (this.gitSyncOptions) {
       if (!this.journal) throw new Error(`GIT_SYNC needs CONFIG_DIR (${this.root}) inside a git clone; it is not in a git work tree.`);
       const sync = await GitSync.open(this.journal);
-      this.sync_ = sync;
+      this.follower = sync;
       // Every PATCH is committed and pushed before its 200, one at a time in this clone.
       this.writer.afterWrite = (file, id, fields) => sync.commitAndPush(file, `netcfg: update ${fields.join(', ')} of ${id.id}`);
       this.writer.reread = (id) => this.sync.apply(this.sync.observe(id));

@@ -160,10 +160,6 @@ export class GitSync {
     }
   }
 
-  get failed(): boolean {
-    return this.lastError !== null;
-  }
-
   private async pullOnce(): Promise<void> {
     try {
       const listed = await this.journal.git(['ls-remote', '--quiet', this.remote, `refs/heads/${this.branch}`]);
