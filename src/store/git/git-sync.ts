@@ -123,10 +123,15 @@ export class GitSync {
   commitAndPush(file: string, message: string): Promise<'pushed' | 'rejected'> {
     return this.journal.serial(async () => {
       const rel = path.relative(this.journal.top, file);
-      await this.journal.indexLock.ours(async () => {
-        await this.journal.git(['add', '--', rel]);
-        await this.journal.git(['commit', '--no-verify', '--quiet', '--only', '-m', message, '--', rel]);
-      });
+      try {
+        await this.journal.indexLock.ours(async () => {
+          await this.journal.git(['add', '--', rel]);
+          await this.journal.git(['commit', '--no-verify', '--quiet', '--only', '-m', message, '--', rel]);
+        });
+      } catch (err) {
+        await this.journal.git(['reset', '--hard', '--quiet', this.upstream]);
+        throw new NetcfgError('STORAGE_UNAVAILABLE', `git could not commit ${rel} (${firstLine(err)}); nothing was changed.`, { cause: err });
+      }
       try {
         await this.journal.git(['push', '--quiet', this.remote, `HEAD:refs/heads/${this.branch}`]);
       } catch (err) {
