@@ -146,14 +146,14 @@ export class NetworkWriter {
     // Only what the read path serves is edited: the current version must be a valid network.
     const text = bytes.toString('utf8');
     const parsed = parseYaml(text);
-    const { outcome } = parseNetworkData(text, id, rel, this.policy, parsed);
+    const { outcome, data: read } = parseNetworkData(text, id, rel, this.policy, parsed);
     if (!outcome.ok) {
       // git writes a file in place after creating it: read while a checkout runs, it may be half there.
       if (await this.gitRewriting(id, bytes)) return 'git-busy';
       const what = parsed.problems.length > 0 ? 'is not valid YAML, so it cannot be edited safely' : 'is not a valid network file, so it is not served and cannot be edited';
       throw new NetcfgError('FILE_INVALID', `${rel} ${what}; fix the file in git first.`, { details: detailsOf(rel, outcome.problems) });
     }
-    const data = (parsed.doc.toJS({ maxAliasCount: 100 }) ?? {}) as Record<string, unknown>;
+    const data = (read ?? {}) as Record<string, unknown>; // the loader's own toJS of these bytes
     const changed = Object.entries(request.changes).filter(([key, value]) => !isDeepStrictEqual(data[key], value));
     if (changed.length === 0) {
       if (this.lastFailure) await this.heal(path.dirname(current.abs));
