@@ -54,6 +54,7 @@ export class NetworkStore {
   readonly watcher: ConfigWatcher;
   private readonly sync: DiskSync;
   private readonly writer: NetworkWriter;
+  private readonly locks: WriteLocks;
   private readonly policy: UrlPolicy;
   private loadedAt: Date | null = null;
   private journal: GitJournal | null = null;
@@ -75,8 +76,8 @@ export class NetworkStore {
     const staleMs = options.lock?.staleMs ?? DEFAULT_LOCK.staleMs;
     // Wait long enough for a lock left by a killed process to go stale and be taken over.
     const maxWaitMs = options.lock?.maxWaitMs ?? Math.max(DEFAULT_LOCK.maxWaitMs, staleMs * 2 + 2000);
-    const locks = new WriteLocks(path.join(this.root, LOCK_DIR), fs, { staleMs, maxWaitMs });
-    this.writer = new NetworkWriter(this.root, this.index, this.policy, fs, locks);
+    this.locks = new WriteLocks(path.join(this.root, LOCK_DIR), fs, { staleMs, maxWaitMs });
+    this.writer = new NetworkWriter(this.root, this.index, this.policy, fs, this.locks);
     this.cache = options.indexCache ? new IndexCache(options.indexCache, this.policy, onError) : null;
     this.gitCommit = options.gitCommit ?? false;
     this.gitAuthor = options.gitAuthor ?? { name: 'netcfg', email: 'netcfg@localhost' };
@@ -181,12 +182,18 @@ export class NetworkStore {
     this.journal = await GitJournal.open(this.root, this.gitAuthor);
     if (this.gitSyncOptions) {
       if (!this.journal) throw new Error(`GIT_SYNC needs CONFIG_DIR (${this.root}) inside a git clone; it is not in a git work tree.`);
-      const sync = await GitSync.open(this.journal);
+      // What moves the work tree waits for the writers' turn: never between a write's read and its commit.
+      const sync = await GitSync.open(this.journal, (fn) => this.locks.inTurn('*', fn));
       this.follower = sync;
-      // Every PATCH is committed and pushed before its 200, one at a time in this clone.
-      this.writer.afterWrite = (file, id, fields) => sync.commitAndPush(file, `netcfg: update ${fields.join(', ')} of ${id.id}`);
-      this.writer.reread = (id) => this.sync.apply(this.sync.observe(id));
-      this.writer.oneTurn = true;
+      // Every PATCH is committed and pushed before its 200, and served once it is in the remote.
+      this.writer.upstream = {
+        hold: (id) => {
+          this.sync.hold(id);
+          return () => this.sync.release(id);
+        },
+        commit: (file, message) => sync.commit(file, message),
+        pushedSoFar: () => sync.pushedSoFar(),
+      };
       this.writer.gitLock = this.journal.indexLock;
       return;
     }

@@ -37,6 +37,8 @@ export class DiskSync {
   private readonly applied = new Map<string, string>();
   /** The stamp of the bytes each served record was parsed from (what the index cache may keep). */
   private readonly served = new Map<string, { stamp: string; etag: string }>();
+  /** Ids with a write not yet in the remote (GIT_SYNC), and how many: served as they were until it is. */
+  private readonly held = new Map<string, number>();
 
   constructor(
     readonly root: string,
@@ -60,8 +62,22 @@ export class DiskSync {
     return candidatesOf(id).some(({ rel }) => stampOf(this.abs(rel)) !== (this.applied.get(rel) ?? ''));
   }
 
+  /** Keeps serving `id` as it is now, whatever its file becomes, until as many `release`s. */
+  hold(id: NetworkId): void {
+    this.held.set(id.id, (this.held.get(id.id) ?? 0) + 1);
+  }
+
+  /** Lets go of one `hold`; after the last, serves what is on disk. */
+  release(id: NetworkId): void {
+    const left = (this.held.get(id.id) ?? 1) - 1;
+    if (left > 0) return void this.held.set(id.id, left);
+    this.held.delete(id.id);
+    this.apply(this.observe(id));
+  }
+
   /** Serves the observed state: `.yaml` wins over `.yml`; a bad file keeps the last good version. */
   apply(obs: Observation): void {
+    if (this.held.has(obs.id.id)) return;
     for (const f of obs.files) {
       if (f.stamp !== '') this.applied.set(f.rel, f.stamp);
       else {

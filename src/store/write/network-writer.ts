@@ -1,23 +1,27 @@
 /**
  * PATCH's write path, one linear sequence in the network's turn in this process: read the file
- * (only what the read path would serve: served-file.ts), check If-Match against the hash of those
+ * (only what the read path would serve: current-file.ts), check If-Match against the hash of those
  * bytes, splice the new values into the text (every other byte, comments included, stays:
  * yaml-edit.ts), validate the result with the loader's own code, take the network's
  * cross-process lock, write a temp file and fsync it, rename it over the file if the file still
  * holds the bytes read, fsync the folder, update the index, answer. A file changed since it was
- * read (another replica, a git checkout) is read again.
+ * read (another replica, a git checkout) is read again. With GIT_SYNC the write is committed
+ * before the lock is let go, served once a push carried it, and made again on the remote's new
+ * version when the push was rejected.
  */
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
 import { NetcfgError } from '../../errors.js';
 import type { GitIndexLock } from '../git/git-index-lock.js';
-import { TEMP_DIR, candidatesOf, type NetworkId } from '../files/layout.js';
-import { isGone, servedPath } from '../files/served-file.js';
+import type { PushOutcome } from '../git/git-sync.js';
+import { TEMP_DIR, type NetworkId } from '../files/layout.js';
+import { isGone } from '../files/served-file.js';
 import type { NetworkIndex } from '../index/network-index.js';
 import type { NetworkRecord } from '../network-record.js';
 import { etagOf, parseNetworkData, parseYaml } from '../validation/network-file.js';
 import type { UrlPolicy } from '../validation/url-rules.js';
+import { fileGone, readCurrent, storageError, type Current } from './current-file.js';
 import { FileReplacer } from './file-replacer.js';
 import type { FsSeam } from './fs-seam.js';
 import type { HeldLock, WriteLocks } from './write-lock.js';
@@ -31,49 +35,45 @@ export interface UpdateRequest {
   ifMatch?: string | undefined;
 }
 
-/** The file as read for an edit. */
-interface Current {
-  rel: string;
-  /** Its path with every link resolved: the write goes there, so a link stays a link. */
-  abs: string;
-  mode: number;
-  bytes: Buffer;
+/** A write done in this clone; with GIT_SYNC, `pushed` settles once the remote has it. */
+interface Written {
+  record: NetworkRecord;
+  pushed?: Promise<PushOutcome> | undefined;
 }
 
-/**
- * Why an attempt must be made again: the file moved on since it was read, is gone, is git's
- * half-written one, or the push was rejected because the remote moved on (GIT_SYNC).
- */
-type Retry = 'moved' | 'gone' | 'git-busy' | 'rebased';
+/** Why an attempt must be made again: the file moved on since it was read, is gone, or is git's half-written one. */
+type Retry = 'moved' | 'gone' | 'git-busy';
 
 /** Reads of a file found gone (or half-written) while git works before a PATCH gives up, in a git work tree. */
 const GIT_ATTEMPTS = 5;
 /** Reads of a file that keeps changing under the write (another process writing it) before a 412. */
 const MOVED_ATTEMPTS = 3;
-
-/** errno codes that mean "the disk said no", answered 503 rather than 500. */
-const STORAGE_CODES = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EROFS', 'EACCES', 'EPERM', 'EMFILE', 'ENFILE', 'EBUSY', 'EAGAIN']);
-
 /** Pushes a remote that moved on may reject before a PATCH gives up (GIT_SYNC). */
 const PUSH_ATTEMPTS = 10;
 
-/**
- * Called under the lock after a write is durable: the git journal commits there, GIT_SYNC commits
- * and pushes. 'rejected': the remote moved on, the file is back at its version, write it again.
- */
-export type AfterWrite = (file: string, id: NetworkId, fields: string[]) => Promise<void | 'pushed' | 'rejected'>;
+/** GIT_COMMIT: called under the lock once a write is durable, to commit it. */
+export type AfterWrite = (file: string, id: NetworkId, fields: string[]) => Promise<void>;
+
+/** GIT_SYNC: the remote branch every write goes to before its answer (git-sync.ts, wired by the store). */
+export interface Upstream {
+  /** Keeps `id` served at its pushed version; the function returned serves what is on disk again. */
+  hold(id: NetworkId): () => void;
+  commit(file: string, message: string): Promise<{ pushed: Promise<PushOutcome> }>;
+  pushedSoFar(): Promise<PushOutcome>;
+}
 
 export class NetworkWriter {
   /** The last write the disk refused, until a write succeeds again (shown in readiness). */
   lastFailure: { at: Date; message: string; dir?: string } | null = null;
   afterWrite: AfterWrite | undefined;
-  /** Serves a network's file as it is on disk again (after GIT_SYNC put it back). */
-  reread: ((id: NetworkId) => void) | undefined;
-  /** GIT_SYNC: every write takes one turn in this process (one clone, one commit and push at a time). */
-  oneTurn = false;
+  /** GIT_SYNC: writes take one turn in this process (one clone), from their read through their commit. */
+  upstream: Upstream | null = null;
   /** git's lock on the work tree holding the folder, if it is in one: a write waits for it. */
   gitLock: GitIndexLock | null = null;
   private readonly files: FileReplacer;
+  private readonly refused = (message: string): void => {
+    this.lastFailure = { at: new Date(), message };
+  };
 
   constructor(
     private readonly root: string,
@@ -92,19 +92,25 @@ export class NetworkWriter {
 
   async update(request: UpdateRequest): Promise<NetworkRecord> {
     try {
-      return await this.locks.inTurn(this.oneTurn ? '*' : request.id.id, () => this.attempts(request));
+      for (let attempt = 1; ; attempt++) {
+        const written = await this.locks.inTurn(this.upstream ? '*' : request.id.id, () => this.attempts(request));
+        if (!written.pushed || (await written.pushed) === 'pushed') return written.record;
+        // Rejected: the clone is at the remote's new head; the next attempt edits that version (If-Match is checked against it).
+        if (attempt >= PUSH_ATTEMPTS) throw new NetcfgError('GIT_REMOTE_UNAVAILABLE', `The remote kept moving while ${request.id.id} was pushed; nothing was changed, retry the request.`);
+        await delay(Math.random() * 20 * attempt); // jitter: replicas racing on one branch take turns
+      }
     } catch (err) {
       // The lock itself can be what the disk refused (EROFS, ENOSPC on its folder): show it too.
-      if (err instanceof NetcfgError && err.code === 'STORAGE_UNAVAILABLE' && !this.lastFailure) this.lastFailure = { at: new Date(), message: err.message };
+      if (err instanceof NetcfgError && err.code === 'STORAGE_UNAVAILABLE' && !this.lastFailure) this.refused(err.message);
       throw err;
     }
   }
 
-  private async attempts(request: UpdateRequest): Promise<NetworkRecord> {
+  private async attempts(request: UpdateRequest): Promise<Written> {
     // After a file moved on under a write (most likely another replica's write), the next read
     // is made holding the lock, so that replica cannot win every round. A write that is
     // committed to git holds it from its read through its commit.
-    let held: HeldLock | null = this.afterWrite ? await this.locks.acquire(request.id) : null;
+    let held: HeldLock | null = this.afterWrite || this.upstream ? await this.locks.acquire(request.id) : null;
     try {
       for (let attempt = 1; ; attempt++) {
         const result = await this.attempt(request, held);
@@ -112,12 +118,6 @@ export class NetworkWriter {
         if (result === 'moved') {
           if (attempt >= MOVED_ATTEMPTS) throw new NetcfgError('PRECONDITION_FAILED', `${request.id.id} kept changing on disk while it was being written; read it again and retry.`);
           held ??= await this.locks.acquire(request.id);
-          continue;
-        }
-        if (result === 'rebased') {
-          // The next attempt edits the remote's new version (If-Match is checked against it).
-          if (attempt >= PUSH_ATTEMPTS) throw new NetcfgError('GIT_REMOTE_UNAVAILABLE', `The remote kept moving while ${request.id.id} was pushed; nothing was changed, retry the request.`);
-          await delay(Math.random() * 20 * attempt); // jitter: replicas racing on one branch take turns
           continue;
         }
         // Not there, or not whole, while a git command rewrites the tree: maybe only for the
@@ -133,10 +133,10 @@ export class NetworkWriter {
   }
 
   /** One read-edit-write; `held` is the network's lock when this attempt already holds it. */
-  private async attempt(request: UpdateRequest, held: HeldLock | null): Promise<NetworkRecord | Retry> {
+  private async attempt(request: UpdateRequest, held: HeldLock | null): Promise<Written | Retry> {
     const { id } = request;
     await this.gitLock?.whenFree(this.locks.maxWaitMs);
-    const current = await this.readCurrent(id);
+    const current = await readCurrent(this.root, this.fs, id, this.refused);
     if (current === null) return 'gone';
     const { rel, bytes } = current;
     const etag = etagOf(bytes);
@@ -156,43 +156,47 @@ export class NetworkWriter {
     const data = (read ?? {}) as Record<string, unknown>; // the loader's own toJS of these bytes
     const changed = Object.entries(request.changes).filter(([key, value]) => !isDeepStrictEqual(data[key], value));
     if (changed.length === 0) {
+      // With GIT_SYNC what was read may be a commit still on its way to the remote: answer once it is there.
+      if (this.upstream) return { record: outcome.record, pushed: this.upstream.pushedSoFar() };
       if (this.lastFailure) await this.heal(path.dirname(current.abs));
       this.index.put(outcome.record);
-      return outcome.record;
+      return { record: outcome.record };
     }
     const next = editedText(id, rel, text, parsed.doc, data, changed, this.policy);
     return this.write(id, current, next, changed.map(([key]) => key), held);
   }
 
   /** Holding the network's cross-process lock: replace the file, serve the new record, commit it. */
-  private async write(id: NetworkId, current: Current, next: { text: string; record: NetworkRecord }, fields: string[], held: HeldLock | null): Promise<NetworkRecord | Retry> {
+  private async write(id: NetworkId, current: Current, next: { text: string; record: NetworkRecord }, fields: string[], held: HeldLock | null): Promise<Written | Retry> {
     const lock = held ?? (await this.locks.acquire(id));
+    // With GIT_SYNC the new version is served once it is in the remote, not when it is on this disk.
+    const serveDisk = this.upstream?.hold(id);
+    let written: Written | null = null;
     try {
       const outcome = await this.files.replace(current.abs, current.mode, current.bytes, next.text, this.gitLock?.fileToCheck() ?? null, () => {
         // Checked last thing before the rename: proper-lockfile calls a lock compromised once it
         // went unrefreshed for staleMs, and another process may hold it now.
         if (lock.compromised) throw new NetcfgError('LOCK_TIMEOUT', `The write lock was lost (${lock.compromised.message}); nothing was written, retry the request.`);
       }).catch((err: unknown) => {
-        throw this.storageError(err, `write ${current.rel}`);
+        throw storageError(err, `write ${current.rel}`, this.refused);
       });
       if (outcome === 'changed') return 'moved';
       if (outcome === 'gone') return 'gone';
+      const message = `netcfg: update ${fields.join(', ')} of ${id.id}`;
+      if (this.upstream && serveDisk) {
+        // The remote is what makes it durable: a restart resets the clone to it, so no folder fsync here.
+        const { pushed } = await this.upstream.commit(current.abs, message);
+        written = { record: next.record, pushed: pushed.finally(serveDisk) };
+        written.pushed?.catch(() => undefined); // awaited by update() once the turn is let go
+        return written;
+      }
       // Renamed: the new file is what is on disk, so it is served, even if the folder sync fails.
       this.index.put(next.record);
       await this.syncFolder(current, next.record);
-      let after: Awaited<ReturnType<AfterWrite>>;
-      try {
-        after = await this.afterWrite?.(current.abs, id, fields);
-      } catch (err) {
-        this.reread?.(id); // not pushed: the file is back at the remote's version, and so is what is served
-        throw err;
-      }
-      if (after === 'rejected') {
-        this.reread?.(id);
-        return 'rebased';
-      }
-      return next.record;
+      await this.afterWrite?.(current.abs, id, fields);
+      return { record: next.record };
     } finally {
+      if (!written) serveDisk?.();
       if (lock !== held) await lock.release();
     }
   }
@@ -204,7 +208,7 @@ export class NetworkWriter {
       await this.fs.fsyncDir(dir);
       this.lastFailure = null;
     } catch (err) {
-      if (isGone(err)) throw gone();
+      if (isGone(err)) throw fileGone();
       const code = (err as NodeJS.ErrnoException).code ?? 'EUNKNOWN';
       // The new file is in place but may not survive a power cut; say so rather than "unchanged".
       const message = `The new ${current.rel} was written but the disk refused to sync its folder (${code}); it may not survive a crash. Retry later.`;
@@ -220,28 +224,8 @@ export class NetworkWriter {
   private async gitRewriting(id: NetworkId, read: Buffer): Promise<boolean> {
     if (this.gitLock === null) return false;
     if (this.gitLock.heldByOther()) return true;
-    const now = await this.readCurrent(id).catch(() => null);
+    const now = await readCurrent(this.root, this.fs, id, this.refused).catch(() => null);
     return now === null || !now.bytes.equals(read);
-  }
-
-  /**
-   * The network's file as it is now; null when neither `.yaml` nor `.yml` is there. What the
-   * read path would not serve is refused before a byte is read (served-file.ts).
-   */
-  private async readCurrent(id: NetworkId): Promise<Current | null> {
-    for (const { rel } of candidatesOf(id)) {
-      try {
-        const abs = servedPath(this.root, rel);
-        if (abs === null) continue;
-        const stat = await this.fs.stat(abs);
-        const bytes = await this.fs.readFile(abs, rel);
-        return { rel, abs, mode: stat.mode & 0o7777, bytes };
-      } catch (err) {
-        if (isGone(err)) continue;
-        throw this.storageError(err, `read ${rel}`);
-      }
-    }
-    return null;
   }
 
   /**
@@ -253,22 +237,7 @@ export class NetworkWriter {
       await this.fs.fsyncDir(this.lastFailure?.dir ?? dir);
       this.lastFailure = null;
     } catch (err) {
-      throw this.storageError(err, `sync ${path.relative(this.root, dir) || '.'}`);
+      throw storageError(err, `sync ${path.relative(this.root, dir) || '.'}`, this.refused);
     }
   }
-
-  private storageError(err: unknown, what: string): Error {
-    if (err instanceof NetcfgError) return err;
-    // The family folder went away (a git checkout): the network is gone.
-    if (isGone(err)) return gone();
-    const code = (err as NodeJS.ErrnoException).code ?? 'EUNKNOWN';
-    if (!STORAGE_CODES.has(code)) return err as Error;
-    const message = `The disk refused to ${what} (${code}); the file is unchanged. Retry later.`;
-    this.lastFailure = { at: new Date(), message };
-    return new NetcfgError('STORAGE_UNAVAILABLE', message, { cause: err });
-  }
-}
-
-function gone(): NetcfgError {
-  return new NetcfgError('NETWORK_NOT_FOUND', 'The file of this network was deleted while it was being written; nothing was written.');
 }

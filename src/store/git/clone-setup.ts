@@ -1,0 +1,39 @@
+/**
+ * What GIT_SYNC needs from the clone beyond plain git commands: netcfg's own folders kept out of
+ * `git status`, git's refusals told apart from an unreachable remote, and git's messages told
+ * without the credentials a remote URL may carry.
+ */
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { LOCK_DIR, TEMP_DIR } from '../files/layout.js';
+import type { GitJournal } from './git-journal.js';
+
+/** netcfg's lock and temp folders never show in `git status` of the clone (its own exclude file, not a committed .gitignore). */
+export async function excludeOwnFolders(journal: GitJournal): Promise<void> {
+  const exclude = path.join((await journal.git(['rev-parse', '--absolute-git-dir'])).trim(), 'info', 'exclude');
+  const wanted = [`**/${LOCK_DIR}/`, `**/${TEMP_DIR}/`, `.*.tmp`];
+  const current = existsSync(exclude) ? readFileSync(exclude, 'utf8') : '';
+  const missing = wanted.filter((line) => !current.split('\n').includes(line));
+  if (missing.length === 0) return;
+  mkdirSync(path.dirname(exclude), { recursive: true });
+  appendFileSync(exclude, `${current === '' || current.endsWith('\n') ? '' : '\n'}# netcfg's own folders (GIT_SYNC)\n${missing.join('\n')}\n`);
+}
+
+/**
+ * Whether a failed push was refused because the branch moved on: by git's check before the push,
+ * or by a push of another replica that won the race to update the ref.
+ */
+export function isRejection(err: unknown): boolean {
+  return /\[rejected\]|non-fast-forward|fetch first|cannot lock ref|failed to update ref/.test(String((err as { stderr?: string }).stderr ?? ''));
+}
+
+/** The first line git wrote to stderr (or the error's message), with any user or password in a URL hidden. */
+export function firstLine(err: unknown): string {
+  const text = String((err as { stderr?: string }).stderr || (err as Error).message);
+  return redacted(text.trim().split('\n')[0] ?? '');
+}
+
+/** `https://user:token@host/...` told as `https://***@host/...`. */
+export function redacted(text: string): string {
+  return text.replace(/\/\/[^/@\s]*@/g, '//***@');
+}
