@@ -2,8 +2,8 @@
  * A real git remote for the sync tests: a bare repository served by `git daemon` on a loopback
  * port (pushes allowed), started and stopped by the test itself, and clones of it.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, watch, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -84,4 +84,60 @@ export function cloneOf(remote: GitRemote, name: string): string {
   git(clone, 'config', 'user.name', name);
   git(clone, 'config', 'user.email', `${name}@example.com`);
   return clone;
+}
+
+/** The bare repository the daemon serves. */
+export function bareOf(remote: GitRemote): string {
+  return path.join(remote.dir, 'served', 'networks.git');
+}
+
+/** A file under config/networks/ as the remote's branch holds it now. */
+export function remoteFile(remote: GitRemote, rel: string): string {
+  return git(bareOf(remote), 'show', `main:config/networks/${rel}`);
+}
+
+/** The subjects of the remote branch's commits, newest first. */
+export function remoteSubjects(remote: GitRemote): string[] {
+  return git(bareOf(remote), 'log', '--format=%s', 'main').trim().split('\n');
+}
+
+export interface PushGate {
+  /** Pushes the remote accepted so far (a post-receive hook counts them). */
+  pushes(): number;
+  /** Resolves once the first push waits in the remote's pre-receive hook. */
+  waiting(deadlineMs?: number): Promise<void>;
+  /** Lets the first push go on (it was waiting on a FIFO). */
+  release(): void;
+}
+
+/**
+ * Hooks in the remote: the first push waits in pre-receive, reading a FIFO, until `release()`
+ * writes to it; every accepted push is counted.
+ */
+export function gateFirstPush(remote: GitRemote): PushGate {
+  const hooks = path.join(bareOf(remote), 'hooks');
+  const fifo = path.join(remote.dir, 'gate');
+  const waitingFile = path.join(remote.dir, 'gate-waiting');
+  const counted = path.join(remote.dir, 'pushes.log');
+  execFileSync('mkfifo', [fifo]);
+  writeFileSync(path.join(hooks, 'pre-receive'), `#!/bin/sh\ncat >/dev/null\nif [ -p '${fifo}' ]; then : > '${waitingFile}'; cat '${fifo}' >/dev/null; rm -f '${fifo}'; fi\n`, { mode: 0o755 });
+  writeFileSync(path.join(hooks, 'post-receive'), `#!/bin/sh\ncat >/dev/null\necho push >> '${counted}'\n`, { mode: 0o755 });
+  return {
+    pushes: () => (existsSync(counted) ? readFileSync(counted, 'utf8').trim().split('\n').length : 0),
+    waiting: (deadlineMs = 10_000) =>
+      new Promise<void>((resolve, reject) => {
+        // The hook makes the file: watch the folder for it rather than look again and again.
+        const watcher = watch(remote.dir, () => settle());
+        const timer = setTimeout(() => settle(new Error(`no push reached the remote within ${deadlineMs} ms`)), deadlineMs);
+        const settle = (err?: Error): void => {
+          if (!err && !existsSync(waitingFile)) return;
+          watcher.close();
+          clearTimeout(timer);
+          if (err) reject(err);
+          else resolve();
+        };
+        settle();
+      }),
+    release: () => writeFileSync(fifo, 'go\n'),
+  };
 }
