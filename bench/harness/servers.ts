@@ -53,6 +53,8 @@ export interface NetcfgOptions {
   logName?: string;
   /** INDEX_CACHE for this server; default 'off', so every row but the warm start-up loads cold. */
   indexCache?: string;
+  /** More environment (GIT_SYNC for the git rows). */
+  env?: Record<string, string>;
 }
 
 export interface Launched {
@@ -67,7 +69,7 @@ export interface Launched {
  */
 export async function launchNetcfg(name: string, configDir: string, options: NetcfgOptions & { nice?: number } = {}): Promise<Launched> {
   const port = await freePort();
-  const env = { CONFIG_DIR: configDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: options.logLevel ?? 'info', INDEX_CACHE: options.indexCache ?? 'off' };
+  const env = { CONFIG_DIR: configDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: options.logLevel ?? 'info', INDEX_CACHE: options.indexCache ?? 'off', ...options.env };
   const child = startProcess(options.logName ?? name, process.execPath, [...(options.nodeArgs ?? []), options.main ?? NETCFG_MAIN], env);
   if (options.nice !== undefined) os.setPriority(child.pid, options.nice);
   const url = `http://127.0.0.1:${port}`;

@@ -1,5 +1,5 @@
 /**
- * The targets of issue 32, each checked as a ratio between two rows of the same run (or, for the
+ * The targets of issues 32 and 33, each checked as a ratio between two rows of the same run (or, for the
  * latency, settle and memory rows, as an absolute bound). A target whose rows are missing (a
  * phase failed) is simply not listed; the run's notes say why.
  */
@@ -46,6 +46,13 @@ export function evaluateTargets(rows: Row[]): Check[] {
   });
   one('patch-one/netcfg', (r) => {
     checks.push(check(r.key, 'all 200 or 412, none lost', r.value ?? NaN, 0, 'max', `${r.value} problem(s): ${r.note ?? ''}`));
+  });
+  both('git-push-10w/netcfg', 'git-push-1c/netcfg', (ten, single) => {
+    checks.push(check(ten.key, '>= 5x one connection (group commit)', ratioOf(ten.reqPerSec ?? 0, single.reqPerSec ?? 0), 5, 'min', `${rps(ten)} / ${rps(single)}`));
+  });
+  one('git-visible/netcfg', (r) => {
+    checks.push(check(r.key, 'p50 <= 500 ms', r.p50 ?? NaN, 500, 'max', `p50 ${fmt(r.p50)} ms`));
+    checks.push(check(r.key, 'p99 <= 2,000 ms', r.p99 ?? NaN, 2000, 'max', `p99 ${fmt(r.p99)} ms`));
   });
   one('visible/netcfg', (r) => {
     checks.push(check(r.key, 'p50 <= 20 ms', r.p50 ?? NaN, 20, 'max', `p50 ${fmt(r.p50, 1)} ms`));

@@ -31,7 +31,7 @@ export function itemPath(server: Server, id: string): string {
  * With `sentAtHeader`, each request carries the time the client made it (process.hrtime, ns: one
  * clock for every process here), for tracing a write step by step.
  */
-function alternatingClients(server: Server, idsFor: (connection: number) => string[], sentAtHeader?: string): (client: autocannon.Client) => void {
+export function alternatingClients(server: Server, idsFor: (connection: number) => string[], sentAtHeader?: string): (client: autocannon.Client) => void {
   const holds = new Map<string, number>();
   let connection = 0;
   return (client) => {
@@ -56,7 +56,7 @@ function alternatingClients(server: Server, idsFor: (connection: number) => stri
   };
 }
 
-async function patchRow(key: string, group: string, label: string, server: Server, connections: number, idsFor: (c: number) => string[], timing: Timing, workload: string, sentAtHeader?: string): Promise<Row> {
+export async function patchRow(key: string, group: string, label: string, server: Server, connections: number, idsFor: (c: number) => string[], timing: Timing, workload: string, sentAtHeader?: string): Promise<Row> {
   const result = await measure({ url: server.url, connections, setupClient: alternatingClients(server, idsFor, sentAtHeader), pid: server.child.pid }, timing);
   console.log(describe(`${group} | ${label}`, result));
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${label} ${group}: ${result.non2xx} non-2xx, ${result.errors} errors: ${JSON.stringify(result.statusCodes)}`);

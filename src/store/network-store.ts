@@ -57,6 +57,8 @@ export class NetworkStore {
   private readonly locks: WriteLocks;
   private readonly policy: UrlPolicy;
   private loadedAt: Date | null = null;
+  /** Set once the writer knows where a write goes (git opened, GIT_SYNC's clone reset to its remote). */
+  private writesOpen = false;
   private journal: GitJournal | null = null;
   /** GIT_SYNC: the clone following its remote branch, when on. */
   private follower: GitSync | null = null;
@@ -90,7 +92,9 @@ export class NetworkStore {
    * what changed since (a stat per file) once chokidar is ready.
    */
   async start(): Promise<void> {
-    await Promise.all([this.load(), this.openJournal()]);
+    await Promise.all([this.load(), this.openJournal().then(() => (this.writesOpen = true))]);
+    // Ready once git is open too: a PATCH answered before that would be neither committed nor pushed.
+    this.loadedAt = new Date();
     await this.watcher.start();
     this.watcher.refreshChanged();
     void this.saveCache();
@@ -148,7 +152,7 @@ export class NetworkStore {
     if (details.length > 0) {
       throw new NetcfgError('VALIDATION_FAILED', `The request body is invalid: ${details[0]?.message}${details.length > 1 ? ` (and ${details.length - 1} more)` : ''}`, { details });
     }
-    if (!this.index.has(networkId.id) && !this.loaded) {
+    if (!this.writesOpen || (!this.index.has(networkId.id) && !this.loaded)) {
       throw new NetcfgError('NOT_READY', 'netcfg is still loading its configuration; retry in a moment.');
     }
     return this.writer.update({ id: networkId, changes: body as Record<string, unknown>, ifMatch });
@@ -183,7 +187,7 @@ export class NetworkStore {
     if (this.gitSyncOptions) {
       if (!this.journal) throw new Error(`GIT_SYNC needs CONFIG_DIR (${this.root}) inside a git clone; it is not in a git work tree.`);
       // What moves the work tree waits for the writers' turn: never between a write's read and its commit.
-      const sync = await GitSync.open(this.journal, (fn) => this.locks.inTurn('*', fn));
+      const sync = await GitSync.open(this.journal, (fn) => this.locks.inTurn('*', fn), this.locks.staleMs);
       this.follower = sync;
       // Every PATCH is committed and pushed before its 200, and served once it is in the remote.
       this.writer.upstream = {
@@ -228,7 +232,6 @@ export class NetworkStore {
       if (++read % LOAD_CHUNK === 0) await yieldToLoop();
     }
     for (const [rel, reason] of foreign) this.sync.refreshForeign(rel, reason);
-    this.loadedAt = new Date();
   }
 }
 

@@ -3,8 +3,9 @@
  * `git status`, git's refusals told apart from an unreachable remote, and git's messages told
  * without the credentials a remote URL may carry.
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { LOCK_DIR, TEMP_DIR } from '../files/layout.js';
 import type { GitJournal } from './git-journal.js';
 
@@ -17,6 +18,24 @@ export async function excludeOwnFolders(journal: GitJournal): Promise<void> {
   if (missing.length === 0) return;
   mkdirSync(path.dirname(exclude), { recursive: true });
   appendFileSync(exclude, `${current === '' || current.endsWith('\n') ? '' : '\n'}# netcfg's own folders (GIT_SYNC)\n${missing.join('\n')}\n`);
+}
+
+/**
+ * A git command killed along with netcfg (a container's processes all killed at once) leaves
+ * `index.lock` behind, and every later git command in the clone would fail on it. The clone is
+ * netcfg's own, so at start a lock nobody has touched for `staleMs` is removed; a younger one
+ * (a git command of a killed netcfg still finishing) is waited for.
+ */
+export async function clearStaleIndexLock(file: string, staleMs: number): Promise<'none' | 'gone' | 'removed'> {
+  for (let waited = false; ; waited = true) {
+    const stat = statSync(file, { throwIfNoEntry: false });
+    if (!stat) return waited ? 'gone' : 'none';
+    if (Date.now() - stat.mtimeMs > staleMs) {
+      rmSync(file, { force: true });
+      return 'removed';
+    }
+    await delay(20);
+  }
 }
 
 /**

@@ -11,7 +11,7 @@
  */
 import path from 'node:path';
 import { NetcfgError } from '../../errors.js';
-import { excludeOwnFolders, firstLine, isRejection } from './clone-setup.js';
+import { clearStaleIndexLock, excludeOwnFolders, firstLine, isRejection } from './clone-setup.js';
 import type { GitJournal } from './git-journal.js';
 
 export interface SyncStatus {
@@ -66,7 +66,7 @@ export class GitSync {
   }
 
   /** The sync of the clone holding the journal's work tree; throws when its branch tracks no remote branch. */
-  static async open(journal: GitJournal, exclusive: Exclusive): Promise<GitSync> {
+  static async open(journal: GitJournal, exclusive: Exclusive, staleMs: number): Promise<GitSync> {
     let upstream: string;
     try {
       upstream = (await journal.git(['rev-parse', '--abbrev-ref', '--symbolic-full-name', '@{upstream}'])).trim();
@@ -74,6 +74,7 @@ export class GitSync {
       throw new Error(`GIT_SYNC needs CONFIG_DIR inside a clone whose branch tracks a remote branch (what "git clone URL" makes); ${firstLine(err)}`, { cause: err });
     }
     const sync = new GitSync(journal, exclusive, upstream);
+    await clearStaleIndexLock(journal.indexLock.file, staleMs);
     // The clone is netcfg's: what a killed process left (a commit not pushed, a file not committed) never got its 200.
     await journal.git(['reset', '--hard', '--quiet', upstream]);
     await excludeOwnFolders(journal);

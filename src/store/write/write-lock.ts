@@ -40,6 +40,11 @@ export class WriteLocks {
     this.folder = new FolderOnce(fs, dir);
   }
 
+  /** How long a lock may go untouched before it counts as left by a killed process. */
+  get staleMs(): number {
+    return this.options.staleMs;
+  }
+
   /** Longest wait for a lock held elsewhere (a write waiting on git's lock waits as long). */
   get maxWaitMs(): number {
     return this.options.maxWaitMs;
