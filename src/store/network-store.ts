@@ -195,7 +195,7 @@ export class NetworkStore {
           this.sync.hold(id);
           return () => this.sync.release(id);
         },
-        commit: (file, message) => sync.commit(file, message),
+        queue: (file, mode, text, message) => sync.queue(file, mode, text, message),
         pushedSoFar: () => sync.pushedSoFar(),
       };
       this.writer.gitLock = this.journal.indexLock;

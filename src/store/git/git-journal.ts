@@ -122,8 +122,8 @@ export class GitJournal {
     return next;
   }
 
-  /** `git -C <top> ...args` as netcfg's author; its stdout. */
-  async git(args: string[]): Promise<string> {
+  /** `git -C <top> ...args` as netcfg's author, `input` on its stdin; its stdout. */
+  async git(args: string[], input?: Buffer): Promise<string> {
     const env = {
       ...process.env,
       GIT_AUTHOR_NAME: this.author.name,
@@ -131,7 +131,14 @@ export class GitJournal {
       GIT_COMMITTER_NAME: this.author.name,
       GIT_COMMITTER_EMAIL: this.author.email,
     };
-    const { stdout } = await run('git', ['-C', this.top, ...args], { env, maxBuffer: 16 * 1024 * 1024 });
+    const running = run('git', ['-C', this.top, ...args], { env, maxBuffer: 16 * 1024 * 1024 });
+    running.child.stdin?.end(input);
+    const { stdout } = await running;
     return stdout;
+  }
+
+  /** The author netcfg's commits carry. */
+  get authorLine(): string {
+    return `${this.author.name} <${this.author.email}>`;
   }
 }

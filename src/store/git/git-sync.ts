@@ -1,14 +1,16 @@
 /**
  * GIT_SYNC: the config folder's clone follows the remote branch its branch tracks, and every PATCH
  * is pushed to it before its 200. One loop talks to the remote, one thing at a time:
- * - push: every commit made since the last push goes out in one `git push` (group commit), so
- *   writers that arrive while a push is in flight share the next round trip;
+ * - push: the writes made since the last push become one commit each, all made by one
+ *   `git fast-import`, and go out in one `git push` (group commit): writers that arrive while a
+ *   push is in flight share the next round trip, and none of them waits for a git process;
  * - pull: one `git ls-remote` asks for the remote's head (one round trip, no objects); only when it
  *   moved does a `git fetch` and a fast-forward bring the work tree to it. netcfg never makes a merge
  *   commit. The watcher then brings the changed files into the index as for any checkout.
  * What moves the work tree (a reset, a fast-forward) runs in the writers' turn (`exclusive`), so it
  * never lands between a write's read and its commit.
  */
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { NetcfgError } from '../../errors.js';
 import { clearStaleIndexLock, excludeOwnFolders, firstLine, isRejection } from './clone-setup.js';
@@ -30,10 +32,21 @@ export type PushOutcome = 'pushed' | 'rejected';
 /** Runs `fn` when no write is between its read and its commit (the writers' turn). */
 export type Exclusive = <T>(fn: () => Promise<T>) => Promise<T>;
 
+/** A write on disk that is not in the remote yet. */
 interface Unpushed {
-  sha: string;
+  /** Its path from the top of the clone. */
+  rel: string;
+  executable: boolean;
+  text: string;
+  message: string;
   settle(outcome: PushOutcome | NetcfgError): void;
 }
+
+/** Rejected pushes in a row put on top of the remote's head before the writers are asked to edit again. */
+const MAX_REBASES = 10;
+
+/** Where fast-import puts the commits of a push before the branch moves to them (once the remote has them). */
+const OUTGOING = 'refs/netcfg/outgoing';
 
 export class GitSync {
   /** Pulls asked for (by the interval or a webhook), for tests. */
@@ -49,6 +62,8 @@ export class GitSync {
   /** Callers waiting for the next pull to finish. */
   private pullWaiters: Array<() => void> = [];
   private working: Promise<void> | null = null;
+  /** Pushes in a row made again on a remote that moved on, without asking the writers. */
+  private rebases = 0;
 
   private constructor(
     private readonly journal: GitJournal,
@@ -107,31 +122,34 @@ export class GitSync {
   }
 
   /**
-   * Commits `file` alone (in the writers' turn, like the write before it). The commit goes out with
-   * the next push; `pushed` settles then, or throws GIT_REMOTE_UNAVAILABLE when the remote cannot
-   * be reached (the clone is then back at the remote's last known head). A commit git refuses puts
-   * the file back as it is in HEAD and is a STORAGE_UNAVAILABLE.
+   * Queues the write of `file` (already on disk, holding `text`) for the next push, as a commit of
+   * that file alone. `pushed` settles once the remote has it, or throws: GIT_REMOTE_UNAVAILABLE
+   * when the remote cannot be reached, STORAGE_UNAVAILABLE when git could not make the commit (the
+   * clone is then back at the remote's last known head).
    */
-  commit(file: string, message: string): Promise<{ pushed: Promise<PushOutcome> }> {
-    return this.journal.serial(async () => {
-      const rel = path.relative(this.journal.top, file);
-      try {
-        await this.journal.indexLock.ours(() => this.journal.git(['commit', '--no-verify', '--quiet', '--only', '-m', message, '--', rel]));
-      } catch (err) {
-        await this.journal.git(['checkout', '--quiet', 'HEAD', '--', rel]);
-        throw new NetcfgError('STORAGE_UNAVAILABLE', `git could not commit ${rel} (${firstLine(err)}); nothing was changed.`, { cause: err });
-      }
-      const sha = (await this.journal.git(['rev-parse', 'HEAD'])).trim();
-      const pushed = this.awaitPush(sha);
-      this.kick();
-      return { pushed };
+  queue(file: string, mode: number, text: string, message: string): { pushed: Promise<PushOutcome> } {
+    const rel = path.relative(this.journal.top, file).split(path.sep).join('/');
+    const pushed = new Promise<PushOutcome>((resolve, reject) => {
+      const settle = (outcome: PushOutcome | NetcfgError): void => (outcome instanceof NetcfgError ? reject(outcome) : resolve(outcome));
+      this.unpushed.push({ rel, executable: (mode & 0o111) !== 0, text, message, settle });
     });
+    pushed.catch(() => undefined); // awaited by the writer once it let its turn go
+    this.kick();
+    return { pushed };
   }
 
   /** Settles once every commit made so far was pushed: what a PATCH that changed nothing read is then in the remote. */
   pushedSoFar(): Promise<PushOutcome> {
-    const last = this.unpushed.at(-1);
-    return last ? this.awaitPush(last.sha) : Promise.resolve('pushed');
+    if (this.unpushed.length === 0) return Promise.resolve('pushed');
+    return new Promise((resolve, reject) => {
+      const last = this.unpushed.at(-1) as Unpushed;
+      const settle = last.settle;
+      last.settle = (outcome) => {
+        settle(outcome);
+        if (outcome instanceof NetcfgError) reject(outcome);
+        else resolve(outcome);
+      };
+    });
   }
 
   /** Where the clone stands. */
@@ -147,15 +165,6 @@ export class GitSync {
     };
   }
 
-  /** A promise of the push carrying `sha`; already handled, so a failure before anyone awaits it is no unhandled rejection. */
-  private awaitPush(sha: string): Promise<PushOutcome> {
-    const pushed = new Promise<PushOutcome>((resolve, reject) => {
-      this.unpushed.push({ sha, settle: (outcome) => (outcome instanceof NetcfgError ? reject(outcome) : resolve(outcome)) });
-    });
-    pushed.catch(() => undefined);
-    return pushed;
-  }
-
   /** Starts the loop that talks to the remote, unless it runs. */
   private kick(): void {
     if (this.working) return;
@@ -168,7 +177,7 @@ export class GitSync {
   /** Pushes while there is something to push, then pulls if asked to; one remote round trip at a time. */
   private async work(): Promise<void> {
     for (;;) {
-      if (this.unpushed.length > 0) await this.pushAll();
+      if (this.unpushed.length > 0) await this.pushAll().catch((err: unknown) => this.failAll(err));
       else if (this.pullWaiters.length > 0) {
         const waiters = this.pullWaiters.splice(0);
         await this.pullOnce();
@@ -177,31 +186,110 @@ export class GitSync {
     }
   }
 
-  /** One push of every commit made so far. Any failure drops them all: each writer edits again on the remote's head, or hears 503. */
+  /**
+   * One commit per write queued so far, all by one `git fast-import`, then one push of them. Any
+   * failure drops every queued write: each writer edits again on the remote's head, or hears 503.
+   */
   private async pushAll(): Promise<void> {
     const batch = this.unpushed.length;
-    const tip = this.unpushed[batch - 1]?.sha as string;
     let failure: unknown = null;
-    await this.journal.git(['push', '--quiet', this.remote, `${tip}:refs/heads/${this.branch}`]).catch((err: unknown) => (failure = err));
+    let refused: NetcfgError | null = null;
+    try {
+      await this.journal.git(['fast-import', '--quiet', '--force', '--date-format=now'], this.commitsOf(this.unpushed.slice(0, batch)));
+    } catch (err) {
+      failure = err;
+      refused = new NetcfgError('STORAGE_UNAVAILABLE', `git could not commit ${this.unpushed[0]?.rel} (${firstLine(err)}); nothing was changed.`, { cause: err });
+    }
+    if (failure === null) await this.journal.git(['push', '--quiet', this.remote, `${OUTGOING}:refs/heads/${this.branch}`]).catch((err: unknown) => (failure = err));
     if (failure === null) {
-      this.head = tip;
       this.lastPushAt = new Date();
       this.lastError = null;
-      for (const commit of this.unpushed.splice(0, batch)) commit.settle('pushed');
+      this.rebases = 0;
+      for (const write of this.unpushed.splice(0, batch)) write.settle('pushed');
+      // The remote has them: the branch and git's index move to them (the files on disk are theirs already).
+      await this.journal.serial(() => this.journal.indexLock.ours(() => this.journal.git(['reset', '--quiet', OUTGOING])));
+      this.head = (await this.journal.git(['rev-parse', 'HEAD'])).trim();
       return;
     }
     // Refused because the branch moved (by the check before the push, or by a push that won the race to update the ref).
-    const rejected = isRejection(failure) && (await this.fetched());
-    if (!rejected) this.lastError = `git push to ${this.upstream} failed: ${firstLine(failure)}`;
-    const refusal = new NetcfgError('GIT_REMOTE_UNAVAILABLE', `The change could not be pushed to ${this.upstream} (${firstLine(failure)}); nothing was changed, retry later.`, { cause: failure });
+    const rejected = refused === null && isRejection(failure) && (await this.fetched());
+    if (rejected && this.rebases < MAX_REBASES && (await this.rebased())) {
+      this.rebases++;
+      return; // the loop pushes the same writes again, on top of the remote's head
+    }
+    this.rebases = 0;
+    if (!rejected && refused === null) this.lastError = `git push to ${this.upstream} failed: ${firstLine(failure)}`;
+    const unavailable = new NetcfgError('GIT_REMOTE_UNAVAILABLE', `The change could not be pushed to ${this.upstream} (${firstLine(failure)}); nothing was changed, retry later.`, { cause: failure });
     await this.exclusive(() =>
       this.journal.serial(async () => {
-        // Commits made on top of the refused ones are gone with them.
+        // The writes queued after the batch go with it: the files on disk are put back too.
         await this.journal.git(['reset', '--hard', '--quiet', this.upstream]);
         this.head = (await this.journal.git(['rev-parse', 'HEAD'])).trim();
-        for (const commit of this.unpushed.splice(0)) commit.settle(rejected ? 'rejected' : refusal);
+        this.unpushed.splice(0).forEach((write, i) => {
+          if (rejected || (refused !== null && i >= batch)) write.settle('rejected');
+          else write.settle(refused ?? unavailable);
+        });
       }),
     );
+  }
+
+  /**
+   * What git refused beyond a push (the clone's own refs or files): every queued write hears 503,
+   * and the clone goes back to the remote's last known head when git lets it.
+   */
+  private async failAll(err: unknown): Promise<void> {
+    this.lastError = `git failed in the clone: ${firstLine(err)}`;
+    const refusal = new NetcfgError('STORAGE_UNAVAILABLE', `git failed in the clone (${firstLine(err)}); nothing was changed, retry later.`, { cause: err });
+    await this.exclusive(() =>
+      this.journal.serial(async () => {
+        await this.journal.git(['reset', '--hard', '--quiet', this.upstream]).catch(() => undefined);
+        for (const write of this.unpushed.splice(0)) write.settle(refusal);
+      }),
+    );
+  }
+
+  /** fast-import's input: one commit per write, each of its file alone, on top of HEAD. */
+  private commitsOf(writes: Unpushed[]): Buffer {
+    const parts: Buffer[] = [];
+    const add = (text: string): number => parts.push(Buffer.from(text));
+    const data = (bytes: Buffer): void => {
+      add(`data ${bytes.length}\n`);
+      parts.push(bytes);
+      add('\n');
+    };
+    writes.forEach((write, i) => {
+      add(`commit ${OUTGOING}\nauthor ${this.journal.authorLine} now\ncommitter ${this.journal.authorLine} now\n`);
+      data(Buffer.from(write.message));
+      if (i === 0) add('from HEAD\n');
+      // The path runs to the end of the line; ids and the folder layout keep line breaks out of it.
+      add(`M ${write.executable ? '100755' : '100644'} inline ${write.rel}\n`);
+      data(Buffer.from(write.text));
+    });
+    return Buffer.concat(parts);
+  }
+
+  /**
+   * After a rejected push and a fetch: when the remote changed none of the files the queued writes
+   * touch, what each write made is still exactly what it would make on the remote's head, so the
+   * clone moves to that head (files changed there are brought in, the queued ones stay) and the
+   * same writes are pushed again. Else false: the writers must edit the remote's version.
+   */
+  private async rebased(): Promise<boolean> {
+    const fields = (await this.journal.git(['diff', '--name-status', '--no-renames', '-z', 'HEAD', this.upstream])).split('\0');
+    const changes: Array<{ deleted: boolean; rel: string }> = [];
+    for (let i = 0; i + 1 < fields.length; i += 2) changes.push({ deleted: fields[i] === 'D', rel: fields[i + 1] as string });
+    const queued = new Set(this.unpushed.map((write) => write.rel));
+    if (changes.some((change) => queued.has(change.rel))) return false;
+    await this.exclusive(() =>
+      this.journal.serial(async () => {
+        await this.journal.git(['reset', '--quiet', this.upstream]);
+        const present = changes.filter((c) => !c.deleted).map((c) => c.rel);
+        if (present.length > 0) await this.journal.git(['checkout', this.upstream, '--', ...present]);
+        for (const change of changes.filter((c) => c.deleted)) rmSync(path.join(this.journal.top, change.rel), { force: true });
+        this.head = (await this.journal.git(['rev-parse', 'HEAD'])).trim();
+      }),
+    );
+    return true;
   }
 
   /** Fetches the upstream branch; false when the remote cannot be reached. */

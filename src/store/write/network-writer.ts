@@ -5,9 +5,9 @@
  * yaml-edit.ts), validate the result with the loader's own code, take the network's
  * cross-process lock, write a temp file and fsync it, rename it over the file if the file still
  * holds the bytes read, fsync the folder, update the index, answer. A file changed since it was
- * read (another replica, a git checkout) is read again. With GIT_SYNC the write is committed
- * before the lock is let go, served once a push carried it, and made again on the remote's new
- * version when the push was rejected.
+ * read (another replica, a git checkout) is read again. With GIT_SYNC the write is queued for
+ * the next push (git-sync.ts) before the lock is let go, served once the push carried it, and made
+ * again on the remote's new version when the push was rejected.
  */
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -58,7 +58,8 @@ export type AfterWrite = (file: string, id: NetworkId, fields: string[]) => Prom
 export interface Upstream {
   /** Keeps `id` served at its pushed version; the function returned serves what is on disk again. */
   hold(id: NetworkId): () => void;
-  commit(file: string, message: string): Promise<{ pushed: Promise<PushOutcome> }>;
+  /** Queues the file just written (holding `text`) for the next push, as a commit of its own. */
+  queue(file: string, mode: number, text: string, message: string): { pushed: Promise<PushOutcome> };
   pushedSoFar(): Promise<PushOutcome>;
 }
 
@@ -185,7 +186,7 @@ export class NetworkWriter {
       const message = `netcfg: update ${fields.join(', ')} of ${id.id}`;
       if (this.upstream && serveDisk) {
         // The remote is what makes it durable: a restart resets the clone to it, so no folder fsync here.
-        const { pushed } = await this.upstream.commit(current.abs, message);
+        const { pushed } = this.upstream.queue(current.abs, current.mode, next.text, message);
         written = { record: next.record, pushed: pushed.finally(serveDisk) };
         written.pushed?.catch(() => undefined); // awaited by update() once the turn is let go
         return written;

@@ -74,9 +74,9 @@ describe('store/git/git-sync: writes (a real remote: git daemon on loopback)', f
     expect(git(replica, 'status', '--porcelain')).to.equal('');
   });
 
-  it('a commit git refuses (a hook): 503 STORAGE_UNAVAILABLE, the clone clean, the old version served, the remote unchanged; hook gone: 200', async () => {
+  it('a commit git refuses (a hook refusing the ref it goes to): 503 STORAGE_UNAVAILABLE, the clone clean, the old version served, the remote unchanged; hook gone: 200', async () => {
     const hook = path.join(replica, '.git', 'hooks', 'reference-transaction');
-    writeFileSync(hook, `#!/bin/sh\n[ "$1" = prepared ] || exit 0\nif grep -q ' refs/heads/main$'; then echo 'refused by policy' >&2; exit 1; fi\n`, { mode: 0o755 });
+    writeFileSync(hook, `#!/bin/sh\n[ "$1" = prepared ] || exit 0\nif grep -q ' refs/netcfg/'; then echo 'refused by policy' >&2; exit 1; fi\n`, { mode: 0o755 });
     const before = { served: firstUrl('evm:n3'), remote: remoteFile(remote, 'evm/n3.yaml'), head: git(replica, 'rev-parse', 'HEAD') };
     const res = await patch('evm:n3', 'https://refused.example.com');
     expectErrorEnvelope(res, 503, 'STORAGE_UNAVAILABLE');
