@@ -12,6 +12,7 @@
  */
 import { rmSync } from 'node:fs';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { NetcfgError } from '../../errors.js';
 import { clearStaleIndexLock, excludeOwnFolders, firstLine, isRejection } from './clone-setup.js';
 import type { GitJournal } from './git-journal.js';
@@ -45,6 +46,12 @@ interface Unpushed {
 /** Rejected pushes in a row put on top of the remote's head before the writers are asked to edit again. */
 const MAX_REBASES = 10;
 
+/** Back-to-back pushes after which a replica leaves the branch alone for a moment (yieldBranch)... */
+const YIELD_AFTER = 10;
+/** ...or after only this many, while another replica is known to push (one of ours was rejected lately). */
+const YIELD_AFTER_CONTENDED = 2;
+const CONTENDED_MS = 60_000;
+
 /** Where fast-import puts the commits of a push before the branch moves to them (once the remote has them). */
 const OUTGOING = 'refs/netcfg/outgoing';
 
@@ -64,6 +71,14 @@ export class GitSync {
   private working: Promise<void> | null = null;
   /** Pushes in a row made again on a remote that moved on, without asking the writers. */
   private rebases = 0;
+  /** Pushes in a row after which more writes were already waiting: this replica keeps the branch busy. */
+  private streak = 0;
+  /** How long the last push took (one round trip to the remote and its work). */
+  private pushMs = 0;
+  /** Set after a push until the branch and git's index are moved to what it pushed (catchUp). */
+  private behindOutgoing = false;
+  /** When a push of ours was last rejected because another replica's got in first. */
+  private rejectedAt = -Infinity;
 
   private constructor(
     private readonly journal: GitJournal,
@@ -177,13 +192,33 @@ export class GitSync {
   /** Pushes while there is something to push, then pulls if asked to; one remote round trip at a time. */
   private async work(): Promise<void> {
     for (;;) {
-      if (this.unpushed.length > 0) await this.pushAll().catch((err: unknown) => this.failAll(err));
+      if (this.unpushed.length > 0) {
+        if (this.streak >= this.yieldAfter()) await this.yieldBranch();
+        await this.pushAll().catch((err: unknown) => this.failAll(err));
+      } else if (this.behindOutgoing) await this.catchUp().catch((err: unknown) => this.failAll(err));
       else if (this.pullWaiters.length > 0) {
         const waiters = this.pullWaiters.splice(0);
         await this.pullOnce();
         for (const done of waiters) done();
       } else return;
     }
+  }
+
+  /**
+   * Replicas race for the branch, and a replica whose push was rejected needs a fetch, a move and
+   * a push (about four push round trips) to try again: against a replica that pushes back-to-back
+   * it would never get in. So after some back-to-back pushes a replica waits that long (jittered);
+   * its writers meanwhile join the next push. Often while other replicas are known to push, rarely
+   * otherwise: a replica starved from the start gets its first push in within YIELD_AFTER, and
+   * the rejection that push causes tells the busy one.
+   */
+  private yieldAfter(): number {
+    return performance.now() - this.rejectedAt < CONTENDED_MS ? YIELD_AFTER_CONTENDED : YIELD_AFTER;
+  }
+
+  private async yieldBranch(): Promise<void> {
+    this.streak = 0;
+    await delay(this.pushMs * 4 * (0.75 + Math.random() * 0.5));
   }
 
   /**
@@ -200,19 +235,22 @@ export class GitSync {
       failure = err;
       refused = new NetcfgError('STORAGE_UNAVAILABLE', `git could not commit ${this.unpushed[0]?.rel} (${firstLine(err)}); nothing was changed.`, { cause: err });
     }
+    const pushStarted = performance.now();
     if (failure === null) await this.journal.git(['push', '--quiet', this.remote, `${OUTGOING}:refs/heads/${this.branch}`]).catch((err: unknown) => (failure = err));
+    this.pushMs = performance.now() - pushStarted;
     if (failure === null) {
       this.lastPushAt = new Date();
       this.lastError = null;
       this.rebases = 0;
       for (const write of this.unpushed.splice(0, batch)) write.settle('pushed');
-      // The remote has them: the branch and git's index move to them (the files on disk are theirs already).
-      await this.journal.serial(() => this.journal.indexLock.ours(() => this.journal.git(['reset', '--quiet', OUTGOING])));
-      this.head = (await this.journal.git(['rev-parse', 'HEAD'])).trim();
+      this.behindOutgoing = true;
+      this.streak = this.unpushed.length > 0 ? this.streak + 1 : 0;
       return;
     }
+    await this.catchUp(); // what follows compares and resets against HEAD
     // Refused because the branch moved (by the check before the push, or by a push that won the race to update the ref).
     const rejected = refused === null && isRejection(failure) && (await this.fetched());
+    if (rejected) this.rejectedAt = performance.now();
     if (rejected && this.rebases < MAX_REBASES && (await this.rebased())) {
       this.rebases++;
       return; // the loop pushes the same writes again, on top of the remote's head
@@ -242,10 +280,25 @@ export class GitSync {
     const refusal = new NetcfgError('STORAGE_UNAVAILABLE', `git failed in the clone (${firstLine(err)}); nothing was changed, retry later.`, { cause: err });
     await this.exclusive(() =>
       this.journal.serial(async () => {
-        await this.journal.git(['reset', '--hard', '--quiet', this.upstream]).catch(() => undefined);
+        await this.journal.git(['reset', '--hard', '--quiet', this.upstream]).then(
+          () => (this.behindOutgoing = false),
+          () => undefined,
+        );
         for (const write of this.unpushed.splice(0)) write.settle(refusal);
       }),
     );
+  }
+
+  /**
+   * The remote has what was pushed: the branch and git's index move to it (the files on disk are
+   * its files already). Done once no write waits, not after every push: under load the next
+   * push builds on the pushed commits directly and saves these git processes.
+   */
+  private async catchUp(): Promise<void> {
+    if (!this.behindOutgoing) return;
+    await this.journal.serial(() => this.journal.indexLock.ours(() => this.journal.git(['reset', '--quiet', OUTGOING])));
+    this.behindOutgoing = false;
+    this.head = (await this.journal.git(['rev-parse', 'HEAD'])).trim();
   }
 
   /** fast-import's input: one commit per write, each of its file alone, on top of HEAD. */
@@ -260,7 +313,8 @@ export class GitSync {
     writes.forEach((write, i) => {
       add(`commit ${OUTGOING}\nauthor ${this.journal.authorLine} now\ncommitter ${this.journal.authorLine} now\n`);
       data(Buffer.from(write.message));
-      if (i === 0) add('from HEAD\n');
+      // fast-import needs ^0 to start a branch from its own tip.
+      if (i === 0) add(`from ${this.behindOutgoing ? `${OUTGOING}^0` : 'HEAD'}\n`);
       // The path runs to the end of the line; ids and the folder layout keep line breaks out of it.
       add(`M ${write.executable ? '100755' : '100644'} inline ${write.rel}\n`);
       data(Buffer.from(write.text));
