@@ -4,9 +4,19 @@
  * bad file merged in git must not take every replica out of service.
  */
 import type { GitJournal } from './git/git-journal.js';
-import type { SyncStatus } from './git/git-sync.js';
 import type { InvalidFile } from './index/network-index.js';
 import type { ConfigWatcher } from './watch/watcher.js';
+
+/** Where a GIT_SYNC clone stands against its remote branch (git-sync.ts). */
+export interface SyncStatus {
+  head: string | null;
+  upstream: string;
+  last_pull_at: string | null;
+  last_push_at: string | null;
+  ahead: number;
+  behind: number;
+  last_error: string | null;
+}
 
 export type HealthStatus = 'healthy' | 'degraded' | 'unhealthy';
 

@@ -1,7 +1,7 @@
 /**
- * What GIT_SYNC needs from the clone beyond plain git commands: netcfg's own folders kept out of
- * `git status`, git's refusals told apart from an unreachable remote, and git's messages told
- * without the credentials a remote URL may carry.
+ * What GIT_SYNC needs from the clone beyond single git commands: netcfg's own folders kept out of
+ * `git status`, a lock a killed git left cleared, git's refusals told apart from an unreachable
+ * remote, and git's messages told without the credentials a remote URL may carry.
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';

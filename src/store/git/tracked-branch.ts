@@ -1,0 +1,103 @@
+/**
+ * The clone's branch and the remote branch it tracks (`origin/main`): every git command GIT_SYNC
+ * runs against them, each one line here, so git-sync.ts reads as what it decides.
+ */
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { firstLine } from './clone-setup.js';
+import type { GitJournal } from './git-journal.js';
+
+export interface Change {
+  rel: string;
+  deleted: boolean;
+}
+
+export class TrackedBranch {
+  private constructor(
+    private readonly journal: GitJournal,
+    /** `origin/main`: the remote and the branch the clone's branch tracks. */
+    readonly upstream: string,
+  ) {}
+
+  /** The branch checked out in the journal's work tree; throws when it tracks no remote branch. */
+  static async of(journal: GitJournal): Promise<TrackedBranch> {
+    try {
+      return new TrackedBranch(journal, (await journal.git(['rev-parse', '--abbrev-ref', '--symbolic-full-name', '@{upstream}'])).trim());
+    } catch (err) {
+      throw new Error(`GIT_SYNC needs CONFIG_DIR inside a clone whose branch tracks a remote branch (what "git clone URL" makes); ${firstLine(err)}`, { cause: err });
+    }
+  }
+
+  private get remote(): string {
+    return this.upstream.slice(0, this.upstream.indexOf('/'));
+  }
+
+  private get name(): string {
+    return this.upstream.slice(this.upstream.indexOf('/') + 1);
+  }
+
+  async rev(ref: string): Promise<string> {
+    return (await this.journal.git(['rev-parse', ref])).trim();
+  }
+
+  /** The remote's head as the remote says now: one round trip, no objects. */
+  async remoteHead(): Promise<string> {
+    return (await this.journal.git(['ls-remote', '--quiet', this.remote, `refs/heads/${this.name}`])).split(/\s/)[0] ?? '';
+  }
+
+  fetch(): Promise<string> {
+    return this.journal.git(['fetch', '--quiet', this.remote, this.name]);
+  }
+
+  /** Fetches the remote branch; false when the remote cannot be reached. */
+  async fetched(): Promise<boolean> {
+    return this.fetch().then(
+      () => true,
+      () => false,
+    );
+  }
+
+  /** Pushes `ref` to the remote branch; git refuses what is not a fast-forward. */
+  push(ref: string): Promise<string> {
+    return this.journal.git(['push', '--quiet', this.remote, `${ref}:refs/heads/${this.name}`]);
+  }
+
+  /** Runs `git fast-import` on `input` (commits it makes on a ref of its own). */
+  fastImport(input: Buffer): Promise<string> {
+    return this.journal.git(['fast-import', '--quiet', '--force', '--date-format=now'], input);
+  }
+
+  /** The branch, git's index and the work tree to the remote branch as last fetched. */
+  resetHard(): Promise<string> {
+    return this.journal.git(['reset', '--hard', '--quiet', this.upstream]);
+  }
+
+  /** The branch and git's index to `ref`; the work tree is left as it is. */
+  moveTo(ref: string): Promise<string> {
+    return this.journal.indexLock.ours(() => this.journal.git(['reset', '--quiet', ref]));
+  }
+
+  fastForward(): Promise<string> {
+    return this.journal.git(['merge', '--ff-only', '--quiet', this.upstream]);
+  }
+
+  async behind(): Promise<number> {
+    return Number((await this.journal.git(['rev-list', '--count', `HEAD..${this.upstream}`])).trim()) || 0;
+  }
+
+  /** The files that differ between HEAD and the remote branch, and whether each is gone there. */
+  async changes(): Promise<Change[]> {
+    const fields = (await this.journal.git(['diff', '--name-status', '--no-renames', '-z', 'HEAD', this.upstream])).split('\0');
+    const changes: Change[] = [];
+    for (let i = 0; i + 1 < fields.length; i += 2) changes.push({ deleted: fields[i] === 'D', rel: fields[i + 1] as string });
+    return changes;
+  }
+
+  /** To the remote branch, bringing in only `changes`: every other file on disk, a write not pushed yet, stays. */
+  async moveKeepingOthers(changes: Change[]): Promise<void> {
+    await this.journal.git(['reset', '--quiet', this.upstream]);
+    const present = changes.filter((c) => !c.deleted).map((c) => c.rel);
+    if (present.length > 0) await this.journal.git(['checkout', this.upstream, '--', ...present]);
+    for (const change of changes.filter((c) => c.deleted)) rmSync(path.join(this.journal.top, change.rel), { force: true });
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * GIT_SYNC's writes on their way to the remote: each is on disk already and waits, in order, for
+ * the push that carries it. The queue also writes what `git fast-import` reads to make them one
+ * commit each (that file alone, netcfg's author) in one process.
+ */
+import { NetcfgError } from '../../errors.js';
+
+/** 'rejected': the remote moved on and the clone is now at its new head, without the write: edit again. */
+export type PushOutcome = 'pushed' | 'rejected';
+
+/** Where fast-import puts the commits of a push before the branch moves to them (once the remote has them). */
+export const OUTGOING = 'refs/netcfg/outgoing';
+
+/** A write on disk that is not in the remote yet. */
+interface Queued {
+  /** Its path from the top of the clone. */
+  rel: string;
+  executable: boolean;
+  text: string;
+  message: string;
+  settle(outcome: PushOutcome | NetcfgError): void;
+}
+
+export class WriteQueue {
+  private readonly items: Queued[] = [];
+
+  get length(): number {
+    return this.items.length;
+  }
+
+  /** Queues a write; the promise settles with the outcome of the push that carries it. */
+  add(rel: string, mode: number, text: string, message: string): Promise<PushOutcome> {
+    const pushed = new Promise<PushOutcome>((resolve, reject) => {
+      const settle = (outcome: PushOutcome | NetcfgError): void => (outcome instanceof NetcfgError ? reject(outcome) : resolve(outcome));
+      this.items.push({ rel, executable: (mode & 0o111) !== 0, text, message, settle });
+    });
+    pushed.catch(() => undefined); // awaited by the writer once it let its turn go
+    return pushed;
+  }
+
+  /** Settles with the last write queued so far (at once when none waits). */
+  settledSoFar(): Promise<PushOutcome> {
+    const last = this.items.at(-1);
+    if (!last) return Promise.resolve('pushed');
+    return new Promise((resolve, reject) => {
+      const settle = last.settle;
+      last.settle = (outcome) => {
+        settle(outcome);
+        if (outcome instanceof NetcfgError) reject(outcome);
+        else resolve(outcome);
+      };
+    });
+  }
+
+  /** The paths the queued writes touch. */
+  paths(): Set<string> {
+    return new Set(this.items.map((item) => item.rel));
+  }
+
+  /** Settles the first `count` writes (a push carried them). */
+  settleFirst(count: number, outcome: PushOutcome): void {
+    for (const item of this.items.splice(0, count)) item.settle(outcome);
+  }
+
+  /** Settles every write, each with what `outcomeOf` says for its place in the queue. */
+  settleAll(outcomeOf: (index: number) => PushOutcome | NetcfgError): void {
+    this.items.splice(0).forEach((item, i) => item.settle(outcomeOf(i)));
+  }
+
+  /** What fast-import reads to make the first `count` writes one commit each on OUTGOING, on top of `base`. */
+  fastImportInput(count: number, base: string, author: string): Buffer {
+    const parts: Buffer[] = [];
+    const add = (text: string): number => parts.push(Buffer.from(text));
+    const data = (bytes: Buffer): void => {
+      add(`data ${bytes.length}\n`);
+      parts.push(bytes);
+      add('\n');
+    };
+    this.items.slice(0, count).forEach((item, i) => {
+      add(`commit ${OUTGOING}\nauthor ${author} now\ncommitter ${author} now\n`);
+      data(Buffer.from(item.message));
+      if (i === 0) add(`from ${base}\n`);
+      // The path runs to the end of the line; ids and the folder layout keep line breaks out of it.
+      add(`M ${item.executable ? '100755' : '100644'} inline ${item.rel}\n`);
+      data(Buffer.from(item.text));
+    });
+    return Buffer.concat(parts);
+  }
+}
