@@ -44,8 +44,6 @@ export class GitSync {
   /** Pushes in a row made again on a remote that moved on, without asking the writers. */
   private rebases = 0;
   private readonly share = new BranchShare();
-  /** Set after a push until the branch and git's index are moved to what it pushed (catchUp). */
-  private behindOutgoing = false;
 
   private constructor(
     private readonly journal: GitJournal,
@@ -137,8 +135,7 @@ export class GitSync {
       if (this.unpushed.length > 0) {
         await this.share.turn();
         await this.pushAll().catch((err: unknown) => this.failAll(err));
-      } else if (this.behindOutgoing) await this.catchUp().catch((err: unknown) => this.failAll(err));
-      else if (this.pullWaiters.length > 0) {
+      } else if (this.pullWaiters.length > 0) {
         const waiters = this.pullWaiters.splice(0);
         await this.pullOnce();
         for (const done of waiters) done();
@@ -155,9 +152,7 @@ export class GitSync {
     let failure: unknown = null;
     let refused: NetcfgError | null = null;
     try {
-      // fast-import needs ^0 to start a branch from its own tip.
-      const base = this.behindOutgoing ? `${OUTGOING}^0` : 'HEAD';
-      await this.branch.fastImport(this.unpushed.fastImportInput(batch, base, this.journal.authorLine));
+      await this.branch.fastImport(this.unpushed.fastImportInput(batch, 'HEAD', this.journal.authorLine));
     } catch (err) {
       failure = err;
       refused = new NetcfgError('STORAGE_UNAVAILABLE', `git could not commit ${[...this.unpushed.paths()].join(', ')} (${firstLine(err)}); nothing was changed.`, { cause: err });
@@ -169,15 +164,16 @@ export class GitSync {
       this.lastPushAt = new Date();
       this.lastError = null;
       this.rebases = 0;
-      this.behindOutgoing = true;
-      // With no other write waiting the clone catches up before the answers (a client that got its
-      // 200 finds `git status` clean); under load that waits for a quiet moment, saving two git runs a push.
-      if (this.unpushed.length === batch) await this.catchUp().catch((err: unknown) => (this.lastError = `git could not move the clone to what it pushed: ${firstLine(err)}`));
+      // The remote has them: the branch and git's index move to them (the files on disk are theirs
+      // already) before the answers, so a client that got its 200 finds `git status` clean.
+      await this.journal
+        .serial(() => this.branch.moveTo(OUTGOING))
+        .catch((err: unknown) => (this.lastError = `git could not move the clone to what it pushed: ${firstLine(err)}`));
+      this.head = await this.branch.rev('HEAD').catch(() => this.head);
       this.unpushed.settleFirst(batch, 'pushed');
       this.share.pushed(pushMs, this.unpushed.length > 0);
       return;
     }
-    await this.catchUp(); // what follows compares and resets against HEAD
     // Refused because the branch moved (by the check before the push, or by a push that won the race to update the ref).
     const rejected = refused === null && isRejection(failure) && (await this.branch.fetched());
     if (rejected) this.share.rejected(pushMs);
@@ -207,25 +203,10 @@ export class GitSync {
     const refusal = new NetcfgError('STORAGE_UNAVAILABLE', `git failed in the clone (${firstLine(err)}); nothing was changed, retry later.`, { cause: err });
     await this.exclusive(() =>
       this.journal.serial(async () => {
-        await this.branch.resetHard().then(
-          () => (this.behindOutgoing = false),
-          () => undefined,
-        );
+        await this.branch.resetHard().catch(() => undefined);
         this.unpushed.settleAll(() => refusal);
       }),
     );
-  }
-
-  /**
-   * The remote has what was pushed: the branch and git's index move to it (the files on disk are
-   * its files already). Done once no write waits, not after every push: under load the next
-   * push builds on the pushed commits directly and saves these git processes.
-   */
-  private async catchUp(): Promise<void> {
-    if (!this.behindOutgoing) return;
-    await this.journal.serial(() => this.branch.moveTo(OUTGOING));
-    this.behindOutgoing = false;
-    this.head = await this.branch.rev('HEAD');
   }
 
   /**
