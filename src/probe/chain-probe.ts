@@ -1,0 +1,93 @@
+/**
+ * What one RPC URL says about its chain, per family: the call that names the chain (compared with
+ * what the file claims) and the call that gives the head. A family without a probe is not probed.
+ *   evm      eth_chainId = chain_id,            eth_blockNumber
+ *   solana   getHealth, getGenesisHash = genesis_hash (when the file sets it), getSlot
+ *   stellar  getNetwork.passphrase = passphrase, getLatestLedger.sequence
+ */
+import { CallFailed, rpcCall, type CallOptions } from './rpc-call.js';
+
+export type ProbeStatus = 'ok' | 'wrong_chain' | 'lagging' | 'unreachable' | 'bad_response';
+
+/** What the file claims the chain is. */
+export interface Claimed {
+  chain_id?: number | undefined;
+  genesis_hash?: string | undefined;
+  passphrase?: string | undefined;
+}
+
+export interface UrlHealth {
+  url: string;
+  status: ProbeStatus;
+  /** What the URL answered for the claimed field, when it answered. */
+  chain_id?: number;
+  genesis_hash?: string;
+  passphrase?: string;
+  head: number | null;
+  /** How far behind the best URL of the same network (filled in by the prober). */
+  lag: number | null;
+  latency_ms: number | null;
+  checked_at: string;
+  error: string | null;
+}
+
+type Answered = Pick<UrlHealth, 'chain_id' | 'genesis_hash' | 'passphrase'>;
+
+/** The family's probe: what the URL answered, the head, and a mismatch with the claim if any. */
+type FamilyProbe = (call: (method: string, params?: unknown[]) => Promise<unknown>, claimed: Claimed) => Promise<{ answered: Answered; head: number; mismatch: string | null }>;
+
+const PROBES: Record<string, FamilyProbe> = {
+  async evm(call, claimed) {
+    const chainId = toInteger(await call('eth_chainId'), 'eth_chainId');
+    const head = toInteger(await call('eth_blockNumber'), 'eth_blockNumber');
+    const mismatch = claimed.chain_id !== undefined && chainId !== claimed.chain_id ? `answered chain_id ${chainId}; the file says ${claimed.chain_id}` : null;
+    return { answered: { chain_id: chainId }, head, mismatch };
+  },
+  async solana(call, claimed) {
+    const health = await call('getHealth');
+    if (health !== 'ok') throw new CallFailed('bad_response', `getHealth answered ${JSON.stringify(health).slice(0, 80)}`);
+    const genesis = toText(await call('getGenesisHash'), 'getGenesisHash');
+    const head = toInteger(await call('getSlot'), 'getSlot');
+    const mismatch = claimed.genesis_hash !== undefined && genesis !== claimed.genesis_hash ? `answered genesis hash ${genesis}; the file says ${claimed.genesis_hash}` : null;
+    return { answered: { genesis_hash: genesis }, head, mismatch };
+  },
+  async stellar(call, claimed) {
+    const passphrase = toText((await call('getNetwork')) as { passphrase?: unknown } | null, 'getNetwork', 'passphrase');
+    const head = toInteger(((await call('getLatestLedger')) as { sequence?: unknown } | null)?.sequence, 'getLatestLedger.sequence');
+    const mismatch = claimed.passphrase !== undefined && passphrase !== claimed.passphrase ? `answered passphrase "${passphrase}"; the file says "${claimed.passphrase}"` : null;
+    return { answered: { passphrase }, head, mismatch };
+  },
+};
+
+export function isProbed(family: string): boolean {
+  return Object.hasOwn(PROBES, family);
+}
+
+/** Probes `url` of a `family` network; never throws (every failure is a status). */
+export async function probeUrl(family: string, url: string, claimed: Claimed, options: CallOptions): Promise<UrlHealth> {
+  const started = performance.now();
+  const base = { url, head: null, lag: null, latency_ms: null, checked_at: new Date().toISOString(), error: null };
+  const probe = PROBES[family];
+  if (!probe) return { ...base, status: 'ok' };
+  try {
+    const { answered, head, mismatch } = await probe((method, params = []) => rpcCall(url, method, params, options), claimed);
+    const latency_ms = Math.round(performance.now() - started);
+    return { ...base, ...answered, head, latency_ms, status: mismatch ? 'wrong_chain' : 'ok', error: mismatch };
+  } catch (err) {
+    if (err instanceof CallFailed) return { ...base, status: err.kind, error: err.message };
+    return { ...base, status: 'bad_response', error: (err as Error).message };
+  }
+}
+
+/** A JSON-RPC quantity (`0x1a`) or a number, as an integer. */
+function toInteger(value: unknown, what: string): number {
+  const n = typeof value === 'string' && /^0x[0-9a-f]+$/i.test(value) ? Number.parseInt(value, 16) : value;
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) throw new CallFailed('bad_response', `${what}: ${JSON.stringify(value)?.slice(0, 80)} is not a block number`);
+  return n;
+}
+
+function toText(value: unknown, what: string, field?: string): string {
+  const text = field === undefined ? value : (value as Record<string, unknown> | null)?.[field];
+  if (typeof text !== 'string' || text === '') throw new CallFailed('bad_response', `${what}: no ${field ?? 'text'} in the answer`);
+  return text;
+}

@@ -1,0 +1,57 @@
+/**
+ * Probes every URL of a network, at most `concurrency` calls at a time across everything this
+ * prober does, and marks a URL `lagging` when its head is more than the family's bound behind the
+ * best URL of the same network (a URL that answers for the wrong chain does not count as best).
+ */
+import { isProbed, probeUrl, type Claimed, type UrlHealth } from './chain-probe.js';
+import type { CallOptions } from './rpc-call.js';
+
+export interface ProberOptions extends CallOptions {
+  /** Probes in flight at once, over all networks. */
+  concurrency: number;
+}
+
+export const DEFAULT_PROBER: ProberOptions = { timeoutMs: 5000, maxBytes: 64 * 1024, blockPrivate: false, concurrency: 32 };
+
+/** Heads behind the best URL before a URL is `lagging`: about a minute of blocks (12 s, 0.4 s and 5 s per block). */
+const LAG_BOUND: Record<string, number> = { evm: 5, solana: 150, stellar: 12 };
+
+export class Prober {
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(private readonly options: ProberOptions = DEFAULT_PROBER) {}
+
+  /** Whether networks of `family` are probed at all. */
+  probes(family: string): boolean {
+    return isProbed(family);
+  }
+
+  /** Every URL of one network, in the order given. */
+  async probeNetwork(family: string, urls: string[], claimed: Claimed): Promise<UrlHealth[]> {
+    const results = await Promise.all(urls.map((url) => this.limited(() => probeUrl(family, url, claimed, this.options))));
+    const heads = results.filter((r) => r.status === 'ok' && r.head !== null).map((r) => r.head as number);
+    if (heads.length === 0) return results;
+    const best = Math.max(...heads);
+    const bound = LAG_BOUND[family] ?? 0;
+    return results.map((r) => {
+      if (r.head === null || r.status === 'wrong_chain') return r;
+      const lag = best - r.head;
+      if (r.status === 'ok' && lag > bound) return { ...r, lag, status: 'lagging', error: `${lag} behind the best URL of this network (more than ${bound})` };
+      return { ...r, lag };
+    });
+  }
+
+  /** Runs `fn` in one of `concurrency` slots; a finished call hands its slot to the next in line. */
+  private async limited<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.running >= this.options.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.running++;
+    try {
+      return await fn();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running--;
+    }
+  }
+}

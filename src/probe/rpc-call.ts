@@ -1,0 +1,116 @@
+/**
+ * One JSON-RPC call to an RPC URL, as the prober makes it: a POST with a deadline, no redirect
+ * followed, at most `maxBytes` of answer read, and, when internal addresses are blocked, the
+ * address the name resolves to checked at connect time (a public name that resolves to a private
+ * address is refused, which a check of the URL's text cannot see).
+ */
+import dns from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupAddress } from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
+import { isInternalHost } from '../store/validation/url-rules.js';
+import { redactUrl } from './redact.js';
+
+export interface CallOptions {
+  timeoutMs: number;
+  maxBytes: number;
+  /** RPC_BLOCK_PRIVATE_IPS: refuse to connect to an internal address, whatever the name. */
+  blockPrivate: boolean;
+  /** How names are resolved (node's dns.lookup unless a test gives its own). */
+  lookup?: LookupFunction;
+}
+
+/** Why a call failed: the endpoint could not be reached, or what it answered is not a JSON-RPC result. */
+export class CallFailed extends Error {
+  constructor(
+    readonly kind: 'unreachable' | 'bad_response',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The `result` of `method` at `url`; throws CallFailed. */
+export async function rpcCall(url: string, method: string, params: unknown[], options: CallOptions): Promise<unknown> {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
+  const text = await post(url, body, options);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new CallFailed('bad_response', `${method}: the answer is not JSON`);
+  }
+  const answer = parsed as { result?: unknown; error?: { message?: unknown } } | null;
+  if (answer === null || typeof answer !== 'object') throw new CallFailed('bad_response', `${method}: the answer is not a JSON-RPC object`);
+  if (answer.error !== undefined) throw new CallFailed('bad_response', `${method}: error ${JSON.stringify(String(answer.error?.message ?? answer.error)).slice(0, 200)}`);
+  if (!('result' in answer)) throw new CallFailed('bad_response', `${method}: the answer has no result`);
+  return answer.result;
+}
+
+function post(url: string, body: string, options: CallOptions): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(url);
+    // An address written in the URL is never looked up, so it is checked here.
+    const literal = target.hostname.replace(/^\[|\]$/g, '');
+    if (options.blockPrivate && isIP(literal) !== 0 && isInternalHost(literal)) {
+      return reject(new CallFailed('unreachable', `${literal} is an internal address; RPC_BLOCK_PRIVATE_IPS forbids it`));
+    }
+    const lookup = guardedLookup(options);
+    const send = target.protocol === 'https:' ? https.request : http.request;
+    const req = send(target, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }, lookup, agent: false }, (res) => {
+      const status = res.statusCode ?? 0;
+      if (status >= 300 && status < 400) {
+        res.resume();
+        const to = res.headers.location ? ` to ${redactUrl(new URL(res.headers.location, url).href)}` : '';
+        return fail('bad_response', `redirected (${status})${to}; redirects are not followed`);
+      }
+      if (status !== 200) {
+        res.resume();
+        return fail('bad_response', `HTTP ${status}`);
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > options.maxBytes) return fail('bad_response', `the answer is larger than ${options.maxBytes} bytes`);
+        chunks.push(chunk);
+      });
+      res.on('end', () => finish(() => resolve(Buffer.concat(chunks).toString('utf8'))));
+      res.on('error', (err) => fail('unreachable', err.message));
+    });
+    const timer = setTimeout(() => fail('unreachable', `no answer within ${options.timeoutMs} ms`), options.timeoutMs);
+    let done = false;
+    function finish(settle: () => void): void {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      settle();
+    }
+    function fail(kind: CallFailed['kind'], message: string): void {
+      finish(() => reject(new CallFailed(kind, message)));
+      req.destroy();
+    }
+    req.on('error', (err: NodeJS.ErrnoException) => fail('unreachable', err.code === 'EPRIVATE' ? err.message : `${err.code ?? 'error'}: ${err.message}`));
+    req.end(body);
+  });
+}
+
+/** dns.lookup, refusing a name any of whose addresses is internal when blocking is on. */
+function guardedLookup(options: CallOptions): LookupFunction {
+  const lookup = options.lookup ?? (dns.lookup as LookupFunction);
+  if (!options.blockPrivate) return lookup;
+  return (hostname, lookupOptions, callback) => {
+    lookup(hostname, { ...lookupOptions, all: true }, (err, found) => {
+      if (err) return callback(err, '', 0);
+      const addresses = found as unknown as LookupAddress[];
+      const internal = addresses.find((a) => isInternalHost(a.address));
+      if (internal || addresses.length === 0) {
+        const refused = Object.assign(new Error(`${hostname} resolves to ${internal?.address ?? 'nothing'}, an internal address; RPC_BLOCK_PRIVATE_IPS forbids it`), { code: 'EPRIVATE' });
+        return callback(refused, '', 0);
+      }
+      if (lookupOptions.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+      callback(null, addresses[0]?.address as string, addresses[0]?.family as number);
+    });
+  };
+}
