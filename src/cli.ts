@@ -8,6 +8,9 @@ import path from 'node:path';
 import { Command, Option } from 'commander';
 import { configFromEnv, ConfigError } from './config.js';
 import { serve } from './main.js';
+import { probeNetworks } from './probe/probe-folder.js';
+import { DEFAULT_PROBER, Prober } from './probe/prober.js';
+import { networkOf } from './store/network-record.js';
 import { validateFolder } from './store/validate-folder.js';
 
 function fail(message: string, code = 2): never {
@@ -68,22 +71,36 @@ export function buildCli(): Command {
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .addOption(new Option('--block-private-ips', 'apply RPC_BLOCK_PRIVATE_IPS [RPC_BLOCK_PRIVATE_IPS]'))
     .addOption(new Option('--allowed-hosts <hosts>', 'apply RPC_ALLOWED_HOSTS [RPC_ALLOWED_HOSTS]'))
-    .action((dir: string, opts: { format: string; blockPrivateIps?: boolean | string; allowedHosts?: string }) => {
+    .addOption(new Option('--probe', 'also ask every enabled RPC URL which chain it serves (wrong chain or unreachable: a problem; far behind: a warning)'))
+    .action(async (dir: string, opts: { format: string; blockPrivateIps?: boolean | string; allowedHosts?: string; probe?: boolean }) => {
       const blockPrivate = opts.blockPrivateIps === true || /^(true|1|yes)$/i.test(process.env.RPC_BLOCK_PRIVATE_IPS ?? '');
       const allowedHosts = (opts.allowedHosts ?? process.env.RPC_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
       const report = validateFolder(path.resolve(dir), { blockPrivate, allowedHosts });
-      const files = new Set(report.problems.map((p) => p.path)).size;
+      const started = performance.now();
+      const probed = opts.probe
+        ? await probeNetworks(
+            report.records.map((r) => ({ path: r.path, family: r.id.slice(0, r.id.indexOf(':')), fields: networkOf(r) })),
+            new Prober({ ...DEFAULT_PROBER, blockPrivate }),
+            report.positionOf,
+          )
+        : null;
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      const problems = [...report.problems, ...(probed?.findings.filter((f) => f.severity === 'problem') ?? [])].map((p) => ({ path: path.join(dir, p.path), line: p.line, column: p.column, error: p.error }));
+      const warnings = (probed?.findings.filter((f) => f.severity === 'warning') ?? []).map((p) => ({ path: path.join(dir, p.path), line: p.line, column: p.column, error: p.error }));
       if (opts.format === 'json') {
-        const problems = report.problems.map((p) => ({ ...p, path: path.join(dir, p.path) }));
-        process.stdout.write(`${JSON.stringify({ ok: problems.length === 0, networks: report.networks, problems }, null, 2)}\n`);
+        const probe = probed ? { probe: { urls: probed.urls, seconds: Number(seconds) } } : {};
+        process.stdout.write(`${JSON.stringify({ ok: problems.length === 0, networks: report.networks, problems, warnings, ...probe }, null, 2)}\n`);
       } else {
-        for (const p of report.problems) process.stdout.write(`${path.join(dir, p.path)}:${p.line}:${p.column}: ${p.error}\n`);
-        const summary = report.problems.length === 0
-          ? `netcfg: ${report.networks} networks valid in ${dir}`
-          : `netcfg: ${report.problems.length} problem(s) in ${files} file(s); ${report.networks} networks valid in ${dir}`;
+        for (const p of problems) process.stdout.write(`${p.path}:${p.line}:${p.column}: ${p.error}\n`);
+        for (const w of warnings) process.stdout.write(`${w.path}:${w.line}:${w.column}: warning: ${w.error}\n`);
+        const files = new Set(problems.map((p) => p.path)).size;
+        const probeNote = probed ? `; ${probed.urls} RPC URLs probed in ${seconds} s` : '';
+        const summary = problems.length === 0
+          ? `netcfg: ${report.networks} networks valid in ${dir}${probeNote}`
+          : `netcfg: ${problems.length} problem(s) in ${files} file(s); ${report.networks} networks valid in ${dir}${probeNote}`;
         process.stdout.write(`${summary}\n`);
       }
-      process.exitCode = report.problems.length === 0 ? 0 : 1;
+      process.exitCode = problems.length === 0 ? 0 : 1;
     });
 
   return program;

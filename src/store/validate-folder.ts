@@ -3,23 +3,33 @@
  * schema, URL rules, duplicate .yml/.yaml ids), without starting anything. `netcfg validate` and
  * pull-request CI use it.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { DiskSync } from './index/disk-sync.js';
 import { NetworkIndex, type InvalidFile } from './index/network-index.js';
+import type { NetworkRecord } from './network-record.js';
+import { positionIn } from './validation/network-file.js';
 import type { UrlPolicy } from './validation/url-rules.js';
 
 export interface FolderReport {
   networks: number;
   problems: InvalidFile[];
+  /** Every network served, for checks beyond the files (`validate --probe`). */
+  records: NetworkRecord[];
+  /** Where a JSON Pointer lands in a served file, for a problem found beyond the file. */
+  positionOf(rel: string, pointer: string): { line: number; column: number };
 }
 
 export function validateFolder(root: string, policy: UrlPolicy): FolderReport {
   const index = new NetworkIndex();
   const sync = new DiskSync(root, index, policy);
   const rootProblem = sync.rootProblem();
-  if (rootProblem) return { networks: 0, problems: [{ path: '.', line: 1, column: 1, error: rootProblem }] };
+  const positionOf = (rel: string, pointer: string) => positionIn(readFileSync(path.join(root, rel), 'utf8'), pointer);
+  if (rootProblem) return { networks: 0, problems: [{ path: '.', line: 1, column: 1, error: rootProblem }], records: [], positionOf };
   index.beginBulk();
   const { ids, foreign } = sync.listTargets();
   for (const id of ids.values()) sync.apply(sync.observe(id));
   for (const [rel, reason] of foreign) sync.refreshForeign(rel, reason);
-  return { networks: index.size, problems: index.invalidFiles() };
+  const records = [...index.ids()].map((id) => index.get(id) as NetworkRecord);
+  return { networks: index.size, problems: index.invalidFiles(), records, positionOf };
 }

@@ -152,6 +152,12 @@ function shortTag(tag: string | undefined): string {
   return (tag ?? '').replace(/^tag:yaml\.org,2002:/, '!!');
 }
 
+/** Where a JSON Pointer lands in a file's text (line and column of the deepest node on its path). */
+export function positionIn(text: string, pointer: string): { line: number; column: number } {
+  const { doc, lines } = parseYaml(text);
+  return locate(doc, lines, pointer);
+}
+
 /** Finds where a JSON Pointer lands in the document: the deepest node that exists on its path. */
 function locate(doc: Document, lines: LineCounter, pointer: string): { line: number; column: number } {
   let node: unknown = doc.contents;

@@ -1,0 +1,50 @@
+/**
+ * `netcfg validate --probe`: every enabled URL of every valid network asked which chain it serves.
+ * A URL on the wrong chain, unreachable or answering nonsense is a problem at that URL's entry in
+ * its file (line and column); one far behind the network's best URL is a warning, which does not
+ * fail the check. A URL with weight 0 is disabled and not probed: disabling a dead URL must pass.
+ */
+import type { UrlHealth } from './chain-probe.js';
+import type { Prober } from './prober.js';
+import { redactUrl } from './redact.js';
+
+/** A network as the folder check found it (the wire view of its record, and its file). */
+export interface ProbedNetwork {
+  path: string;
+  family: string;
+  fields: Record<string, unknown>;
+}
+
+export interface ProbeFinding {
+  path: string;
+  line: number;
+  column: number;
+  error: string;
+  severity: 'problem' | 'warning';
+}
+
+export async function probeNetworks(networks: ProbedNetwork[], prober: Prober, positionOf: (rel: string, pointer: string) => { line: number; column: number }): Promise<{ findings: ProbeFinding[]; urls: number }> {
+  let urls = 0;
+  const perNetwork = await Promise.all(
+    networks
+      .filter((n) => prober.probes(n.family))
+      .map(async (network) => {
+        const entries = ((network.fields.rpc_urls ?? []) as Array<{ url: string; weight: number }>).map((entry, index) => ({ ...entry, index })).filter((e) => e.weight > 0);
+        urls += entries.length;
+        const claimed = { chain_id: network.fields.chain_id as number | undefined, genesis_hash: network.fields.genesis_hash as string | undefined, passphrase: network.fields.passphrase as string | undefined };
+        const health = await prober.probeNetwork(network.family, entries.map((e) => e.url), claimed);
+        return health.flatMap((h, i): ProbeFinding[] => {
+          if (h.status === 'ok') return [];
+          const index = entries[i]?.index ?? 0;
+          return [{ path: network.path, ...positionOf(network.path, `/rpc_urls/${index}/url`), error: sentence(index, h), severity: h.status === 'lagging' ? 'warning' : 'problem' }];
+        });
+      }),
+  );
+  const findings = perNetwork.flat().sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line);
+  return { findings, urls };
+}
+
+function sentence(index: number, h: UrlHealth): string {
+  const what = { wrong_chain: 'serves another chain', unreachable: 'is unreachable', bad_response: 'does not answer as an RPC endpoint', lagging: 'is behind', ok: 'is fine' }[h.status];
+  return `rpc_urls[${index}] (${redactUrl(h.url)}) ${what}: ${h.error ?? ''}`.trim();
+}
