@@ -8,6 +8,8 @@ import { configFromEnv, ConfigError, type Config } from './config.js';
 import { createApp } from './http/app.js';
 import { addressOf, closeGracefully, listen } from './http/server.js';
 import { createLogger } from './log.js';
+import { DEFAULT_PROBER, Prober } from './probe/prober.js';
+import { urlCheckOf } from './probe/url-check.js';
 import { defaultCachePath } from './store/index/index-cache.js';
 import { NetworkStore } from './store/network-store.js';
 
@@ -24,6 +26,7 @@ export async function serve(config: Config): Promise<void> {
     gitAuthor: config.gitAuthor,
     indexCache: config.indexCache === null ? undefined : (config.indexCache ?? defaultCachePath(root)),
     ...(config.gitSync ? { gitSync: config.gitSync } : {}),
+    ...(config.probeOnPatch === 'off' ? {} : { urlCheck: urlCheckOf(new Prober({ ...DEFAULT_PROBER, blockPrivate: config.policy.blockPrivate }), config.probeOnPatch) }),
     onError: (err) => log.error({ err }, 'store error'),
   });
   // The first load adds every network; log changes after it, not thousands of lines at start.

@@ -35,6 +35,7 @@ describe('config', () => {
     { env: { PORT: '70000' }, says: 'PORT must be a whole number from 0 to 65535' },
     { env: { PORT: '3e3' }, says: 'PORT' },
     { env: { LOG_LEVEL: 'loud' }, says: 'LOG_LEVEL must be one of' },
+    { env: { RPC_PROBE_ON_PATCH: 'block' }, says: 'RPC_PROBE_ON_PATCH must be one of off, warn, reject' },
     { env: { REQUIRE_IF_MATCH: 'maybe' }, says: 'REQUIRE_IF_MATCH must be true or false' },
     { env: { LOCK_STALE_MS: '100' }, says: 'LOCK_STALE_MS' },
     { env: { API_KEY: `${KEY.slice(0, 16)} ${KEY.slice(16)}` }, says: 'API_KEY holds whitespace or control characters' },
@@ -49,6 +50,12 @@ describe('config', () => {
 
   it('takes API_KEY without the whitespace around it (a key file or a secret ending in a newline)', () => {
     for (const raw of [`${KEY}\n`, `${KEY}\r\n`, `  ${KEY}\t`]) expect(configFromEnv({ API_KEY: raw }).apiKey, JSON.stringify(raw)).to.equal(KEY);
+  });
+
+  it('RPC_PROBE_ON_PATCH: off unless set, any case', () => {
+    expect(configFromEnv({}).probeOnPatch).to.equal('off');
+    expect(configFromEnv({ RPC_PROBE_ON_PATCH: 'Reject' }).probeOnPatch).to.equal('reject');
+    expect(configFromEnv({ RPC_PROBE_ON_PATCH: 'warn' }).probeOnPatch).to.equal('warn');
   });
 
   it('knows loopback hosts', () => {

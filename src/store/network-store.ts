@@ -14,11 +14,11 @@ import { ChangeLog } from './index/change-log.js';
 import { DiskSync } from './index/disk-sync.js';
 import { IndexCache } from './index/index-cache.js';
 import { NetworkIndex, type IndexChange, type Page } from './index/network-index.js';
-import type { NetworkRecord } from './network-record.js';
+import { networkOf, type NetworkRecord } from './network-record.js';
 import { readinessOf, type Readiness } from './readiness.js';
 import { validatePatch } from './validation/network-rules.js';
 import { loadSchemas } from './validation/schemas.js';
-import { OPEN_POLICY, type UrlPolicy } from './validation/url-rules.js';
+import { normaliseEntry, OPEN_POLICY, type UrlPolicy } from './validation/url-rules.js';
 import { ConfigWatcher, DEFAULT_WATCH, type WatchOptions } from './watch/watcher.js';
 import { nodeFs, type FsSeam } from './write/fs-seam.js';
 import { NetworkWriter } from './write/network-writer.js';
@@ -41,6 +41,27 @@ export interface StoreOptions {
   indexCache?: string;
   /** GIT_SYNC: follow the remote branch the clone's branch tracks, looking every `intervalMs`. */
   gitSync?: { intervalMs: number };
+  /** RPC_PROBE_ON_PATCH: the URLs of a PATCH asked which chain they serve before the write. */
+  urlCheck?: UrlCheck;
+}
+
+/** What a URL of a PATCH answered, when it was not simply fine (src/probe fills these in). */
+export interface UrlFinding {
+  url: string;
+  status: string;
+  error: string | null;
+}
+
+/** Asks `urls` (of a `family` network claiming `claimed`) which chain they serve; one finding per URL, in order. */
+export interface UrlCheck {
+  mode: 'warn' | 'reject';
+  check(family: string, urls: string[], claimed: Record<string, unknown>): Promise<UrlFinding[]>;
+}
+
+/** A PATCH's outcome: the record written, and what its URLs answered that was not fine (RPC_PROBE_ON_PATCH). */
+export interface Updated {
+  record: NetworkRecord;
+  findings: UrlFinding[];
 }
 
 /** Files read between two yields of the first load, so /ready answers 503 meanwhile. */
@@ -66,6 +87,7 @@ export class NetworkStore {
   private readonly gitCommit: boolean;
   private readonly gitAuthor: GitAuthor;
   private readonly gitSyncOptions: StoreOptions['gitSync'];
+  private readonly urlCheck: UrlCheck | undefined;
 
   constructor(options: StoreOptions) {
     this.root = path.resolve(options.root);
@@ -84,6 +106,7 @@ export class NetworkStore {
     this.gitCommit = options.gitCommit ?? false;
     this.gitAuthor = options.gitAuthor ?? { name: 'netcfg', email: 'netcfg@localhost' };
     this.gitSyncOptions = options.gitSync;
+    this.urlCheck = options.urlCheck;
   }
 
   /**
@@ -145,8 +168,11 @@ export class NetworkStore {
     return true;
   }
 
-  /** Validates a PATCH body and writes it; see NetworkWriter for the write itself. */
-  async update(id: string, body: unknown, ifMatch?: string): Promise<NetworkRecord> {
+  /**
+   * Validates a PATCH body and writes it (see NetworkWriter for the write itself). With a URL check,
+   * the URLs are asked first: in `reject` mode one that serves another chain refuses the PATCH.
+   */
+  async update(id: string, body: unknown, ifMatch?: string): Promise<Updated> {
     const networkId = this.parseId(id);
     const details = validatePatch(body, this.policy);
     if (details.length > 0) {
@@ -155,7 +181,23 @@ export class NetworkStore {
     if (!this.writesOpen || (!this.index.has(networkId.id) && !this.loaded)) {
       throw new NetcfgError('NOT_READY', 'netcfg is still loading its configuration; retry in a moment.');
     }
-    return this.writer.update({ id: networkId, changes: body as Record<string, unknown>, ifMatch });
+    const changes = body as Record<string, unknown>;
+    const findings = this.urlCheck ? await this.checkUrls(networkId, changes) : [];
+    return { record: await this.writer.update({ id: networkId, changes, ifMatch }), findings };
+  }
+
+  /** The enabled URLs of a PATCH asked which chain they serve; what was not fine, or a refusal. */
+  private async checkUrls(id: NetworkId, changes: Record<string, unknown>): Promise<UrlFinding[]> {
+    const current = this.index.get(id.id);
+    const entries = ((changes.rpc_urls ?? []) as unknown[]).map((raw, index) => ({ ...normaliseEntry(raw), index })).filter((e) => e.weight > 0);
+    const claimed = current ? networkOf(current) : {};
+    const answers = await (this.urlCheck as UrlCheck).check(id.family, entries.map((e) => e.url), claimed);
+    const wrong = answers.map((a, i) => ({ ...a, index: entries[i]?.index ?? i })).filter((a) => a.status === 'wrong_chain');
+    if (this.urlCheck?.mode === 'reject' && wrong.length > 0) {
+      const details = wrong.map((a) => ({ pointer: `/rpc_urls/${a.index}`, message: `rpc_urls[${a.index}] serves another chain: ${a.error ?? ''}` }));
+      throw new NetcfgError('VALIDATION_FAILED', `${details[0]?.message}${details.length > 1 ? ` (and ${details.length - 1} more)` : ''}; nothing was written.`, { details });
+    }
+    return answers.filter((a) => a.status !== 'ok');
   }
 
   /** The commits of a network's file, newest first (the folder must be in a git work tree). */

@@ -101,10 +101,11 @@ export function networkRoutes(router: Router, store: NetworkStore, guard: Middle
       throw new NetcfgError('PRECONDITION_REQUIRED', 'This server requires If-Match on PATCH; GET the network and send its ETag in If-Match.');
     }
     if (String(ctx.request.rawBody ?? '').trim() === '') throw new NetcfgError('MALFORMED_JSON', EMPTY_BODY); // chunked, with nothing in it
-    const record = await store.update(String(ctx.params.network_id), ctx.request.body, ifMatch);
+    const { record, findings } = await store.update(String(ctx.params.network_id), ctx.request.body, ifMatch);
     ctx.set('ETag', record.etag);
     ctx.type = 'application/json';
-    ctx.body = record.body;
+    // What the URLs answered that was not fine (RPC_PROBE_ON_PATCH) goes beside the data.
+    ctx.body = findings.length === 0 ? record.body : `${record.body.slice(0, -1)},"rpc_warnings":${JSON.stringify(findings)}}`;
   });
 }
 
