@@ -37,6 +37,7 @@ export function buildCli(): Command {
     .addOption(new Option('--git-sync', "follow the remote branch the folder's clone tracks [GIT_SYNC]"))
     .addOption(new Option('--git-sync-interval-ms <ms>', 'how often to ask the remote for its head [GIT_SYNC_INTERVAL_MS]'))
     .addOption(new Option('--probe-on-patch <mode>', "ask a PATCH's RPC URLs which chain they serve; reject refuses the wrong chain [RPC_PROBE_ON_PATCH]").choices(['off', 'warn', 'reject']))
+    .addOption(new Option('--probe-interval-ms <ms>', 'probe every RPC URL in the background, once per interval [RPC_PROBE_INTERVAL_MS]'))
     .addOption(new Option('--index-cache <file>', "file that keeps what was parsed, for a fast restart; 'off' to disable (default: in the OS temp folder) [INDEX_CACHE]"))
     .addHelpText('after', '\nThe API key is read from API_KEY only (a flag would show it in the process list).')
     .action(async (opts: Record<string, string | boolean | undefined>) => {
@@ -58,6 +59,7 @@ export function buildCli(): Command {
       set('GIT_SYNC', opts.gitSync);
       set('GIT_SYNC_INTERVAL_MS', opts.gitSyncIntervalMs);
       set('RPC_PROBE_ON_PATCH', opts.probeOnPatch);
+      set('RPC_PROBE_INTERVAL_MS', opts.probeIntervalMs);
       try {
         await serve(configFromEnv(env));
       } catch (err) {

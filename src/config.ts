@@ -25,6 +25,8 @@ export interface Config {
   webhookSecret: string | undefined;
   /** RPC_PROBE_ON_PATCH: ask a PATCH's RPC URLs which chain they serve; `reject` refuses the wrong chain. */
   probeOnPatch: 'off' | 'warn' | 'reject';
+  /** RPC_PROBE_INTERVAL_MS: probe every URL of every network in the background, once per interval; null: off. */
+  probeIntervalMs: number | null;
   /** INDEX_CACHE: where to keep what was parsed for a faster restart; null when 'off'; undefined: the default place. */
   indexCache: string | null | undefined;
   timeouts: { headersMs: number; requestMs: number; keepAliveMs: number };
@@ -106,6 +108,7 @@ export function configFromEnv(env: Env): Config {
     gitSync: flag(env, 'GIT_SYNC') ? { intervalMs: int(env, 'GIT_SYNC_INTERVAL_MS', 5000, 100, 3_600_000) } : null,
     webhookSecret: env.GIT_WEBHOOK_SECRET || undefined,
     probeOnPatch: oneOf(env, 'RPC_PROBE_ON_PATCH', ['off', 'warn', 'reject'] as const, 'off'),
+    probeIntervalMs: env.RPC_PROBE_INTERVAL_MS ? int(env, 'RPC_PROBE_INTERVAL_MS', 60_000, 1000, 86_400_000) : null,
     indexCache: !env.INDEX_CACHE ? undefined : ['off', 'false', 'none'].includes(env.INDEX_CACHE.toLowerCase()) ? null : env.INDEX_CACHE,
     timeouts: {
       headersMs: int(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),

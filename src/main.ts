@@ -10,6 +10,9 @@ import { addressOf, closeGracefully, listen } from './http/server.js';
 import { createLogger } from './log.js';
 import { DEFAULT_PROBER, Prober } from './probe/prober.js';
 import { urlCheckOf } from './probe/url-check.js';
+import { LiveProber, targetsOf } from './probe/live-prober.js';
+import { redactUrl } from './probe/redact.js';
+import { networkOf } from './store/network-record.js';
 import { defaultCachePath } from './store/index/index-cache.js';
 import { NetworkStore } from './store/network-store.js';
 
@@ -34,7 +37,9 @@ export async function serve(config: Config): Promise<void> {
     if (store.loaded) log.info({ change }, 'index change');
   });
   const shutdown = new AbortController();
-  const app = createApp(store, { apiKey: config.apiKey, requireIfMatch: config.requireIfMatch, webhookSecret: config.webhookSecret, logger: log, shutdown: shutdown.signal });
+  const live = config.probeIntervalMs === null ? undefined : liveProberOf(store, config);
+  live?.onChange((change) => log.info({ rpc_health: { ...change, url: redactUrl(change.url) } }, 'rpc health change'));
+  const app = createApp(store, { apiKey: config.apiKey, requireIfMatch: config.requireIfMatch, webhookSecret: config.webhookSecret, logger: log, shutdown: shutdown.signal, rpcHealth: live });
   const server = await listen(app, config.host, config.port, config.timeouts);
   log.info({ url: addressOf(server), config_dir: root }, 'listening');
   const started = Date.now();
@@ -42,6 +47,7 @@ export async function serve(config: Config): Promise<void> {
     () => {
       const ready = store.readiness();
       log.info({ networks: ready.components.index.networks, invalid_files: ready.components.index.invalid_files.length, ms: Date.now() - started }, 'ready');
+      live?.start();
     },
     (err: unknown) => {
       log.fatal({ err }, 'cannot start');
@@ -58,6 +64,7 @@ export async function serve(config: Config): Promise<void> {
     deadline.unref();
     shutdown.abort(); // end change streams, which would otherwise keep the server open
     void closeGracefully(server)
+      .then(() => live?.stop())
       .then(() => store.close())
       .then(() => {
         log.info('stopped');
@@ -89,4 +96,16 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     process.stderr.write(`netcfg: ${(err as Error).stack ?? String(err)}\n`);
     process.exit(1);
   });
+}
+
+/** The live prober over what the store serves, started once the store is loaded. */
+function liveProberOf(store: NetworkStore, config: Config): LiveProber {
+  const prober = new Prober({ ...DEFAULT_PROBER, blockPrivate: config.policy.blockPrivate });
+  const networks = function* () {
+    for (const id of store.index.ids()) {
+      const record = store.index.get(id);
+      if (record) yield { id, fields: networkOf(record) };
+    }
+  };
+  return new LiveProber(prober, () => targetsOf(networks()), config.probeIntervalMs ?? 60_000);
 }

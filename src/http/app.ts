@@ -14,6 +14,7 @@ import { docRoutes, healthRoutes } from './routes/service.js';
 import { networkRoutes } from './routes/networks.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { silentLogger } from '../log.js';
+import { rpcHealthRoutes, type RpcHealthView } from './routes/rpc-health.js';
 
 export interface AppOptions {
   /** When set, network routes need `Authorization: Bearer <apiKey>`. */
@@ -27,6 +28,8 @@ export interface AppOptions {
   shutdown?: AbortSignal;
   /** GIT_WEBHOOK_SECRET: POST /api/v1/webhooks/git exists only with it. */
   webhookSecret?: string | undefined;
+  /** RPC_PROBE_INTERVAL_MS: the live prober's findings (rpc-health route, readiness, change stream). */
+  rpcHealth?: RpcHealthView | undefined;
 }
 
 
@@ -38,10 +41,11 @@ export function createApp(store: NetworkStore, options: AppOptions = {}): Koa {
   const router = new Router();
   // Without a key there is no guard at all (not a pass-through): one step less on every read.
   const guard: Middleware[] = options.apiKey ? [bearerAuth(options.apiKey)] : [];
-  healthRoutes(router, store);
+  healthRoutes(router, store, options.rpcHealth);
   docRoutes(router, loadSchemas());
   // Before the item routes: /networks/events would otherwise match /networks/:network_id.
-  eventRoutes(router, store, guard, { heartbeatMs: options.heartbeatMs ?? 15_000, shutdown: options.shutdown ?? new AbortController().signal });
+  eventRoutes(router, store, guard, { heartbeatMs: options.heartbeatMs ?? 15_000, shutdown: options.shutdown ?? new AbortController().signal, rpcHealth: options.rpcHealth });
+  if (options.rpcHealth) rpcHealthRoutes(router, store, guard, options.rpcHealth);
   networkRoutes(router, store, guard, { requireIfMatch: options.requireIfMatch ?? false });
   if (options.webhookSecret) webhookRoutes(router, store, options.webhookSecret);
   app.use(requestFrame(log));

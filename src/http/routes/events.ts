@@ -11,11 +11,14 @@ import type { Context, Middleware } from 'koa';
 import { NetcfgError } from '../../errors.js';
 import type { IndexChange } from '../../store/index/network-index.js';
 import type { NetworkStore } from '../../store/network-store.js';
+import { rpcHealthFrame, type RpcHealthView } from './rpc-health.js';
 
 export interface EventRouteOptions {
   heartbeatMs: number;
   /** Aborted when the server shuts down: every stream is ended so the server can close. */
   shutdown: AbortSignal;
+  /** RPC_PROBE_INTERVAL_MS: a URL whose status changes is an `rpc_health` event too. */
+  rpcHealth?: RpcHealthView | undefined;
 }
 
 function frame(change: IndexChange): string {
@@ -52,7 +55,12 @@ export function eventRoutes(router: Router, store: NetworkStore, guard: Middlewa
         for (const change of missed) stream.write(frame(change));
       }
     }
-    const off = store.onChange((change) => stream.write(frame(change)));
+    const offIndex = store.onChange((change) => stream.write(frame(change)));
+    const offRpc = options.rpcHealth?.onChange((change) => stream.write(rpcHealthFrame(change)));
+    const off = (): void => {
+      offIndex();
+      offRpc?.();
+    };
     const heartbeat = setInterval(() => stream.write(`: heartbeat ${Date.now()}\n\n`), options.heartbeatMs);
     const end = (): void => {
       off();

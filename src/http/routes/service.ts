@@ -9,8 +9,9 @@ import type Router from '@koa/router';
 import type { NetworkStore } from '../../store/network-store.js';
 import type { Schemas } from '../../store/validation/schemas.js';
 import { buildOpenApi } from '../openapi.js';
+import { rpcComponent, type RpcHealthView } from './rpc-health.js';
 
-export function healthRoutes(router: Router, store: NetworkStore): void {
+export function healthRoutes(router: Router, store: NetworkStore, rpcHealth?: RpcHealthView): void {
   router.get('/api/v1/health', (ctx) => {
     ctx.type = 'text/plain';
     ctx.body = 'OK';
@@ -20,7 +21,7 @@ export function healthRoutes(router: Router, store: NetworkStore): void {
     const report = store.readiness();
     ctx.status = report.ready ? 200 : 503;
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = report;
+    ctx.body = rpcHealth ? { ...report, components: { ...report.components, rpc: rpcComponent(rpcHealth) } } : report;
   });
 }
 

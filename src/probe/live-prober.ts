@@ -1,0 +1,106 @@
+/**
+ * RPC_PROBE_INTERVAL_MS: every URL of every network probed in the background, the networks spread
+ * evenly over the interval (a thousand networks at 60 s: one every 60 ms), so the probes never come
+ * as a burst that slows reads. Keeps the last health of each URL, and tells listeners when a URL's
+ * status changes.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Claimed, ProbeStatus, UrlHealth } from './chain-probe.js';
+import type { Prober } from './prober.js';
+
+export interface ProbeTarget {
+  id: string;
+  family: string;
+  urls: string[];
+  claimed: Claimed;
+}
+
+/** What to probe of the networks served: each one's enabled URLs and the chain its file claims. */
+export function targetsOf(networks: Iterable<{ id: string; fields: Record<string, unknown> }>): ProbeTarget[] {
+  const targets: ProbeTarget[] = [];
+  for (const { id, fields } of networks) {
+    const urls = ((fields.rpc_urls ?? []) as Array<{ url: string; weight: number }>).filter((u) => u.weight > 0).map((u) => u.url);
+    const text = (key: string): string | undefined => (typeof fields[key] === 'string' ? (fields[key] as string) : undefined);
+    const chainId = typeof fields.chain_id === 'number' ? fields.chain_id : undefined;
+    targets.push({ id, family: id.slice(0, id.indexOf(':')), urls, claimed: { chain_id: chainId, genesis_hash: text('genesis_hash'), passphrase: text('passphrase') } });
+  }
+  return targets;
+}
+
+export interface RpcHealthChange {
+  id: string;
+  url: string;
+  status: ProbeStatus;
+  previous: ProbeStatus | null;
+}
+
+export class LiveProber {
+  private readonly health = new Map<string, UrlHealth[]>();
+  private readonly listeners = new Set<(change: RpcHealthChange) => void>();
+  private readonly stopping = new AbortController();
+  private running: Promise<void> | null = null;
+  private lastRoundAt: Date | null = null;
+
+  constructor(
+    private readonly prober: Prober,
+    /** The networks to probe now (read again at the start of every round). */
+    private readonly targets: () => ProbeTarget[],
+    private readonly intervalMs: number,
+  ) {}
+
+  start(): void {
+    this.running ??= this.rounds().catch(() => undefined);
+  }
+
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    await this.running;
+  }
+
+  /** The last health of each URL of network `id`, or null when it was not probed yet. */
+  of(id: string): UrlHealth[] | null {
+    return this.health.get(id) ?? null;
+  }
+
+  /** URLs by status, for readiness. */
+  summary(): { counts: Record<ProbeStatus, number>; last_round_at: string | null } {
+    const counts: Record<ProbeStatus, number> = { ok: 0, wrong_chain: 0, lagging: 0, unreachable: 0, bad_response: 0 };
+    for (const list of this.health.values()) for (const h of list) counts[h.status]++;
+    return { counts, last_round_at: this.lastRoundAt?.toISOString() ?? null };
+  }
+
+  onChange(listener: (change: RpcHealthChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private async rounds(): Promise<void> {
+    const signal = this.stopping.signal;
+    while (!signal.aborted) {
+      const started = performance.now();
+      const targets = this.targets().filter((t) => this.prober.probes(t.family) && t.urls.length > 0);
+      const gap = this.intervalMs / Math.max(1, targets.length);
+      await Promise.all(
+        targets.map(async (target, k) => {
+          await delay(k * gap, undefined, { signal });
+          await this.probe(target);
+        }),
+      );
+      const kept = new Set(targets.map((t) => t.id));
+      for (const id of this.health.keys()) if (!kept.has(id)) this.health.delete(id);
+      this.lastRoundAt = new Date();
+      await delay(Math.max(0, this.intervalMs - (performance.now() - started)), undefined, { signal });
+    }
+  }
+
+  private async probe(target: ProbeTarget): Promise<void> {
+    const results = await this.prober.probeNetwork(target.family, target.urls, target.claimed);
+    if (this.stopping.signal.aborted) return;
+    const before = new Map((this.health.get(target.id) ?? []).map((h) => [h.url, h.status]));
+    this.health.set(target.id, results);
+    for (const h of results) {
+      const previous = before.get(h.url) ?? null;
+      if (previous !== h.status) for (const listener of this.listeners) listener({ id: target.id, url: h.url, status: h.status, previous });
+    }
+  }
+}
