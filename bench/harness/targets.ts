@@ -1,5 +1,5 @@
 /**
- * The targets of issues 32 and 33, each checked as a ratio between two rows of the same run (or, for the
+ * The targets of issues 32, 33 and 34, each checked as a ratio between two rows of the same run (or, for the
  * latency, settle and memory rows, as an absolute bound). A target whose rows are missing (a
  * phase failed) is simply not listed; the run's notes say why.
  */
@@ -53,6 +53,9 @@ export function evaluateTargets(rows: Row[]): Check[] {
   one('git-visible/netcfg', (r) => {
     checks.push(check(r.key, 'p50 <= 500 ms', r.p50 ?? NaN, 500, 'max', `p50 ${fmt(r.p50)} ms`));
     checks.push(check(r.key, 'p99 <= 2,000 ms', r.p99 ?? NaN, 2000, 'max', `p99 ${fmt(r.p99)} ms`));
+  });
+  both('probe-get/netcfg', 'probe-get/netcfg-off', (on, off) => {
+    checks.push(check(on.key, '>= 0.95x the prober off', ratioOf(on.reqPerSec ?? 0, off.reqPerSec ?? 0), 0.95, 'min', `${rps(on)} / ${rps(off)}`));
   });
   one('visible/netcfg', (r) => {
     checks.push(check(r.key, 'p50 <= 20 ms', r.p50 ?? NaN, 20, 'max', `p50 ${fmt(r.p50, 1)} ms`));
