@@ -150,6 +150,18 @@ export function buildOpenApi(schemas: Schemas): JsonSchema {
         },
       },
     },
+    '/api/v1/networks/{network_id}/rpc-health': {
+      get: {
+        operationId: 'networkRpcHealth',
+        summary: "What each RPC URL of the network answered at the live prober's last look (only with RPC_PROBE_INTERVAL_MS)",
+        security: auth,
+        parameters: [ID_PARAM],
+        responses: {
+          200: json({ type: 'object', required: ['success', 'data', 'error'], properties: { success: { const: true }, data: { type: 'array', items: { type: 'object', required: ['url', 'status'], properties: { url: { type: 'string' }, status: { enum: ['pending', 'ok', 'wrong_chain', 'lagging', 'unreachable', 'bad_response'] } } } }, error: { type: 'null' } } }, undefined, 'One entry per URL, in the order of rpc_urls.'),
+          ...errors('INVALID_ID', 'UNAUTHORIZED', 'NETWORK_NOT_FOUND'),
+        },
+      },
+    },
     '/api/v1/networks/{network_id}/history': {
       get: {
         operationId: 'networkHistory',
