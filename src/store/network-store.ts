@@ -18,7 +18,8 @@ import { networkOf, type NetworkRecord } from './network-record.js';
 import { readinessOf, type Readiness } from './readiness.js';
 import { validatePatch } from './validation/network-rules.js';
 import { loadSchemas } from './validation/schemas.js';
-import { normaliseEntry, OPEN_POLICY, type UrlPolicy } from './validation/url-rules.js';
+import { checkPatchUrls, type UrlCheck, type UrlFinding } from './validation/patch-urls.js';
+import { OPEN_POLICY, type UrlPolicy } from './validation/url-rules.js';
 import { ConfigWatcher, DEFAULT_WATCH, type WatchOptions } from './watch/watcher.js';
 import { nodeFs, type FsSeam } from './write/fs-seam.js';
 import { NetworkWriter } from './write/network-writer.js';
@@ -45,20 +46,9 @@ export interface StoreOptions {
   urlCheck?: UrlCheck;
 }
 
-/** What a URL of a PATCH answered, when it was not simply fine (src/probe fills these in). */
-export interface UrlFinding {
-  url: string;
-  status: string;
-  error: string | null;
-}
-
-/** Asks `urls` (of a `family` network claiming `claimed`) which chain they serve; one finding per URL, in order. */
-export interface UrlCheck {
-  mode: 'warn' | 'reject';
-  check(family: string, urls: string[], claimed: Record<string, unknown>): Promise<UrlFinding[]>;
-}
-
 /** A PATCH's outcome: the record written, and what its URLs answered that was not fine (RPC_PROBE_ON_PATCH). */
+export type { UrlCheck, UrlFinding } from './validation/patch-urls.js';
+
 export interface Updated {
   record: NetworkRecord;
   findings: UrlFinding[];
@@ -182,22 +172,9 @@ export class NetworkStore {
       throw new NetcfgError('NOT_READY', 'netcfg is still loading its configuration; retry in a moment.');
     }
     const changes = body as Record<string, unknown>;
-    const findings = this.urlCheck ? await this.checkUrls(networkId, changes) : [];
+    const current = this.index.get(networkId.id);
+    const findings = this.urlCheck ? await checkPatchUrls(this.urlCheck, networkId.family, changes, current ? networkOf(current) : {}) : [];
     return { record: await this.writer.update({ id: networkId, changes, ifMatch }), findings };
-  }
-
-  /** The enabled URLs of a PATCH asked which chain they serve; what was not fine, or a refusal. */
-  private async checkUrls(id: NetworkId, changes: Record<string, unknown>): Promise<UrlFinding[]> {
-    const current = this.index.get(id.id);
-    const entries = ((changes.rpc_urls ?? []) as unknown[]).map((raw, index) => ({ ...normaliseEntry(raw), index })).filter((e) => e.weight > 0);
-    const claimed = current ? networkOf(current) : {};
-    const answers = await (this.urlCheck as UrlCheck).check(id.family, entries.map((e) => e.url), claimed);
-    const wrong = answers.map((a, i) => ({ ...a, index: entries[i]?.index ?? i })).filter((a) => a.status === 'wrong_chain');
-    if (this.urlCheck?.mode === 'reject' && wrong.length > 0) {
-      const details = wrong.map((a) => ({ pointer: `/rpc_urls/${a.index}`, message: `rpc_urls[${a.index}] serves another chain: ${a.error ?? ''}` }));
-      throw new NetcfgError('VALIDATION_FAILED', `${details[0]?.message}${details.length > 1 ? ` (and ${details.length - 1} more)` : ''}; nothing was written.`, { details });
-    }
-    return answers.filter((a) => a.status !== 'ok');
   }
 
   /** The commits of a network's file, newest first (the folder must be in a git work tree). */
