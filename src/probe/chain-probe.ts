@@ -59,6 +59,17 @@ const PROBES: Record<string, FamilyProbe> = {
   },
 };
 
+/** What a network's fields (its wire view) claim about its chain. */
+export function claimedOf(fields: Record<string, unknown>): Claimed {
+  const text = (key: string): string | undefined => (typeof fields[key] === 'string' ? (fields[key] as string) : undefined);
+  return { chain_id: typeof fields.chain_id === 'number' ? fields.chain_id : undefined, genesis_hash: text('genesis_hash'), passphrase: text('passphrase') };
+}
+
+/** The URLs of a network's `rpc_urls` (wire view) that are enabled (weight above 0), with their place in the list. */
+export function enabledUrls(fields: Record<string, unknown>): Array<{ url: string; index: number }> {
+  return ((fields.rpc_urls ?? []) as Array<{ url: string; weight: number }>).map(({ url, weight }, index) => ({ url, weight, index })).filter((e) => e.weight > 0).map(({ url, index }) => ({ url, index }));
+}
+
 export function isProbed(family: string): boolean {
   return Object.hasOwn(PROBES, family);
 }

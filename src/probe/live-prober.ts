@@ -5,7 +5,7 @@
  * status changes.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Claimed, ProbeStatus, UrlHealth } from './chain-probe.js';
+import { claimedOf, enabledUrls, type Claimed, type ProbeStatus, type UrlHealth } from './chain-probe.js';
 import type { Prober } from './prober.js';
 
 export interface ProbeTarget {
@@ -19,10 +19,7 @@ export interface ProbeTarget {
 export function targetsOf(networks: Iterable<{ id: string; fields: Record<string, unknown> }>): ProbeTarget[] {
   const targets: ProbeTarget[] = [];
   for (const { id, fields } of networks) {
-    const urls = ((fields.rpc_urls ?? []) as Array<{ url: string; weight: number }>).filter((u) => u.weight > 0).map((u) => u.url);
-    const text = (key: string): string | undefined => (typeof fields[key] === 'string' ? (fields[key] as string) : undefined);
-    const chainId = typeof fields.chain_id === 'number' ? fields.chain_id : undefined;
-    targets.push({ id, family: id.slice(0, id.indexOf(':')), urls, claimed: { chain_id: chainId, genesis_hash: text('genesis_hash'), passphrase: text('passphrase') } });
+    targets.push({ id, family: id.slice(0, id.indexOf(':')), urls: enabledUrls(fields).map((e) => e.url), claimed: claimedOf(fields) });
   }
   return targets;
 }

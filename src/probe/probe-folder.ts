@@ -4,7 +4,7 @@
  * its file (line and column); one far behind the network's best URL is a warning, which does not
  * fail the check. A URL with weight 0 is disabled and not probed: disabling a dead URL must pass.
  */
-import type { UrlHealth } from './chain-probe.js';
+import { claimedOf, enabledUrls, type UrlHealth } from './chain-probe.js';
 import type { Prober } from './prober.js';
 import { redactUrl } from './redact.js';
 
@@ -29,10 +29,9 @@ export async function probeNetworks(networks: ProbedNetwork[], prober: Prober, p
     networks
       .filter((n) => prober.probes(n.family))
       .map(async (network) => {
-        const entries = ((network.fields.rpc_urls ?? []) as Array<{ url: string; weight: number }>).map((entry, index) => ({ ...entry, index })).filter((e) => e.weight > 0);
+        const entries = enabledUrls(network.fields);
         urls += entries.length;
-        const claimed = { chain_id: network.fields.chain_id as number | undefined, genesis_hash: network.fields.genesis_hash as string | undefined, passphrase: network.fields.passphrase as string | undefined };
-        const health = await prober.probeNetwork(network.family, entries.map((e) => e.url), claimed);
+        const health = await prober.probeNetwork(network.family, entries.map((e) => e.url), claimedOf(network.fields));
         return health.flatMap((h, i): ProbeFinding[] => {
           if (h.status === 'ok') return [];
           const index = entries[i]?.index ?? 0;

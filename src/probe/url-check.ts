@@ -4,6 +4,7 @@
  * passphrase.
  */
 import type { UrlCheck } from '../store/network-store.js';
+import { claimedOf } from './chain-probe.js';
 import type { Prober } from './prober.js';
 
 export function urlCheckOf(prober: Prober, mode: UrlCheck['mode']): UrlCheck {
@@ -11,8 +12,7 @@ export function urlCheckOf(prober: Prober, mode: UrlCheck['mode']): UrlCheck {
     mode,
     check: async (family, urls, claimed) => {
       if (!prober.probes(family)) return urls.map((url) => ({ url, status: 'ok', error: null }));
-      const pick = <T>(key: string, type: string): T | undefined => (typeof claimed[key] === type ? (claimed[key] as T) : undefined);
-      return prober.probeNetwork(family, urls, { chain_id: pick<number>('chain_id', 'number'), genesis_hash: pick<string>('genesis_hash', 'string'), passphrase: pick<string>('passphrase', 'string') });
+      return prober.probeNetwork(family, urls, claimedOf(claimed));
     },
   };
 }
