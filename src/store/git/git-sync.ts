@@ -235,8 +235,10 @@ export class GitSync {
       await this.exclusive(() =>
         this.journal.serial(async () => {
           // With writes not pushed yet, their push brings the remote's news (rejected, then made again on top).
-          if (this.unpushed.length === 0 && (await this.branch.rev('HEAD')) !== (await this.branch.rev(this.upstream))) await this.branch.fastForward();
-          this.head = await this.branch.rev('HEAD');
+          const [head, upstream] = [await this.branch.rev('HEAD'), await this.branch.rev(this.upstream)];
+          // A fast-forward puts HEAD at the upstream's commit: no need to ask git again.
+          if (this.unpushed.length === 0 && head !== upstream) await this.branch.fastForward();
+          this.head = this.unpushed.length === 0 ? upstream : head;
           this.behind = await this.branch.behind();
         }),
       );
