@@ -49,8 +49,10 @@ export class LiveProber {
     this.running ??= this.rounds().catch(() => undefined);
   }
 
+  /** Stops the rounds and ends the probes in flight. */
   async stop(): Promise<void> {
     this.stopping.abort();
+    this.prober.close();
     await this.running;
   }
 
@@ -77,12 +79,13 @@ export class LiveProber {
       const started = performance.now();
       const targets = this.targets().filter((t) => this.prober.probes(t.family) && t.urls.length > 0);
       const gap = this.intervalMs / Math.max(1, targets.length);
-      await Promise.all(
-        targets.map(async (target, k) => {
-          await delay(k * gap, undefined, { signal });
-          await this.probe(target);
-        }),
-      );
+      // One timer at a time (a timer per network would put thousands of listeners on the abort signal).
+      const probes: Array<Promise<void>> = [];
+      for (const [k, target] of targets.entries()) {
+        await delay(Math.max(0, started + k * gap - performance.now()), undefined, { signal });
+        probes.push(this.probe(target));
+      }
+      await Promise.all(probes);
       const kept = new Set(targets.map((t) => t.id));
       for (const id of this.health.keys()) if (!kept.has(id)) this.health.delete(id);
       this.lastRoundAt = new Date();

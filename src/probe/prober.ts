@@ -4,7 +4,7 @@
  * best URL of the same network (a URL that answers for the wrong chain does not count as best).
  */
 import { isProbed, probeUrl, type Claimed, type UrlHealth } from './chain-probe.js';
-import type { CallOptions } from './rpc-call.js';
+import { keepAliveAgents, type CallOptions } from './rpc-call.js';
 
 export interface ProberOptions extends CallOptions {
   /** Probes in flight at once, over all networks. */
@@ -19,8 +19,17 @@ const LAG_BOUND: Record<string, number> = { evm: 5, solana: 150, stellar: 12 };
 export class Prober {
   private running = 0;
   private readonly waiting: Array<() => void> = [];
+  private readonly call: CallOptions;
 
-  constructor(private readonly options: ProberOptions = DEFAULT_PROBER) {}
+  constructor(private readonly options: ProberOptions = DEFAULT_PROBER) {
+    this.call = { ...options, agents: keepAliveAgents() };
+  }
+
+  /** Closes the kept-alive connections; a call in flight ends as unreachable. */
+  close(): void {
+    this.call.agents?.http.destroy();
+    this.call.agents?.https.destroy();
+  }
 
   /** Whether networks of `family` are probed at all. */
   probes(family: string): boolean {
@@ -29,7 +38,7 @@ export class Prober {
 
   /** Every URL of one network, in the order given. */
   async probeNetwork(family: string, urls: string[], claimed: Claimed): Promise<UrlHealth[]> {
-    const results = await Promise.all(urls.map((url) => this.limited(() => probeUrl(family, url, claimed, this.options))));
+    const results = await Promise.all(urls.map((url) => this.limited(() => probeUrl(family, url, claimed, this.call))));
     const heads = results.filter((r) => r.status === 'ok' && r.head !== null).map((r) => r.head as number);
     if (heads.length === 0) return results;
     const best = Math.max(...heads);

@@ -2,7 +2,9 @@
  * One JSON-RPC call to an RPC URL, as the prober makes it: a POST with a deadline, no redirect
  * followed, at most `maxBytes` of answer read, and, when internal addresses are blocked, the
  * address the name resolves to checked at connect time (a public name that resolves to a private
- * address is refused, which a check of the URL's text cannot see).
+ * address is refused, which a check of the URL's text cannot see). Connections are kept alive in
+ * the caller's agents, as node's own client does: a probe is then one request, not a TCP (and TLS)
+ * handshake that leaves a socket in TIME_WAIT.
  */
 import dns from 'node:dns';
 import http from 'node:http';
@@ -19,6 +21,18 @@ export interface CallOptions {
   blockPrivate: boolean;
   /** How names are resolved (node's dns.lookup unless a test gives its own). */
   lookup?: LookupFunction;
+  /** Where kept-alive connections live, per protocol; without them every call has its own connection. */
+  agents?: Agents;
+}
+
+export interface Agents {
+  http: http.Agent;
+  https: https.Agent;
+}
+
+/** Keep-alive agents; one set per prober, so that connections opened under one RPC_BLOCK_PRIVATE_IPS setting serve no other. */
+export function keepAliveAgents(): Agents {
+  return { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
 }
 
 /** Why a call failed: the endpoint could not be reached, or what it answered is not a JSON-RPC result. */
@@ -31,10 +45,17 @@ export class CallFailed extends Error {
   }
 }
 
+/** A reset on a reused connection, which rpcCall retries. */
+class ReusedSocketReset extends CallFailed {}
+
 /** The `result` of `method` at `url`; throws CallFailed. */
 export async function rpcCall(url: string, method: string, params: unknown[], options: CallOptions): Promise<unknown> {
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
-  const text = await post(url, body, options);
+  const text = await post(url, body, options).catch((err: unknown) => {
+    // A kept-alive connection the server closed as we reused it: node's documented answer is to retry once on a new one.
+    if (err instanceof ReusedSocketReset) return post(url, body, { ...options, agents: undefined });
+    throw err;
+  });
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -57,8 +78,10 @@ function post(url: string, body: string, options: CallOptions): Promise<string> 
       return reject(new CallFailed('unreachable', `${literal} is an internal address; RPC_BLOCK_PRIVATE_IPS forbids it`));
     }
     const lookup = guardedLookup(options);
-    const send = target.protocol === 'https:' ? https.request : http.request;
-    const req = send(target, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }, lookup, agent: false }, (res) => {
+    const secure = target.protocol === 'https:';
+    const send = secure ? https.request : http.request;
+    const agent = (secure ? options.agents?.https : options.agents?.http) ?? false;
+    const req = send(target, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }, lookup, agent }, (res) => {
       const status = res.statusCode ?? 0;
       if (status >= 300 && status < 400) {
         res.resume();
@@ -91,7 +114,10 @@ function post(url: string, body: string, options: CallOptions): Promise<string> 
       finish(() => reject(new CallFailed(kind, message)));
       req.destroy();
     }
-    req.on('error', (err: NodeJS.ErrnoException) => fail('unreachable', err.code === 'EPRIVATE' ? err.message : `${err.code ?? 'error'}: ${err.message}`));
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      if (req.reusedSocket && err.code === 'ECONNRESET') return finish(() => reject(new ReusedSocketReset('unreachable', err.message)));
+      fail('unreachable', err.code === 'EPRIVATE' ? err.message : `${err.code ?? 'error'}: ${err.message}`);
+    });
     req.end(body);
   });
 }

@@ -1,6 +1,8 @@
 /**
  * Fake JSON-RPC endpoints on loopback for the prober's tests: each answers methods from a table
- * (or hangs, redirects, sends garbage or an endless body), and counts calls and calls in flight.
+ * (or hangs, redirects, sends garbage or an endless body), and counts calls, calls in flight and
+ * connections. With `dropReused` it closes a kept-alive connection when a second request comes on it,
+ * as a server whose idle timeout fires just as the client reuses the connection does.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,13 +14,17 @@ export interface FakeRpc {
   url: string;
   calls: string[];
   maxInFlight: number;
+  connections: number;
   close(): Promise<void>;
 }
 
-export async function startFakeRpc(answers: Record<string, Answer>, delayMs = 0): Promise<FakeRpc> {
-  const fake: FakeRpc = { url: '', calls: [], maxInFlight: 0, close: async () => undefined };
+export async function startFakeRpc(answers: Record<string, Answer>, delayMs = 0, { dropReused = false } = {}): Promise<FakeRpc> {
+  const fake: FakeRpc = { url: '', calls: [], maxInFlight: 0, connections: 0, close: async () => undefined };
   let inFlight = 0;
+  const served = new WeakSet<object>();
   const server = http.createServer((req, res) => {
+    if (dropReused && served.has(req.socket)) return void req.socket.destroy();
+    served.add(req.socket);
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -50,6 +56,7 @@ export async function startFakeRpc(answers: Record<string, Answer>, delayMs = 0)
       else reply();
     });
   });
+  server.on('connection', () => fake.connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   fake.close = () =>

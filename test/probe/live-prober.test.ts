@@ -103,4 +103,28 @@ describe('probe/live-prober: RPC_PROBE_INTERVAL_MS (fake endpoints on loopback)'
     expect(firstCalls[4]! - firstCalls[0]!).to.be.at.least(750);
     expect((await request(createApp(store).callback()).get('/api/v1/networks/evm:n0/rpc-health')).status).to.equal(404);
   });
+
+  it('thousands of networks cost one timer at a time: no listener-leak warning however many networks', async () => {
+    const f = await fake(SEPOLIA);
+    const files = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`evm/n${i}.yaml`, networkYaml({ rpc_urls: [`${f.url}n${i}`] })]));
+    root = makeConfigDir(files);
+    store = await startStore(root);
+    live = liveOver(300);
+    const warnings: string[] = [];
+    const onWarning = (w: Error): number => warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    try {
+      const seen = new Set<string>();
+      await new Promise<void>((resolve) => {
+        live.onChange((c) => {
+          seen.add(c.id);
+          if (seen.size === 30) resolve();
+        });
+        live.start();
+      });
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).to.deep.equal([]);
+  });
 });

@@ -116,6 +116,32 @@ describe('probe/prober (fake JSON-RPC endpoints on loopback)', () => {
     expect(f.calls).to.deep.equal(['eth_chainId', 'eth_blockNumber']); // only the unblocked probe got through
   });
 
+  it('connections are kept alive: probing a URL again reuses its connection', async () => {
+    const f = await fake(EVM_OK);
+    const prober = new Prober(OPTIONS);
+    try {
+      for (let i = 0; i < 3; i++) expect((await prober.probeNetwork('evm', [f.url], { chain_id: SEPOLIA }))[0]).to.include({ status: 'ok' });
+    } finally {
+      prober.close();
+    }
+    expect(f.calls).to.have.length(6);
+    expect(f.connections).to.equal(1);
+  });
+
+  it('a kept-alive connection the endpoint closes as it is reused: the call is retried once on a new connection, not reported unreachable', async () => {
+    const f = await startFakeRpc(EVM_OK, 0, { dropReused: true });
+    fakes.push(f);
+    const prober = new Prober(OPTIONS);
+    try {
+      const [health] = await prober.probeNetwork('evm', [f.url], { chain_id: SEPOLIA });
+      expect(health, health?.error ?? '').to.include({ status: 'ok', head: 100 });
+    } finally {
+      prober.close();
+    }
+    expect(f.calls).to.deep.equal(['eth_chainId', 'eth_blockNumber']);
+    expect(f.connections).to.equal(2); // the first (closed when reused) and the retry's own
+  });
+
   it('a family without a probe is not probed', async () => {
     const prober = new Prober(OPTIONS);
     expect(['evm', 'solana', 'stellar'].map((f) => prober.probes(f))).to.deep.equal([true, true, true]);
