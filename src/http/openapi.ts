@@ -171,6 +171,26 @@ export function buildOpenApi(schemas: Schemas): JsonSchema {
         responses: { 200: json(ref('HistoryList'), undefined, 'A page of commits.'), ...errors('INVALID_ID', 'INVALID_QUERY', 'UNAUTHORIZED', 'NETWORK_NOT_FOUND', 'NOT_IMPLEMENTED') },
       },
     },
+    '/api/v1/networks/{network_id}/history/{sha}': {
+      get: {
+        operationId: 'networkVersion',
+        summary: 'The network as of a commit and just before it (the change that commit made); what a revert restores',
+        security: auth,
+        parameters: [ID_PARAM, { name: 'sha', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{7,64}$' }, description: 'A commit id from the history, full or abbreviated' }],
+        responses: {
+          200: json({ type: 'object', required: ['success', 'data', 'error'], properties: { success: { const: true }, data: { type: 'object', required: ['sha', 'network', 'previous'], properties: { sha: { type: 'string' }, network: { oneOf: [ref('Network'), { type: 'null' }] }, previous: { oneOf: [ref('Network'), { type: 'null' }] } } }, error: { type: 'null' } } }, undefined, '`network` is null when the file did not exist at the commit, `previous` when the commit created it.'),
+          ...errors('BAD_REQUEST', 'INVALID_ID', 'UNAUTHORIZED', 'NETWORK_NOT_FOUND', 'FILE_INVALID', 'NOT_IMPLEMENTED'),
+        },
+      },
+    },
+    '/api/v1/rpc-health': {
+      get: {
+        operationId: 'rpcHealthCounts',
+        summary: "Each probed network's URLs counted by status (only with RPC_PROBE_INTERVAL_MS)",
+        security: auth,
+        responses: { 200: json({ type: 'object', required: ['success', 'data', 'error'], properties: { success: { const: true }, data: { type: 'array', items: { type: 'object', required: ['id', 'counts'], properties: { id: { type: 'string' }, counts: { type: 'object', additionalProperties: { type: 'integer' } } } } }, error: { type: 'null' } } }, undefined, 'One entry per probed network.'), ...errors('UNAUTHORIZED') },
+      },
+    },
     '/api/v1/openapi.json': { get: { operationId: 'openapi', summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' } } } } } } },
     '/api/v1/schemas/network.json': { get: { operationId: 'networkSchema', summary: 'JSON Schema of a network file', responses: { 200: json({ type: 'object' }, undefined, 'JSON Schema 2020-12') } } },
     '/api/v1/schemas/update-network.json': { get: { operationId: 'updateNetworkSchema', summary: 'JSON Schema of a PATCH body', responses: { 200: json({ type: 'object' }, undefined, 'JSON Schema 2020-12') } } },

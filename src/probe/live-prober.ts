@@ -68,6 +68,11 @@ export class LiveProber {
     return { counts, last_round_at: this.lastRoundAt?.toISOString() ?? null };
   }
 
+  /** Each probed network's URL statuses, in the order of its URLs. */
+  statuses(): Array<{ id: string; statuses: ProbeStatus[] }> {
+    return [...this.health].map(([id, list]) => ({ id, statuses: list.map((h) => h.status) }));
+  }
+
   onChange(listener: (change: RpcHealthChange) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

@@ -18,6 +18,7 @@ import { networkOf, type NetworkRecord } from './network-record.js';
 import { readinessOf, type Readiness } from './readiness.js';
 import { validatePatch } from './validation/network-rules.js';
 import { loadSchemas } from './validation/schemas.js';
+import { versionAt, type NetworkVersion } from './git/network-versions.js';
 import { checkPatchUrls, type UrlCheck, type UrlFinding } from './validation/patch-urls.js';
 import { OPEN_POLICY, type UrlPolicy } from './validation/url-rules.js';
 import { ConfigWatcher, DEFAULT_WATCH, type WatchOptions } from './watch/watcher.js';
@@ -185,6 +186,12 @@ export class NetworkStore {
     }
     const files = candidatesOf(this.parseId(record.id)).map(({ rel }) => path.join(this.root, rel));
     return this.journal.history(files, skip, limit);
+  }
+
+  /** The network as of commit `sha` and just before it (the folder must be in a git work tree). */
+  async versionAt(id: string, sha: string): Promise<NetworkVersion> {
+    if (!this.journal) throw new NetcfgError('NOT_IMPLEMENTED', 'History needs the config folder to be inside a git work tree; it is not.');
+    return versionAt(this.journal, this.root, this.parseId(id), sha, this.policy);
   }
 
   readiness(): Readiness {

@@ -64,6 +64,8 @@ describe('probe/live-prober: RPC_PROBE_INTERVAL_MS (fake endpoints on loopback)'
         const ready = await request(app.url).get('/api/v1/ready');
         expect(ready.status).to.equal(200);
         expect(ready.body.components.rpc).to.include({ status: 'healthy', ok: 2, wrong_chain: 0 });
+        const all = await request(app.url).get('/api/v1/rpc-health').expect(200);
+        expect(all.body.data).to.deep.equal([{ id: 'evm:sepolia', counts: { ok: 2 } }]);
 
         answers.eth_chainId = { result: '0x1' }; // someone repointed the endpoint at mainnet
         const [, , changed] = await sse.waitFor(3, 5000);
@@ -102,6 +104,7 @@ describe('probe/live-prober: RPC_PROBE_INTERVAL_MS (fake endpoints on loopback)'
     // Network k waits k/5 of the interval: the first round spans at least 4/5 of it (timers never fire early).
     expect(firstCalls[4]! - firstCalls[0]!).to.be.at.least(750);
     expect((await request(createApp(store).callback()).get('/api/v1/networks/evm:n0/rpc-health')).status).to.equal(404);
+    expect((await request(createApp(store).callback()).get('/api/v1/rpc-health')).status).to.equal(404);
   });
 
   it('thousands of networks cost one timer at a time: no listener-leak warning however many networks', async () => {

@@ -81,6 +81,11 @@ export function networkRoutes(router: Router, store: NetworkStore, guard: Middle
     };
   });
 
+  // The network as of one commit and just before it: the change that commit made (the console's history and revert).
+  router.get(['/api/v1/networks/:network_id/history/:sha', '/networks/:network_id/history/:sha'], ...guard, async (ctx: Context) => {
+    ctx.body = { success: true, data: await store.versionAt(String(ctx.params.network_id), String(ctx.params.sha)), error: null };
+  });
+
   router.get(items, ...guard, (ctx: Context) => {
     const record = store.get(String(ctx.params.network_id));
     ctx.set('ETag', record.etag);

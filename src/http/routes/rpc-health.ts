@@ -1,6 +1,7 @@
 /**
  * RPC_PROBE_INTERVAL_MS: GET /networks/{network_id}/rpc-health answers the live prober's last look at
- * each of the network's URLs (`pending` until the first); readiness gets an `rpc` component (counts
+ * each of the network's URLs (`pending` until the first), GET /rpc-health its counts by status for
+ * every network probed (the console's overview); readiness gets an `rpc` component (counts
  * by status, never a 503); the change stream gets an `rpc_health` event when a URL's status changes.
  * The prober itself is src/probe/live-prober.ts; this layer only shows what it found.
  */
@@ -20,6 +21,8 @@ export interface RpcHealthEvent {
 export interface RpcHealthView {
   of(id: string): Array<{ url: string }> | null;
   summary(): { counts: Record<string, number>; last_round_at: string | null };
+  /** Each probed network's URL statuses. */
+  statuses(): Array<{ id: string; statuses: string[] }>;
   onChange(listener: (change: RpcHealthEvent) => void): () => void;
 }
 
@@ -30,6 +33,15 @@ export function rpcHealthRoutes(router: Router, store: NetworkStore, guard: Midd
     const urls = ((networkOf(record).rpc_urls ?? []) as Array<{ url: string }>).map(({ url }) => probed.get(url) ?? { url, status: 'pending', head: null, lag: null, latency_ms: null, checked_at: null, error: null });
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { success: true, data: urls, error: null };
+  });
+  router.get('/api/v1/rpc-health', ...guard, (ctx: Context) => {
+    const data = view.statuses().map(({ id, statuses }) => {
+      const counts: Record<string, number> = {};
+      for (const status of statuses) counts[status] = (counts[status] ?? 0) + 1;
+      return { id, counts };
+    });
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { success: true, data, error: null };
   });
 }
 

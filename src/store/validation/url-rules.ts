@@ -5,7 +5,7 @@
  */
 import { isIP } from 'node:net';
 import type { ErrorDetail } from '../../errors.js';
-import { describePointer } from './schemas.js';
+import { describePointer } from './schema-errors.js';
 
 export const MAX_URL_LENGTH = 2048;
 
