@@ -5,9 +5,9 @@
 SHELL := /bin/bash
 NODE_MODULES := node_modules/.stamp
 BUILD := dist/.stamp
-SOURCES := $(shell find src schemas -type f \( -name '*.ts' -o -name '*.json' \) 2>/dev/null) tsconfig.json tsconfig.build.json
+SOURCES := $(shell find src schemas scripts -type f \( -name '*.ts' -o -name '*.tsx' -o -name '*.json' -o -name '*.css' -o -name '*.html' \) 2>/dev/null) tsconfig.json tsconfig.build.json
 
-.PHONY: run test install build typecheck lint unit bench soak validate clean
+.PHONY: run test install browser build typecheck lint unit bench soak validate clean
 
 run: $(BUILD)
 	node dist/src/main.js
@@ -26,14 +26,23 @@ $(BUILD): $(NODE_MODULES) $(SOURCES)
 
 typecheck: $(NODE_MODULES)
 	npx tsc -p tsconfig.json --noEmit
+	npx tsc -p src/console/tsconfig.json
 
 lint: $(NODE_MODULES)
 	npx eslint .
 
-unit: $(BUILD)
+unit: $(BUILD) browser
 	npx mocha 'test/**/*.test.ts'
 
-test: install typecheck lint build unit
+# The console's end-to-end tests drive Debian's chromium (a browser download cannot work on these
+# machines). Installed once with apt-get, as root or through sudo; CHROMIUM_PATH names another browser.
+CHROMIUM_PATH ?= /usr/bin/chromium
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+browser:
+	@test -x "$(CHROMIUM_PATH)" || { echo "installing Debian's chromium for the console tests"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends chromium; }
+
+test: install typecheck lint build browser unit
 
 # Checks a config folder the way the server loads it (DIR=... for another folder).
 validate: $(BUILD)

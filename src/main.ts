@@ -11,6 +11,7 @@ import { createLogger } from './log.js';
 import { DEFAULT_PROBER, Prober } from './probe/prober.js';
 import { urlCheckOf } from './probe/url-check.js';
 import { LiveProber, targetsOf } from './probe/live-prober.js';
+import { loadConsoleAssets } from './console-assets.js';
 import { redactUrl } from './probe/redact.js';
 import { networkOf } from './store/network-record.js';
 import { defaultCachePath } from './store/index/index-cache.js';
@@ -39,7 +40,7 @@ export async function serve(config: Config): Promise<void> {
   const shutdown = new AbortController();
   const live = config.probeIntervalMs === null ? undefined : liveProberOf(store, config);
   live?.onChange((change) => log.info({ rpc_health: { ...change, url: redactUrl(change.url) } }, 'rpc health change'));
-  const app = createApp(store, { apiKey: config.apiKey, requireIfMatch: config.requireIfMatch, webhookSecret: config.webhookSecret, logger: log, shutdown: shutdown.signal, rpcHealth: live });
+  const app = createApp(store, { apiKey: config.apiKey, requireIfMatch: config.requireIfMatch, webhookSecret: config.webhookSecret, logger: log, shutdown: shutdown.signal, rpcHealth: live, consoleAssets: loadConsoleAssets() });
   const server = await listen(app, config.host, config.port, config.timeouts);
   log.info({ url: addressOf(server), config_dir: root }, 'listening');
   const started = Date.now();

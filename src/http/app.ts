@@ -15,6 +15,8 @@ import { networkRoutes } from './routes/networks.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { silentLogger } from '../log.js';
 import { rpcHealthRoutes, type RpcHealthView } from './routes/rpc-health.js';
+import { consoleRoutes } from './routes/console.js';
+import type { ConsoleAssets } from '../console-assets.js';
 
 export interface AppOptions {
   /** When set, network routes need `Authorization: Bearer <apiKey>`. */
@@ -30,8 +32,9 @@ export interface AppOptions {
   webhookSecret?: string | undefined;
   /** RPC_PROBE_INTERVAL_MS: the live prober's findings (rpc-health route, readiness, change stream). */
   rpcHealth?: RpcHealthView | undefined;
+  /** The operator console's files: served at `/` when given (null: not built, `/` says so). */
+  consoleAssets?: ConsoleAssets | null;
 }
-
 
 export function createApp(store: NetworkStore, options: AppOptions = {}): Koa {
   const log = options.logger ?? silentLogger();
@@ -48,6 +51,7 @@ export function createApp(store: NetworkStore, options: AppOptions = {}): Koa {
   if (options.rpcHealth) rpcHealthRoutes(router, store, guard, options.rpcHealth);
   networkRoutes(router, store, guard, { requireIfMatch: options.requireIfMatch ?? false });
   if (options.webhookSecret) webhookRoutes(router, store, options.webhookSecret);
+  if (options.consoleAssets !== undefined) consoleRoutes(router, options.consoleAssets);
   app.use(requestFrame(log));
   app.use(router.routes());
   app.use(router.allowedMethods());

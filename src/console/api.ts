@@ -1,0 +1,104 @@
+/**
+ * The console's only way to the server: the same public API as any client, with the API key as
+ * the bearer header and the envelope's error (code, message, details, ETag) kept as data.
+ */
+
+export interface Detail {
+  pointer: string;
+  message: string;
+}
+
+export interface RpcUrl {
+  url: string;
+  weight: number;
+}
+
+/** A network as the API serves it (the relayer's shape); only what the console reads is typed. */
+export interface Network {
+  id: string;
+  network_type?: string;
+  chain_id?: number;
+  rpc_urls: RpcUrl[];
+  [field: string]: unknown;
+}
+
+export interface Commit {
+  sha: string;
+  author: string;
+  email: string;
+  date: string;
+  message: string;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: Detail[] = [],
+  ) {
+    super(message);
+  }
+}
+
+export interface RpcWarning {
+  url: string;
+  status: string;
+  error: string | null;
+}
+
+export interface Loaded<T> {
+  data: T;
+  etag: string | null;
+  pagination?: { total_pages: number };
+  /** RPC_PROBE_ON_PATCH=warn: what the new URLs answered that was not fine. */
+  rpc_warnings?: RpcWarning[];
+}
+
+export class Api {
+  constructor(private readonly key: string | null) {}
+
+  /** The bearer header for requests this class does not make (the change stream). */
+  headers(): Record<string, string> {
+    return this.key ? { authorization: `Bearer ${this.key}` } : {};
+  }
+
+  async get<T>(path: string): Promise<Loaded<T>> {
+    return this.send<T>(path, { headers: this.headers() });
+  }
+
+  async patch(id: string, body: { rpc_urls: Array<{ url: string; weight: number | string }> }, etag: string): Promise<Loaded<Network>> {
+    return this.send<Network>(`/api/v1/networks/${encodeURIComponent(id)}`, {
+      method: 'PATCH',
+      headers: { ...this.headers(), 'content-type': 'application/json', 'if-match': etag },
+      body: JSON.stringify(body),
+    });
+  }
+
+  /** Every network, a hundred per request, four requests at a time. */
+  async allNetworks(): Promise<Network[]> {
+    const first = await this.get<Network[]>('/api/v1/networks?per_page=100&page=1');
+    const pages = first.pagination?.total_pages ?? 1;
+    const rest: Network[][] = [];
+    for (let page = 2; page <= pages; page += 4) {
+      const batch = [page, page + 1, page + 2, page + 3].filter((p) => p <= pages);
+      rest.push(...(await Promise.all(batch.map(async (p) => (await this.get<Network[]>(`/api/v1/networks?per_page=100&page=${p}`)).data))));
+    }
+    return [first.data, ...rest].flat();
+  }
+
+  private async send<T>(path: string, init: RequestInit): Promise<Loaded<T>> {
+    let res: Response;
+    try {
+      res = await fetch(path, init);
+    } catch {
+      throw new ApiError(0, 'NETWORK_ERROR', 'The server cannot be reached; check that netcfg is running.');
+    }
+    const body = (await res.json().catch(() => null)) as { success?: boolean; data?: T; pagination?: { total_pages: number }; rpc_warnings?: RpcWarning[]; error?: string | null; code?: string; details?: Detail[] } | null;
+    if (!res.ok || !body || body.success === false) {
+      throw new ApiError(res.status, body?.code ?? `HTTP_${res.status}`, body?.error ?? `The server answered HTTP ${res.status}.`, body?.details ?? []);
+    }
+    const { pagination, rpc_warnings } = body;
+    return { data: body.data as T, etag: res.headers.get('etag'), ...(pagination ? { pagination } : {}), ...(rpc_warnings ? { rpc_warnings } : {}) };
+  }
+}

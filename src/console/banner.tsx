@@ -1,0 +1,47 @@
+/**
+ * What readiness says an operator must know: each invalid file as `path:line:column: message`
+ * (its last valid version is still served) and, with GIT_SYNC or GIT_COMMIT, the git component.
+ */
+import type { Readiness } from './readiness.js';
+
+export function Banner({ ready }: { ready: Readiness | null }) {
+  if (!ready) return null;
+  const invalid = ready.components.index.invalid_files;
+  const files = new Set(invalid.map((f) => f.path)).size;
+  const git = ready.components.git;
+  const gitError = git?.last_error ?? git?.error;
+  return (
+    <>
+      {invalid.length > 0 && (
+        <section class="banner problem" aria-labelledby="invalid-title">
+          <h2 id="invalid-title">
+            {files} invalid {files === 1 ? 'file' : 'files'}: the last valid version of each network is served
+          </h2>
+          <ul>
+            {invalid.map((f, i) => (
+              <li key={i}>
+                <code>
+                  {f.path}:{f.line}:{f.column}
+                </code>
+                : {f.error}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {git && (
+        <section class={git.status === 'healthy' ? 'banner' : 'banner problem'} aria-label="Git">
+          <strong>Git: {git.status}</strong>
+          {git.head && <span> at {git.head.slice(0, 7)}</span>}
+          {git.upstream && (
+            <span>
+              {' '}
+              tracking {git.upstream} ({git.ahead ?? 0} ahead, {git.behind ?? 0} behind)
+            </span>
+          )}
+          {gitError && <span>: {gitError}</span>}
+        </section>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,172 @@
+/**
+ * A network's commits (GET .../history), each with the change it made to `rpc_urls`
+ * (GET .../history/{sha}), and Revert: the diff from the current URLs to that version's is shown
+ * first, then applied through the same PATCH as an edit, with If-Match.
+ */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, type Api, type Commit, type Network, type RpcUrl } from './api.js';
+import type { Subscribe } from './main.js';
+import { changed, rpcDiff, type DiffLine } from './rpc-diff.js';
+
+interface Version {
+  sha: string;
+  network: Network | null;
+  previous: Network | null;
+}
+
+interface Entry {
+  commit: Commit;
+  version: Version | null;
+  problem: string | null;
+}
+
+const PER_PAGE = 10;
+const urlsOf = (n: Network | null): RpcUrl[] => n?.rpc_urls ?? [];
+const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+function Diff({ lines, label }: { lines: DiffLine[]; label: string }) {
+  if (!changed(lines)) return <p class="diff-none">No change to the RPC URLs.</p>;
+  return (
+    <ul class="diff" aria-label={label}>
+      {lines.map((l, i) => (
+        <li key={i} class={l.kind}>
+          <span class="sign" aria-hidden="true">
+            {l.kind === 'added' ? '+' : l.kind === 'removed' ? '-' : ' '}
+          </span>
+          <span class="visually-hidden">{l.kind === 'kept' ? '' : `${l.kind}: `}</span>
+          {l.text}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function HistoryPage({ id, api, subscribe }: { id: string; api: Api; subscribe: Subscribe }) {
+  const [page, setPage] = useState(1);
+  const [entries, setEntries] = useState<Entry[] | null>(null);
+  const [pages, setPages] = useState(1);
+  const [error, setError] = useState<string | null>(null);
+  const [revert, setRevert] = useState<{ entry: Entry; current: Network; etag: string } | null>(null);
+  const [notice, setNotice] = useState<{ text: string; problem: boolean } | null>(null);
+  const path = `/api/v1/networks/${encodeURIComponent(id)}`;
+  const loads = useRef(0);
+
+  const load = async (): Promise<void> => {
+    const mine = ++loads.current; // only the latest load is shown, whichever answers last
+    try {
+      const { data, pagination } = await api.get<Commit[]>(`${path}/history?per_page=${PER_PAGE}&page=${page}`);
+      const loaded = await Promise.all(
+        data.map(async (commit) => {
+          try {
+            return { commit, version: (await api.get<Version>(`${path}/history/${commit.sha}`)).data, problem: null };
+          } catch (err) {
+            return { commit, version: null, problem: messageOf(err) };
+          }
+        }),
+      );
+      if (mine !== loads.current) return;
+      setPages(pagination?.total_pages ?? 1);
+      setEntries(loaded);
+      setError(null);
+    } catch (err) {
+      if (mine === loads.current) setError(messageOf(err));
+    }
+  };
+  useEffect(() => {
+    void load();
+    return subscribe((event) => {
+      if (event.data.id === id && event.kind === 'modified') void load();
+    });
+  }, [id, page]);
+
+  const askRevert = async (entry: Entry): Promise<void> => {
+    try {
+      const { data, etag } = await api.get<Network>(path);
+      setNotice(null);
+      setRevert({ entry, current: data, etag: etag ?? '' });
+    } catch (err) {
+      setNotice({ text: messageOf(err), problem: true });
+    }
+  };
+  const applyRevert = async (): Promise<void> => {
+    if (!revert) return;
+    const target = urlsOf(revert.entry.version?.network ?? null);
+    try {
+      await api.patch(id, { rpc_urls: target }, revert.etag);
+      setNotice({ text: `Reverted the RPC URLs to their version of ${revert.entry.commit.sha.slice(0, 7)}.`, problem: false });
+      void load(); // the revert's own commit, which the change event may have come before
+    } catch (err) {
+      const conflict = err instanceof ApiError && err.status === 412;
+      setNotice({ text: conflict ? 'Not reverted: the network changed since the diff was shown. Review it again.' : `Not reverted: ${messageOf(err)}`, problem: true });
+    }
+    setRevert(null);
+  };
+
+  return (
+    <>
+      <nav class="crumbs" aria-label="Breadcrumb">
+        <a href="#/">Networks</a> / <a href={`#/networks/${encodeURIComponent(id)}`}>{id}</a> / <span aria-current="page">History</span>
+      </nav>
+      <h1>History of {id}</h1>
+      {notice && (
+        <p role={notice.problem ? 'alert' : 'status'} class={notice.problem ? 'notice problem' : 'notice'}>
+          {notice.text}
+        </p>
+      )}
+      {error && (
+        <p role="alert" class="problem">
+          {error}
+        </p>
+      )}
+      {revert && (
+        <section class="confirm" role="dialog" aria-labelledby="revert-title" aria-modal="false">
+          <h2 id="revert-title">Revert the RPC URLs to {revert.entry.commit.sha.slice(0, 7)}?</h2>
+          <p>This changes the current RPC URLs as follows:</p>
+          <Diff lines={rpcDiff(urlsOf(revert.current), urlsOf(revert.entry.version?.network ?? null))} label="Change the revert makes" />
+          <div class="actions">
+            <button type="button" class="primary" onClick={() => void applyRevert()} disabled={!changed(rpcDiff(urlsOf(revert.current), urlsOf(revert.entry.version?.network ?? null)))}>
+              Apply revert
+            </button>
+            <button type="button" onClick={() => setRevert(null)}>
+              Cancel
+            </button>
+          </div>
+        </section>
+      )}
+      {entries === null && !error && <p role="status">Loading history...</p>}
+      {entries?.length === 0 && <p>No commits touch this network's file yet.</p>}
+      <ol class="commits">
+        {entries?.map((entry) => (
+          <li key={entry.commit.sha}>
+            <h2>
+              <code>{entry.commit.sha.slice(0, 7)}</code> {entry.commit.message}
+            </h2>
+            <p class="meta">
+              {entry.commit.author} &lt;{entry.commit.email}&gt;, <time dateTime={entry.commit.date}>{new Date(entry.commit.date).toLocaleString()}</time>
+            </p>
+            {entry.problem && <p class="problem">{entry.problem}</p>}
+            {entry.version && <Diff lines={rpcDiff(urlsOf(entry.version.previous), urlsOf(entry.version.network))} label={`Change made by ${entry.commit.sha.slice(0, 7)}`} />}
+            {entry.version?.network && (
+              <button type="button" onClick={() => void askRevert(entry)} aria-label={`Revert to ${entry.commit.sha.slice(0, 7)}`}>
+                Revert
+              </button>
+            )}
+          </li>
+        ))}
+      </ol>
+      {pages > 1 && (
+        <nav class="pager" aria-label="Pages">
+          <button type="button" disabled={page === 1} onClick={() => setPage(page - 1)}>
+            Newer
+          </button>
+          <span>
+            Page {page} of {pages}
+          </span>
+          <button type="button" disabled={page === pages} onClick={() => setPage(page + 1)}>
+            Older
+          </button>
+        </nav>
+      )}
+    </>
+  );
+}

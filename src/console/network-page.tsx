@@ -1,0 +1,176 @@
+/**
+ * One network: its fields, and its RPC URLs as a form. Problems show at the field while typing
+ * (the PATCH schema compiled into the page) and after Save (the server's details). Save sends the
+ * ETag the page was opened with in If-Match, so a concurrent change is never overwritten: a 412
+ * says so and offers Reload. A change arriving on the change stream replaces the page when
+ * nothing is being edited, and is announced (not applied) when something is.
+ */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, type Api, type Network } from './api.js';
+import { bodyOf, checkRows, hasProblems, problemsOf, type Problems, type Row } from './field-problems.js';
+import type { Subscribe } from './main.js';
+import { UrlFields } from './url-fields.js';
+
+type Notice = { kind: 'saved' | 'info'; text: string } | { kind: 'conflict' | 'changed' | 'error'; text: string };
+
+const rowsOf = (network: Network): Row[] => network.rpc_urls.map((e) => ({ url: e.url, weight: String(e.weight) }));
+const same = (a: Row[], b: Row[]): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+function Fields({ network }: { network: Network }) {
+  const shown = Object.entries(network).filter(([key]) => key !== 'rpc_urls' && key !== 'id');
+  return (
+    <dl class="fields">
+      {shown.map(([key, value]) => (
+        <div key={key}>
+          <dt>{key}</dt>
+          <dd>{Array.isArray(value) ? value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(', ') : typeof value === 'object' ? JSON.stringify(value) : String(value)}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+export function NetworkPage({ id, api, subscribe, probing }: { id: string; api: Api; subscribe: Subscribe; probing: boolean }) {
+  const [opened, setOpened] = useState<{ network: Network; etag: string } | null>(null);
+  const [rows, setRows] = useState<Row[]>([]);
+  const [edited, setEdited] = useState(false);
+  const [serverProblems, setServerProblems] = useState<Problems>({});
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [health, setHealth] = useState(new Map<string, string>());
+  const latest = useRef({ etag: '', dirty: false });
+  const opens = useRef(0);
+  const path = `/api/v1/networks/${encodeURIComponent(id)}`;
+
+  const open = async (): Promise<void> => {
+    const mine = ++opens.current; // two changes in a row: only the later answer is shown
+    try {
+      const { data, etag } = await api.get<Network>(path);
+      if (mine !== opens.current) return;
+      setOpened({ network: data, etag: etag ?? '' });
+      setRows(rowsOf(data));
+      setEdited(false);
+      setServerProblems({});
+      setLoadError(null);
+    } catch (err) {
+      setLoadError(err instanceof ApiError ? err.message : String(err));
+    }
+  };
+  const loadHealth = (): void => {
+    if (!probing) return;
+    api.get<Array<{ url: string; status: string; error: string | null }>>(`${path}/rpc-health`).then(
+      ({ data }) => setHealth(new Map(data.map((h) => [h.url, h.error ? `${h.status}: ${h.error}` : h.status]))),
+      () => undefined, // shown again at the next rpc_health event
+    );
+  };
+  useEffect(() => {
+    void open();
+    loadHealth();
+    return subscribe((event) => {
+      if (event.kind === 'rpc_health' && event.data.id === id) return loadHealth();
+      if (event.data.id !== id && event.kind !== 'reset') return;
+      if (event.kind === 'deleted') return setNotice({ kind: 'changed', text: 'This network was deleted on the server.' });
+      if (event.data.etag === latest.current.etag) return; // our own save
+      if (latest.current.dirty) {
+        setNotice({ kind: 'changed', text: 'This network changed on the server since you opened it. Your unsaved edit is kept; Reload shows the new version and discards your edit.' });
+      } else {
+        void open().then(() => setNotice({ kind: 'info', text: 'This network changed on the server; the new version is shown.' }));
+      }
+    });
+  }, [id, probing]);
+
+  const dirty = opened !== null && !same(rows, rowsOf(opened.network));
+  latest.current = { etag: opened?.etag ?? '', dirty };
+  const clientProblems = edited ? checkRows(rows) : {};
+  const problems: Problems = { ...clientProblems };
+  for (const [key, list] of Object.entries(serverProblems)) problems[key] = [...(problems[key] ?? []), ...list];
+
+  const change = (next: Row[]): void => {
+    setRows(next);
+    setEdited(true);
+    setServerProblems({});
+    // What was said about the last Save is stale once the form changes; a change on the server is not.
+    setNotice((n) => (n?.kind === 'conflict' || n?.kind === 'changed' ? n : null));
+  };
+  const reload = (): void => {
+    setNotice(null);
+    void open();
+  };
+  const save = async (e: Event): Promise<void> => {
+    e.preventDefault();
+    if (!opened) return;
+    setEdited(true);
+    const found = checkRows(rows);
+    if (hasProblems(found)) {
+      setNotice({ kind: 'error', text: 'Not saved: fix the fields marked below.' });
+      return;
+    }
+    setBusy(true);
+    try {
+      const { data, etag, rpc_warnings } = await api.patch(id, bodyOf(rows), opened.etag);
+      setOpened({ network: data, etag: etag ?? '' });
+      setRows(rowsOf(data));
+      setEdited(false);
+      const warned = (rpc_warnings ?? []).map((w) => `${w.url}: ${w.status}${w.error ? ` (${w.error})` : ''}`);
+      setNotice({ kind: 'saved', text: warned.length > 0 ? `Saved, with RPC warnings: ${warned.join('; ')}` : 'Saved.' });
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 412) {
+        setNotice({ kind: 'conflict', text: 'Not saved: this network changed since you opened it. Reload to see the current version, then make your edit again.' });
+      } else if (err instanceof ApiError && err.details.length > 0) {
+        setServerProblems(problemsOf(err.details));
+        setNotice({ kind: 'error', text: `Not saved: ${err.message}` });
+      } else {
+        setNotice({ kind: 'error', text: `Not saved: ${err instanceof Error ? err.message : String(err)}` });
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (loadError) {
+    return (
+      <>
+        <h1>{id}</h1>
+        <p role="alert" class="problem">
+          {loadError}
+        </p>
+        <a href="#/">Back to all networks</a>
+      </>
+    );
+  }
+  if (!opened) return <p role="status">Loading {id}...</p>;
+  const alerting = notice !== null && (notice.kind === 'conflict' || notice.kind === 'changed' || notice.kind === 'error');
+  return (
+    <>
+      <nav class="crumbs" aria-label="Breadcrumb">
+        <a href="#/">Networks</a> / <span aria-current="page">{id}</span> / <a href={`#/networks/${encodeURIComponent(id)}/history`}>History</a>
+      </nav>
+      <h1>{id}</h1>
+      <Fields network={opened.network} />
+      {notice && (
+        <div class={alerting ? 'notice problem' : 'notice'} role={alerting ? 'alert' : 'status'}>
+          <span>{notice.text}</span>
+          {(notice.kind === 'conflict' || notice.kind === 'changed') && (
+            <button type="button" onClick={reload}>
+              Reload
+            </button>
+          )}
+        </div>
+      )}
+      <form onSubmit={save} noValidate>
+        <UrlFields rows={rows} problems={problems} health={health} onChange={change} />
+        <div class="actions">
+          <button type="submit" class="primary" disabled={busy || !dirty}>
+            {busy ? 'Saving...' : 'Save'}
+          </button>
+          {dirty && (
+            <button type="button" onClick={() => change(rowsOf(opened.network))}>
+              Undo changes
+            </button>
+          )}
+        </div>
+      </form>
+    </>
+  );
+}

@@ -1,0 +1,60 @@
+/**
+ * The RPC URL list as form fields: `RPC URL n`, `Weight n`, `Remove URL n`, `Add URL`. Each
+ * field's problems are shown beside it as an alert a screen reader announces, and the field is
+ * marked invalid and described by them.
+ */
+import type { Problems, Row } from './field-problems.js';
+
+export interface UrlFieldsProps {
+  rows: Row[];
+  problems: Problems;
+  /** Per URL: what the live prober last found, when it runs. */
+  health: Map<string, string>;
+  onChange(rows: Row[]): void;
+}
+
+function Messages({ id, messages }: { id: string; messages: string[] | undefined }) {
+  if (!messages || messages.length === 0) return null;
+  return (
+    <p id={id} role="alert" class="problem">
+      {messages.join(' ')}
+    </p>
+  );
+}
+
+export function UrlFields({ rows, problems, health, onChange }: UrlFieldsProps) {
+  const set = (i: number, change: Partial<Row>): void => onChange(rows.map((r, k) => (k === i ? { ...r, ...change } : r)));
+  return (
+    <fieldset>
+      <legend>RPC URLs</legend>
+      <Messages id="list-problem" messages={problems.list} />
+      {rows.map((row, i) => {
+        const n = i + 1;
+        const urlProblems = problems[`url-${i}`];
+        const weightProblems = problems[`weight-${i}`];
+        const probe = health.get(row.url.trim());
+        return (
+          <div class="url-row" key={i}>
+            <div class="url-field">
+              <label for={`url-${i}`}>RPC URL {n}</label>
+              <input id={`url-${i}`} type="text" inputMode="url" spellcheck={false} autocomplete="off" value={row.url} aria-invalid={urlProblems ? true : undefined} aria-describedby={urlProblems ? `url-${i}-problem` : undefined} onInput={(e) => set(i, { url: e.currentTarget.value })} />
+              <Messages id={`url-${i}-problem`} messages={urlProblems} />
+              {probe && <p class="probe">Probe: {probe}</p>}
+            </div>
+            <div class="weight-field">
+              <label for={`weight-${i}`}>Weight {n}</label>
+              <input id={`weight-${i}`} type="number" min={0} max={100} step={1} value={row.weight} aria-invalid={weightProblems ? true : undefined} aria-describedby={weightProblems ? `weight-${i}-problem` : undefined} onInput={(e) => set(i, { weight: e.currentTarget.value })} />
+              <Messages id={`weight-${i}-problem`} messages={weightProblems} />
+            </div>
+            <button type="button" class="remove" onClick={() => onChange(rows.filter((_, k) => k !== i))}>
+              Remove URL {n}
+            </button>
+          </div>
+        );
+      })}
+      <button type="button" onClick={() => onChange([...rows, { url: '', weight: '100' }])}>
+        Add URL
+      </button>
+    </fieldset>
+  );
+}
