@@ -8,6 +8,9 @@ COPY package.json package-lock.json ./
 # --ignore-scripts: the `prepare` script would build before the sources are copied; the build is the next step.
 RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
+# The console's build (scripts/build-console.ts) compiles the PATCH schema into the page.
+COPY schemas ./schemas
+COPY scripts ./scripts
 COPY src ./src
 RUN npm run build
 

@@ -51,12 +51,18 @@ export interface Loaded<T> {
   data: T;
   etag: string | null;
   pagination?: { total_pages: number };
+  /** A list's index revision. */
+  revision?: number;
   /** RPC_PROBE_ON_PATCH=warn: what the new URLs answered that was not fine. */
   rpc_warnings?: RpcWarning[];
 }
 
 export class Api {
-  constructor(private readonly key: string | null) {}
+  constructor(
+    private readonly key: string | null,
+    /** Called on any 401: the key was refused (rotated, or the server's changed). */
+    private readonly onUnauthorized: () => void = () => undefined,
+  ) {}
 
   /** The bearer header for requests this class does not make (the change stream). */
   headers(): Record<string, string> {
@@ -75,16 +81,22 @@ export class Api {
     });
   }
 
-  /** Every network, a hundred per request, four requests at a time. */
+  /**
+   * Every network, a hundred per request, four requests at a time. The pages must come from one
+   * index revision: a network deleted between two pages would shift the next page and hide one
+   * that never changes (so no event would bring it back). Read again until they agree.
+   */
   async allNetworks(): Promise<Network[]> {
-    const first = await this.get<Network[]>('/api/v1/networks?per_page=100&page=1');
-    const pages = first.pagination?.total_pages ?? 1;
-    const rest: Network[][] = [];
-    for (let page = 2; page <= pages; page += 4) {
-      const batch = [page, page + 1, page + 2, page + 3].filter((p) => p <= pages);
-      rest.push(...(await Promise.all(batch.map(async (p) => (await this.get<Network[]>(`/api/v1/networks?per_page=100&page=${p}`)).data))));
+    for (let attempt = 1; ; attempt++) {
+      const first = await this.get<Network[]>('/api/v1/networks?per_page=100&page=1');
+      const pages = first.pagination?.total_pages ?? 1;
+      const rest: Array<Loaded<Network[]>> = [];
+      for (let page = 2; page <= pages; page += 4) {
+        const batch = [page, page + 1, page + 2, page + 3].filter((p) => p <= pages);
+        rest.push(...(await Promise.all(batch.map((p) => this.get<Network[]>(`/api/v1/networks?per_page=100&page=${p}`)))));
+      }
+      if (attempt === 5 || rest.every((r) => r.revision === first.revision)) return [first, ...rest].flatMap((r) => r.data);
     }
-    return [first.data, ...rest].flat();
   }
 
   private async send<T>(path: string, init: RequestInit): Promise<Loaded<T>> {
@@ -94,11 +106,12 @@ export class Api {
     } catch {
       throw new ApiError(0, 'NETWORK_ERROR', 'The server cannot be reached; check that netcfg is running.');
     }
-    const body = (await res.json().catch(() => null)) as { success?: boolean; data?: T; pagination?: { total_pages: number }; rpc_warnings?: RpcWarning[]; error?: string | null; code?: string; details?: Detail[] } | null;
+    const body = (await res.json().catch(() => null)) as { success?: boolean; data?: T; pagination?: { total_pages: number }; revision?: number; rpc_warnings?: RpcWarning[]; error?: string | null; code?: string; details?: Detail[] } | null;
     if (!res.ok || !body || body.success === false) {
+      if (res.status === 401) this.onUnauthorized();
       throw new ApiError(res.status, body?.code ?? `HTTP_${res.status}`, body?.error ?? `The server answered HTTP ${res.status}.`, body?.details ?? []);
     }
-    const { pagination, rpc_warnings } = body;
-    return { data: body.data as T, etag: res.headers.get('etag'), ...(pagination ? { pagination } : {}), ...(rpc_warnings ? { rpc_warnings } : {}) };
+    const { pagination, revision, rpc_warnings } = body;
+    return { data: body.data as T, etag: res.headers.get('etag'), ...(pagination ? { pagination } : {}), ...(revision !== undefined ? { revision } : {}), ...(rpc_warnings ? { rpc_warnings } : {}) };
   }
 }

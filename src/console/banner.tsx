@@ -39,6 +39,7 @@ export function Banner({ ready }: { ready: Readiness | null }) {
               tracking {git.upstream} ({git.ahead ?? 0} ahead, {git.behind ?? 0} behind)
             </span>
           )}
+          {(git.pending_commits ?? 0) > 0 && <span>, {git.pending_commits} commits waiting</span>}
           {gitError && <span>: {gitError}</span>}
         </section>
       )}

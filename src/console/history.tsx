@@ -48,6 +48,14 @@ export function HistoryPage({ id, api, subscribe }: { id: string; api: Api; subs
   const [error, setError] = useState<string | null>(null);
   const [revert, setRevert] = useState<{ entry: Entry; current: Network; etag: string } | null>(null);
   const [notice, setNotice] = useState<{ text: string; problem: boolean } | null>(null);
+  const [applying, setApplying] = useState(false);
+  const dialogTitle = useRef<HTMLHeadingElement>(null);
+  const returnTo = useRef<HTMLElement | null>(null);
+  // The dialog opens above the list: focus goes to it, and back to its Revert button when it closes.
+  useEffect(() => {
+    if (revert) dialogTitle.current?.focus();
+    else if (returnTo.current?.isConnected) returnTo.current.focus();
+  }, [revert]);
   const path = `/api/v1/networks/${encodeURIComponent(id)}`;
   const loads = useRef(0);
 
@@ -75,11 +83,12 @@ export function HistoryPage({ id, api, subscribe }: { id: string; api: Api; subs
   useEffect(() => {
     void load();
     return subscribe((event) => {
-      if (event.data.id === id && event.kind === 'modified') void load();
+      if (event.kind === 'reset' || (event.data.id === id && ['added', 'modified', 'deleted'].includes(event.kind))) void load();
     });
   }, [id, page]);
 
   const askRevert = async (entry: Entry): Promise<void> => {
+    returnTo.current = document.activeElement as HTMLElement | null;
     try {
       const { data, etag } = await api.get<Network>(path);
       setNotice(null);
@@ -89,7 +98,12 @@ export function HistoryPage({ id, api, subscribe }: { id: string; api: Api; subs
     }
   };
   const applyRevert = async (): Promise<void> => {
-    if (!revert) return;
+    if (!revert || applying) return;
+    if (!revert.etag) {
+      setNotice({ text: 'Not reverted: the server sent no ETag for this network, so a concurrent change could not be detected.', problem: true });
+      return setRevert(null);
+    }
+    setApplying(true);
     const target = urlsOf(revert.entry.version?.network ?? null);
     try {
       await api.patch(id, { rpc_urls: target }, revert.etag);
@@ -99,6 +113,7 @@ export function HistoryPage({ id, api, subscribe }: { id: string; api: Api; subs
       const conflict = err instanceof ApiError && err.status === 412;
       setNotice({ text: conflict ? 'Not reverted: the network changed since the diff was shown. Review it again.' : `Not reverted: ${messageOf(err)}`, problem: true });
     }
+    setApplying(false);
     setRevert(null);
   };
 
@@ -109,7 +124,7 @@ export function HistoryPage({ id, api, subscribe }: { id: string; api: Api; subs
       </nav>
       <h1>History of {id}</h1>
       {notice && (
-        <p role={notice.problem ? 'alert' : 'status'} class={notice.problem ? 'notice problem' : 'notice'}>
+        <p key={notice.problem ? 'alert' : 'status'} role={notice.problem ? 'alert' : 'status'} class={notice.problem ? 'notice problem' : 'notice'}>
           {notice.text}
         </p>
       )}
@@ -119,12 +134,12 @@ export function HistoryPage({ id, api, subscribe }: { id: string; api: Api; subs
         </p>
       )}
       {revert && (
-        <section class="confirm" role="dialog" aria-labelledby="revert-title" aria-modal="false">
-          <h2 id="revert-title">Revert the RPC URLs to {revert.entry.commit.sha.slice(0, 7)}?</h2>
+        <section class="confirm" role="dialog" aria-labelledby="revert-title" aria-modal="false" onKeyDown={(e) => e.key === 'Escape' && setRevert(null)}>
+          <h2 id="revert-title" ref={dialogTitle} tabIndex={-1}>Revert the RPC URLs to {revert.entry.commit.sha.slice(0, 7)}?</h2>
           <p>This changes the current RPC URLs as follows:</p>
           <Diff lines={rpcDiff(urlsOf(revert.current), urlsOf(revert.entry.version?.network ?? null))} label="Change the revert makes" />
           <div class="actions">
-            <button type="button" class="primary" onClick={() => void applyRevert()} disabled={!changed(rpcDiff(urlsOf(revert.current), urlsOf(revert.entry.version?.network ?? null)))}>
+            <button type="button" class="primary" onClick={() => void applyRevert()} disabled={applying || !changed(rpcDiff(urlsOf(revert.current), urlsOf(revert.entry.version?.network ?? null)))}>
               Apply revert
             </button>
             <button type="button" onClick={() => setRevert(null)}>

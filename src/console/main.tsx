@@ -4,7 +4,7 @@
  * (`#/networks/evm:sepolia`), so the server serves one page and the browser's back button works.
  */
 import { render } from 'preact';
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { Api, ApiError } from './api.js';
 import { HistoryPage } from './history.js';
 import { openLive, type LiveEvent } from './live.js';
@@ -28,33 +28,48 @@ function useHash(): string {
   return hash;
 }
 
-type Access = { state: 'checking' } | { state: 'signed-in'; api: Api } | { state: 'needs-key'; error: string | null };
+/** The page a hash names; a malformed one is the overview, not an exception. */
+function routeOf(hash: string): { id: string | null; history: boolean } {
+  const match = /^#\/networks\/([^/]+)(\/history)?$/.exec(hash);
+  try {
+    return match ? { id: decodeURIComponent(match[1] ?? ''), history: match[2] !== undefined } : { id: null, history: false };
+  } catch {
+    return { id: null, history: false };
+  }
+}
+
+type Access = { state: 'checking' } | { state: 'signed-in'; api: Api } | { state: 'needs-key'; error: string | null } | { state: 'unreachable'; error: string };
 
 /** Whether the API answers with this key (or without one); a 401 means a key is needed. */
-async function tryKey(key: string | null): Promise<Access> {
-  const api = new Api(key);
+async function tryKey(key: string | null, onUnauthorized: () => void): Promise<Access> {
+  const api = new Api(key, onUnauthorized);
   try {
-    await api.get('/api/v1/networks?per_page=1');
+    await new Api(key).get('/api/v1/networks?per_page=1');
     return { state: 'signed-in', api };
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) return { state: 'needs-key', error: key ? 'That API key was refused. Check it and try again.' : null };
-    return { state: 'signed-in', api }; // the pages show other errors where they happen
+    return { state: 'unreachable', error: err instanceof Error ? err.message : String(err) };
   }
 }
 
 function App() {
   const [access, setAccess] = useState<Access>({ state: 'checking' });
   const hash = useHash();
-  useEffect(() => {
-    void tryKey(sessionStorage.getItem(KEY)).then(setAccess);
-  }, []);
+  const main = useRef<HTMLElement>(null);
+  // A key the server stops accepting (rotated, say) brings the sign-in back.
+  const expired = (): void => {
+    sessionStorage.removeItem(KEY);
+    setAccess({ state: 'needs-key', error: 'The API key is no longer accepted; sign in again.' });
+  };
+  const check = (key: string | null): void => void tryKey(key, expired).then(setAccess);
+  useEffect(() => check(sessionStorage.getItem(KEY)), []);
 
   const api = access.state === 'signed-in' ? access.api : null;
   const [connected, setConnected] = useState(false);
   const listeners = useMemo(() => new Set<(event: LiveEvent) => void>(), []);
   useEffect(() => {
     if (!api) return;
-    const live = openLive(api.headers(), (event) => listeners.forEach((l) => l(event)), setConnected);
+    const live = openLive(api.headers(), (event) => listeners.forEach((l) => l(event)), setConnected, expired);
     return () => live.close();
   }, [api, listeners]);
   const subscribe: Subscribe = (listener) => {
@@ -62,11 +77,30 @@ function App() {
     return () => listeners.delete(listener);
   };
   const ready = useReadiness(api, subscribe);
+  const route = routeOf(hash);
+  // A new page: say so in the title, and start reading (and tabbing) from its top.
+  useEffect(() => {
+    document.title = route.id ? `${route.id}${route.history ? ' history' : ''} - netcfg` : 'Networks - netcfg';
+    main.current?.focus();
+  }, [hash]);
 
-  if (access.state === 'checking') return <p>Connecting...</p>;
+  if (access.state === 'checking') return <p role="status">Connecting...</p>;
+  if (access.state === 'unreachable') {
+    return (
+      <main class="sign-in">
+        <h1>netcfg console</h1>
+        <p role="alert" class="problem">
+          {access.error}
+        </p>
+        <button type="button" onClick={() => check(sessionStorage.getItem(KEY))}>
+          Retry
+        </button>
+      </main>
+    );
+  }
   if (access.state === 'needs-key') {
     const signIn = async (key: string): Promise<void> => {
-      const next = await tryKey(key);
+      const next = await tryKey(key, expired);
       if (next.state === 'signed-in') sessionStorage.setItem(KEY, key);
       setAccess(next);
     };
@@ -76,8 +110,7 @@ function App() {
     sessionStorage.removeItem(KEY);
     setAccess({ state: 'needs-key', error: null });
   };
-  const route = /^#\/networks\/([^/]+)(\/history)?$/.exec(hash);
-  const id = route ? decodeURIComponent(route[1] ?? '') : null;
+  const { id, history } = route;
   return (
     <>
       <header>
@@ -93,10 +126,10 @@ function App() {
           </button>
         )}
       </header>
-      <main>
+      <main ref={main} tabIndex={-1}>
         {id === null && <Overview api={access.api} subscribe={subscribe} ready={ready} />}
-        {id !== null && !route?.[2] && <NetworkPage key={id} id={id} api={access.api} subscribe={subscribe} probing={ready?.components.rpc !== undefined} />}
-        {id !== null && route?.[2] && <HistoryPage key={id} id={id} api={access.api} subscribe={subscribe} />}
+        {id !== null && !history && <NetworkPage key={id} id={id} api={access.api} subscribe={subscribe} probing={ready?.components.rpc !== undefined} />}
+        {id !== null && history && <HistoryPage key={id} id={id} api={access.api} subscribe={subscribe} />}
       </main>
     </>
   );

@@ -39,7 +39,8 @@ export function NetworkPage({ id, api, subscribe, probing }: { id: string; api: 
   const [busy, setBusy] = useState(false);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [health, setHealth] = useState(new Map<string, string>());
-  const latest = useRef({ etag: '', dirty: false });
+  // What the change-stream listener needs of the latest render; it is subscribed once per network.
+  const latest = useRef({ etag: '', dirty: false, saving: false, seenWhileSaving: null as string | null });
   const opens = useRef(0);
   const path = `/api/v1/networks/${encodeURIComponent(id)}`;
 
@@ -54,34 +55,49 @@ export function NetworkPage({ id, api, subscribe, probing }: { id: string; api: 
       setServerProblems({});
       setLoadError(null);
     } catch (err) {
-      setLoadError(err instanceof ApiError ? err.message : String(err));
+      if (mine !== opens.current) return;
+      const message = err instanceof ApiError ? err.message : String(err);
+      // A failed refresh keeps the form; only a page that never loaded shows the error instead.
+      if (latest.current.etag === '') setLoadError(message);
+      else setNotice({ kind: 'error', text: `Could not load the new version: ${message}` });
     }
   };
-  const loadHealth = (): void => {
-    if (!probing) return;
-    api.get<Array<{ url: string; status: string; error: string | null }>>(`${path}/rpc-health`).then(
-      ({ data }) => setHealth(new Map(data.map((h) => [h.url, h.error ? `${h.status}: ${h.error}` : h.status]))),
-      () => undefined, // shown again at the next rpc_health event
-    );
+  /** A change on the server: shown at once when nothing is being edited, announced when something is. */
+  const changedOnServer = (etag: string | undefined): void => {
+    if (etag !== undefined && etag === latest.current.etag) return; // our own save
+    if (latest.current.dirty) {
+      setNotice({ kind: 'changed', text: 'This network changed on the server since you opened it. Your unsaved edit is kept; Reload shows the new version and discards your edit.' });
+    } else {
+      void open().then(() => setNotice({ kind: 'info', text: 'This network changed on the server; the new version is shown.' }));
+    }
   };
   useEffect(() => {
     void open();
-    loadHealth();
     return subscribe((event) => {
-      if (event.kind === 'rpc_health' && event.data.id === id) return loadHealth();
       if (event.data.id !== id && event.kind !== 'reset') return;
       if (event.kind === 'deleted') return setNotice({ kind: 'changed', text: 'This network was deleted on the server.' });
-      if (event.data.etag === latest.current.etag) return; // our own save
-      if (latest.current.dirty) {
-        setNotice({ kind: 'changed', text: 'This network changed on the server since you opened it. Your unsaved edit is kept; Reload shows the new version and discards your edit.' });
-      } else {
-        void open().then(() => setNotice({ kind: 'info', text: 'This network changed on the server; the new version is shown.' }));
-      }
+      if (!['added', 'modified', 'reset'].includes(event.kind)) return;
+      // While saving, our own write's event may come before its answer: judged once the answer is in.
+      if (latest.current.saving) return void (latest.current.seenWhileSaving = event.data.etag ?? '');
+      changedOnServer(event.data.etag);
+    });
+  }, [id]);
+  useEffect(() => {
+    if (!probing) return;
+    const load = (): void => {
+      api.get<Array<{ url: string; status: string; error: string | null }>>(`${path}/rpc-health`).then(
+        ({ data }) => setHealth(new Map(data.map((h) => [h.url, h.error ? `${h.status}: ${h.error}` : h.status]))),
+        () => undefined, // shown again at the next rpc_health event
+      );
+    };
+    load();
+    return subscribe((event) => {
+      if (event.kind === 'rpc_health' && event.data.id === id) load();
     });
   }, [id, probing]);
 
   const dirty = opened !== null && !same(rows, rowsOf(opened.network));
-  latest.current = { etag: opened?.etag ?? '', dirty };
+  latest.current = { ...latest.current, etag: opened?.etag ?? '', dirty };
   const clientProblems = edited ? checkRows(rows) : {};
   const problems: Problems = { ...clientProblems };
   for (const [key, list] of Object.entries(serverProblems)) problems[key] = [...(problems[key] ?? []), ...list];
@@ -106,10 +122,17 @@ export function NetworkPage({ id, api, subscribe, probing }: { id: string; api: 
       setNotice({ kind: 'error', text: 'Not saved: fix the fields marked below.' });
       return;
     }
+    if (!opened.etag) {
+      setNotice({ kind: 'error', text: 'Not saved: the server sent no ETag for this network, so a concurrent change could not be detected. Reload and try again.' });
+      return;
+    }
     setBusy(true);
+    latest.current = { ...latest.current, saving: true, seenWhileSaving: null };
+    let saved: string | null = null;
     try {
       const { data, etag, rpc_warnings } = await api.patch(id, bodyOf(rows), opened.etag);
-      setOpened({ network: data, etag: etag ?? '' });
+      saved = etag ?? '';
+      setOpened({ network: data, etag: saved });
       setRows(rowsOf(data));
       setEdited(false);
       const warned = (rpc_warnings ?? []).map((w) => `${w.url}: ${w.status}${w.error ? ` (${w.error})` : ''}`);
@@ -124,7 +147,11 @@ export function NetworkPage({ id, api, subscribe, probing }: { id: string; api: 
         setNotice({ kind: 'error', text: `Not saved: ${err instanceof Error ? err.message : String(err)}` });
       }
     } finally {
+      const seen = latest.current.seenWhileSaving;
+      latest.current = { ...latest.current, saving: false, seenWhileSaving: null, ...(saved !== null ? { etag: saved, dirty: false } : {}) };
       setBusy(false);
+      // A change that was not our own came while saving (after our write): show it now.
+      if (seen !== null && seen !== saved && saved !== null) changedOnServer(seen);
     }
   };
 
@@ -149,7 +176,7 @@ export function NetworkPage({ id, api, subscribe, probing }: { id: string; api: 
       <h1>{id}</h1>
       <Fields network={opened.network} />
       {notice && (
-        <div class={alerting ? 'notice problem' : 'notice'} role={alerting ? 'alert' : 'status'}>
+        <div key={alerting ? 'alert' : 'status'} class={alerting ? 'notice problem' : 'notice'} role={alerting ? 'alert' : 'status'}>
           <span>{notice.text}</span>
           {(notice.kind === 'conflict' || notice.kind === 'changed') && (
             <button type="button" onClick={reload}>
@@ -159,7 +186,7 @@ export function NetworkPage({ id, api, subscribe, probing }: { id: string; api: 
         </div>
       )}
       <form onSubmit={save} noValidate>
-        <UrlFields rows={rows} problems={problems} health={health} onChange={change} />
+        <UrlFields rows={rows} problems={problems} health={health} disabled={busy} onChange={change} />
         <div class="actions">
           <button type="submit" class="primary" disabled={busy || !dirty}>
             {busy ? 'Saving...' : 'Save'}

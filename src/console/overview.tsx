@@ -29,10 +29,29 @@ export function Overview({ api, subscribe, ready }: { api: Api; subscribe: Subsc
   const health = useRpcHealth(api, subscribe, ready?.components.rpc !== undefined);
 
   useEffect(() => {
+    let loads = 0;
+    let waiting: Set<string> | null = null; // networks changed while the whole list loads
+    /** One network again: its latest answer wins; gone (404) removes its row. */
+    const refresh = (id: string): void => {
+      const mine = (asked.current.get(id) ?? 0) + 1;
+      asked.current.set(id, mine);
+      api.get<Network>(`/api/v1/networks/${encodeURIComponent(id)}`).then(
+        ({ data }) => asked.current.get(id) === mine && setNetworks((m) => m && new Map(m).set(id, data)),
+        (err: unknown) => asked.current.get(id) === mine && err instanceof ApiError && err.status === 404 && setNetworks((m) => m && new Map([...m].filter(([k]) => k !== id))),
+      );
+    };
     const loadAll = (): void => {
+      const mine = ++loads;
+      waiting = new Set();
       api.allNetworks().then(
-        (list) => setNetworks(new Map(list.map((n) => [n.id, n]))),
-        (err: unknown) => setError(err instanceof ApiError ? err.message : String(err)),
+        (list) => {
+          if (mine !== loads) return;
+          setNetworks(new Map(list.map((n) => [n.id, n])));
+          const changed = waiting ?? new Set<string>();
+          waiting = null;
+          changed.forEach(refresh);
+        },
+        (err: unknown) => mine === loads && setError(err instanceof ApiError ? err.message : String(err)),
       );
     };
     loadAll();
@@ -40,13 +59,8 @@ export function Overview({ api, subscribe, ready }: { api: Api; subscribe: Subsc
       const id = event.data.id;
       if (event.kind === 'reset') return loadAll();
       if (!id || !['added', 'modified', 'deleted'].includes(event.kind)) return;
-      if (event.kind === 'deleted') return setNetworks((m) => m && new Map([...m].filter(([k]) => k !== id)));
-      const mine = (asked.current.get(id) ?? 0) + 1;
-      asked.current.set(id, mine);
-      api.get<Network>(`/api/v1/networks/${encodeURIComponent(id)}`).then(
-        ({ data }) => asked.current.get(id) === mine && setNetworks((m) => m && new Map(m).set(id, data)),
-        () => undefined, // deleted again meanwhile: its own event follows
-      );
+      if (waiting) return void waiting.add(id);
+      refresh(id);
     });
   }, [api]);
 

@@ -12,7 +12,7 @@ export interface Readiness {
   status: string;
   components: {
     index: { invalid_files: Array<{ path: string; line: number; column: number; error: string }> };
-    git?: { status: string; head?: string; upstream?: string; ahead?: number; behind?: number; last_error?: string | null; error?: string };
+    git?: { status: string; pending_commits?: number; head?: string; upstream?: string; ahead?: number; behind?: number; last_error?: string | null; error?: string };
     rpc?: { status: string };
   };
 }

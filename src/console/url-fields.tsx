@@ -3,6 +3,7 @@
  * field's problems are shown beside it as an alert a screen reader announces, and the field is
  * marked invalid and described by them.
  */
+import { useEffect, useRef } from 'preact/hooks';
 import type { Problems, Row } from './field-problems.js';
 
 export interface UrlFieldsProps {
@@ -10,6 +11,8 @@ export interface UrlFieldsProps {
   problems: Problems;
   /** Per URL: what the live prober last found, when it runs. */
   health: Map<string, string>;
+  /** While a Save is in flight: what is typed then would be lost to its answer. */
+  disabled: boolean;
   onChange(rows: Row[]): void;
 }
 
@@ -22,10 +25,24 @@ function Messages({ id, messages }: { id: string; messages: string[] | undefined
   );
 }
 
-export function UrlFields({ rows, problems, health, onChange }: UrlFieldsProps) {
+export function UrlFields({ rows, problems, health, disabled, onChange }: UrlFieldsProps) {
   const set = (i: number, change: Partial<Row>): void => onChange(rows.map((r, k) => (k === i ? { ...r, ...change } : r)));
+  // Adding or removing a row moves focus to where the keyboard user continues, not to the page's top.
+  const focusNext = useRef<string | null>(null);
+  useEffect(() => {
+    if (focusNext.current) document.getElementById(focusNext.current)?.focus();
+    focusNext.current = null;
+  });
+  const add = (): void => {
+    focusNext.current = `url-${rows.length}`;
+    onChange([...rows, { url: '', weight: '100' }]);
+  };
+  const remove = (i: number): void => {
+    focusNext.current = rows.length > 1 ? `url-${Math.min(i, rows.length - 2)}` : 'add-url';
+    onChange(rows.filter((_, k) => k !== i));
+  };
   return (
-    <fieldset>
+    <fieldset disabled={disabled}>
       <legend>RPC URLs</legend>
       <Messages id="list-problem" messages={problems.list} />
       {rows.map((row, i) => {
@@ -46,13 +63,13 @@ export function UrlFields({ rows, problems, health, onChange }: UrlFieldsProps) 
               <input id={`weight-${i}`} type="number" min={0} max={100} step={1} value={row.weight} aria-invalid={weightProblems ? true : undefined} aria-describedby={weightProblems ? `weight-${i}-problem` : undefined} onInput={(e) => set(i, { weight: e.currentTarget.value })} />
               <Messages id={`weight-${i}-problem`} messages={weightProblems} />
             </div>
-            <button type="button" class="remove" onClick={() => onChange(rows.filter((_, k) => k !== i))}>
+            <button type="button" class="remove" onClick={() => remove(i)}>
               Remove URL {n}
             </button>
           </div>
         );
       })}
-      <button type="button" onClick={() => onChange([...rows, { url: '', weight: '100' }])}>
+      <button type="button" id="add-url" onClick={add}>
         Add URL
       </button>
     </fieldset>

@@ -10,6 +10,7 @@ import type { Browser } from 'playwright-core';
 import { launchChromium, openPage, unexpectedErrors, waitForValue, type ConsolePage } from '../helpers/browser.js';
 import { startChild, type ChildServer } from '../helpers/child-server.js';
 import { makeConfigDir, networkYaml, removeDir, standardFiles } from '../helpers/fixtures.js';
+import { startFakeRpc } from '../helpers/fake-rpc.js';
 import { git, initRepo } from '../helpers/git-repo.js';
 
 const KEY = 'console-test-key-0123456789abcdef0123456789';
@@ -91,6 +92,7 @@ describe('console: the operator console in headless Chromium (built netcfg on lo
     await page.getByLabel('RPC URL 1').fill('https://new.example.com');
     await page.getByLabel('Weight 2').fill('0');
     await page.getByRole('button', { name: 'Add URL' }).click();
+    expect(await page.evaluate('document.activeElement.id'), 'focus moves to the new field').to.equal('url-2');
     await page.getByLabel('RPC URL 3').fill('https://third.example.com');
     await page.getByLabel('RPC URL 3').press('Enter');
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
@@ -188,6 +190,8 @@ describe('console: the operator console in headless Chromium (built netcfg on lo
     const seed = git(root, 'rev-list', '--max-parents=0', 'HEAD').trim().slice(0, 7);
     await page.getByRole('button', { name: `Revert to ${seed}` }).click();
     const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    expect(await page.evaluate('document.activeElement.id'), 'focus moves to the dialog').to.equal('revert-title');
     expect(await dialog.getByRole('list').textContent()).to.include('removed: https://edited.example.com').and.include('added: https://rpc.example.com');
     expect(read('evm/sepolia.yaml'), 'nothing changes before Apply').to.include('https://edited.example.com');
     await dialog.getByRole('button', { name: 'Apply revert' }).click();
@@ -197,6 +201,8 @@ describe('console: the operator console in headless Chromium (built netcfg on lo
     expect(text).to.not.include('edited.example.com');
     await page.locator('.commits > li').nth(2).waitFor();
     expect(await page.locator('.commits > li').count()).to.equal(3);
+    await page.getByRole('link', { name: 'Networks' }).click();
+    expect(await page.getByRole('region', { name: 'Git' }).textContent()).to.match(/^Git: healthy/);
   });
 
   test('at phone width nothing overflows sideways, and the overview and a network are usable', async () => {
@@ -206,8 +212,44 @@ describe('console: the operator console in headless Chromium (built netcfg on lo
     await page.getByText('3 of 3 networks').waitFor();
     const overflow = (): Promise<boolean> => page.evaluate('document.documentElement.scrollWidth > window.innerWidth');
     expect(await overflow()).to.equal(false);
-    await page.getByRole('link', { name: 'evm:sepolia' }).click();
+    // By keyboard alone: type in Filter, Tab to the one link left, Enter opens it.
+    await page.getByLabel('Filter').focus();
+    await page.keyboard.type('sepolia');
+    await page.getByText('1 of 3 networks').waitFor();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
     await page.getByLabel('RPC URL 1').waitFor();
     expect(await overflow()).to.equal(false);
+  });
+
+  test('paging: 120 networks are three pages of 50', async () => {
+    const files = Object.fromEntries(Array.from({ length: 120 }, (_, i) => [`evm/n${String(i).padStart(3, '0')}.yaml`, networkYaml({ rpc_urls: [`https://n${i}.example.com`] })]));
+    const url = await start(files);
+    tab = await openPage(browser, url);
+    const { page } = tab;
+    await page.getByText('Page 1 of 3').waitFor();
+    expect(await page.getByRole('link', { name: /^evm:/ }).count()).to.equal(50);
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await page.getByText('Page 2 of 3').waitFor();
+    expect(await page.getByRole('link', { name: /^evm:/ }).first().textContent()).to.equal('evm:n050');
+    await page.getByLabel('Filter').fill('evm:n11');
+    await page.getByText('10 of 120 networks').waitFor();
+    expect(await page.getByRole('navigation', { name: 'Pages' }).count(), 'one page: no pager').to.equal(0);
+  });
+
+  test('with the live prober, the overview and a network show what each URL answered', async () => {
+    const rpc = await startFakeRpc({ eth_chainId: { result: '0xaa36a7' }, eth_blockNumber: { result: '0x64' } });
+    try {
+      const url = await start({ 'evm/sepolia.yaml': networkYaml({ rpc_urls: [rpc.url] }), 'evm/mainnet.yaml': `rpc_urls:\n  - ${rpc.url}\nchain_id: 1\n` }, { RPC_PROBE_INTERVAL_MS: '1000' });
+      tab = await openPage(browser, url);
+      const { page } = tab;
+      const cell = (id: string) => page.getByRole('row').filter({ has: page.getByRole('link', { name: id }) }).getByRole('cell').nth(4);
+      await cell('evm:sepolia').filter({ hasText: /^1 ok$/ }).waitFor();
+      await cell('evm:mainnet').filter({ hasText: /^1 wrong_chain$/ }).waitFor();
+      await page.getByRole('link', { name: 'evm:mainnet' }).click();
+      await page.getByText('Probe: wrong_chain: answered chain_id 11155111; the file says 1').waitFor();
+    } finally {
+      await rpc.close();
+    }
   });
 });
