@@ -6,7 +6,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, type Api, type Commit, type Network, type RpcUrl } from './api.js';
 import type { Subscribe } from './main.js';
-import { changed, rpcDiff, type DiffLine } from './rpc-diff.js';
+import { Diff } from './diff-view.js';
+import { changed, rpcDiff } from './rpc-diff.js';
 
 interface Version {
   sha: string;
@@ -23,23 +24,6 @@ interface Entry {
 const PER_PAGE = 10;
 const urlsOf = (n: Network | null): RpcUrl[] => n?.rpc_urls ?? [];
 const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
-
-function Diff({ lines, label }: { lines: DiffLine[]; label: string }) {
-  if (!changed(lines)) return <p class="diff-none">No change to the RPC URLs.</p>;
-  return (
-    <ul class="diff" aria-label={label}>
-      {lines.map((l, i) => (
-        <li key={i} class={l.kind}>
-          <span class="sign" aria-hidden="true">
-            {l.kind === 'added' ? '+' : l.kind === 'removed' ? '-' : ' '}
-          </span>
-          <span class="visually-hidden">{l.kind === 'kept' ? '' : `${l.kind}: `}</span>
-          {l.text}
-        </li>
-      ))}
-    </ul>
-  );
-}
 
 export function HistoryPage({ id, api, subscribe }: { id: string; api: Api; subscribe: Subscribe }) {
   const [page, setPage] = useState(1);

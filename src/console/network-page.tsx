@@ -9,6 +9,8 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, type Api, type Network } from './api.js';
 import { bodyOf, checkRows, hasProblems, problemsOf, type Problems, type Row } from './field-problems.js';
 import type { Subscribe } from './main.js';
+import { Diff } from './diff-view.js';
+import { rpcDiff } from './rpc-diff.js';
 import { UrlFields } from './url-fields.js';
 
 type Notice = { kind: 'saved' | 'info'; text: string } | { kind: 'conflict' | 'changed' | 'error'; text: string };
@@ -187,6 +189,12 @@ export function NetworkPage({ id, api, subscribe, probing }: { id: string; api: 
       )}
       <form onSubmit={save} noValidate>
         <UrlFields rows={rows} problems={problems} health={health} disabled={busy} onChange={change} />
+        {dirty && !hasProblems(clientProblems) && (
+          <section aria-labelledby="pending-title">
+            <h2 id="pending-title">Save will change the RPC URLs as follows</h2>
+            <Diff lines={rpcDiff(opened.network.rpc_urls, bodyOf(rows).rpc_urls.map((e) => ({ url: e.url, weight: Number(e.weight) })))} label="Changes to save" />
+          </section>
+        )}
         <div class="actions">
           <button type="submit" class="primary" disabled={busy || !dirty}>
             {busy ? 'Saving...' : 'Save'}

@@ -90,6 +90,8 @@ describe('console: the operator console in headless Chromium (built netcfg on lo
     expect(await page.getByLabel('RPC URL 1').inputValue()).to.equal('https://rpc.example.com');
     expect(await page.getByLabel('Weight 2').inputValue()).to.equal('30');
     await page.getByLabel('RPC URL 1').fill('https://new.example.com');
+    const pending = await page.getByRole('list', { name: 'Changes to save' }).textContent();
+    expect(pending, 'the diff before Save').to.include('removed: https://rpc.example.com (weight 100)').and.include('added: https://new.example.com (weight 100)');
     await page.getByLabel('Weight 2').fill('0');
     await page.getByRole('button', { name: 'Add URL' }).click();
     expect(await page.evaluate('document.activeElement.id'), 'focus moves to the new field').to.equal('url-2');
