@@ -5,9 +5,9 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, type Api, type Commit, type Network, type RpcUrl } from './api.js';
+import { Pager } from './layout.js';
 import type { Subscribe } from './main.js';
-import { Diff } from './diff-view.js';
-import { changed, rpcDiff } from './rpc-diff.js';
+import { changed, Diff, rpcDiff } from './rpc-diff.js';
 
 interface Version {
   sha: string;
@@ -153,19 +153,7 @@ export function HistoryPage({ id, api, subscribe }: { id: string; api: Api; subs
           </li>
         ))}
       </ol>
-      {pages > 1 && (
-        <nav class="pager" aria-label="Pages">
-          <button type="button" disabled={page === 1} onClick={() => setPage(page - 1)}>
-            Newer
-          </button>
-          <span>
-            Page {page} of {pages}
-          </span>
-          <button type="button" disabled={page === pages} onClick={() => setPage(page + 1)}>
-            Older
-          </button>
-        </nav>
-      )}
+      <Pager page={page} pages={pages} onPage={setPage} labels={['Newer', 'Older']} />
     </>
   );
 }

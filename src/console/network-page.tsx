@@ -9,8 +9,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, type Api, type Network } from './api.js';
 import { bodyOf, checkRows, hasProblems, problemsOf, type Problems, type Row } from './field-problems.js';
 import type { Subscribe } from './main.js';
-import { Diff } from './diff-view.js';
-import { rpcDiff } from './rpc-diff.js';
+import { Diff, rpcDiff } from './rpc-diff.js';
 import { UrlFields } from './url-fields.js';
 
 type Notice = { kind: 'saved' | 'info'; text: string } | { kind: 'conflict' | 'changed' | 'error'; text: string };

@@ -4,7 +4,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError, type Api, type Network } from './api.js';
-import { Banner } from './banner.js';
+import { Banner, Pager } from './layout.js';
 import type { Readiness } from './readiness.js';
 import type { Subscribe } from './main.js';
 import { useRpcHealth } from './rpc-health.js';
@@ -109,19 +109,7 @@ export function Overview({ api, subscribe, ready }: { api: Api; subscribe: Subsc
           </tbody>
         </table>
       </div>
-      {pages > 1 && (
-        <nav class="pager" aria-label="Pages">
-          <button type="button" disabled={current === 1} onClick={() => setPage(current - 1)}>
-            Previous page
-          </button>
-          <span>
-            Page {current} of {pages}
-          </span>
-          <button type="button" disabled={current === pages} onClick={() => setPage(current + 1)}>
-            Next page
-          </button>
-        </nav>
-      )}
+      <Pager page={current} pages={pages} onPage={setPage} />
     </>
   );
 }

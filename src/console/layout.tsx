@@ -1,6 +1,7 @@
 /**
- * What readiness says an operator must know: each invalid file as `path:line:column: message`
- * (its last valid version is still served) and, with GIT_SYNC or GIT_COMMIT, the git component.
+ * What pages share: the banner of what readiness says an operator must know (each invalid file as
+ * `path:line:column: message`, its last valid version still served; the git component with
+ * GIT_SYNC or GIT_COMMIT), and the pager.
  */
 import type { Readiness } from './readiness.js';
 
@@ -44,5 +45,23 @@ export function Banner({ ready }: { ready: Readiness | null }) {
         </section>
       )}
     </>
+  );
+}
+
+/** Previous and next page buttons around "Page n of m"; nothing when there is one page. */
+export function Pager({ page, pages, onPage, labels = ['Previous page', 'Next page'] }: { page: number; pages: number; onPage(page: number): void; labels?: [string, string] }) {
+  if (pages <= 1) return null;
+  return (
+    <nav class="pager" aria-label="Pages">
+      <button type="button" disabled={page === 1} onClick={() => onPage(page - 1)}>
+        {labels[0]}
+      </button>
+      <span>
+        Page {page} of {pages}
+      </span>
+      <button type="button" disabled={page === pages} onClick={() => onPage(page + 1)}>
+        {labels[1]}
+      </button>
+    </nav>
   );
 }

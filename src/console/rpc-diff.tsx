@@ -1,4 +1,7 @@
-/** The difference between two RPC URL lists, as the lines an operator reads before applying it. */
+/**
+ * The difference between two RPC URL lists, as the lines an operator reads before applying it, and
+ * its view: a list a screen reader reads line by line, each line saying what it is.
+ */
 import type { RpcUrl } from './api.js';
 
 export interface DiffLine {
@@ -20,4 +23,21 @@ export function rpcDiff(before: RpcUrl[], after: RpcUrl[]): DiffLine[] {
 
 export function changed(lines: DiffLine[]): boolean {
   return lines.some((l) => l.kind !== 'kept');
+}
+
+export function Diff({ lines, label }: { lines: DiffLine[]; label: string }) {
+  if (!changed(lines)) return <p class="diff-none">No change to the RPC URLs.</p>;
+  return (
+    <ul class="diff" aria-label={label}>
+      {lines.map((l, i) => (
+        <li key={i} class={l.kind}>
+          <span class="sign" aria-hidden="true">
+            {l.kind === 'added' ? '+' : l.kind === 'removed' ? '-' : ' '}
+          </span>
+          <span class="visually-hidden">{l.kind === 'kept' ? '' : `${l.kind}: `}</span>
+          {l.text}
+        </li>
+      ))}
+    </ul>
+  );
 }
