@@ -20,15 +20,20 @@ const URLS = 3;
 const INTERVAL_MS = 30_000;
 const run = promisify(execFile);
 
-/** A JSON-RPC endpoint on loopback answering Sepolia's chain id and a head, for any path. */
+interface Call {
+  id: number;
+  method: string;
+}
+
+/** A JSON-RPC endpoint on loopback answering Sepolia's chain id and a head (alone or in a batch), for any path. */
 async function fakeEndpoint(): Promise<http.Server> {
   const server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
-      const { id, method } = JSON.parse(body) as { id: number; method: string };
-      const result = method === 'eth_chainId' ? '0xaa36a7' : '0x64';
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, result }));
+      const parsed = JSON.parse(body) as Call | Call[];
+      const answer = ({ id, method }: Call): object => ({ jsonrpc: '2.0', id, result: method === 'eth_chainId' ? '0xaa36a7' : '0x64' });
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(Array.isArray(parsed) ? parsed.map(answer) : answer(parsed)));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

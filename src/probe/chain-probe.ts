@@ -1,11 +1,12 @@
 /**
  * What one RPC URL says about its chain, per family: the call that names the chain (compared with
- * what the file claims) and the call that gives the head. A family without a probe is not probed.
+ * what the file claims) and the call that gives the head, asked together in one JSON-RPC batch.
+ * A family without a probe is not probed.
  *   evm      eth_chainId = chain_id,            eth_blockNumber
  *   solana   getHealth, getGenesisHash = genesis_hash (when the file sets it), getSlot
  *   stellar  getNetwork.passphrase = passphrase, getLatestLedger.sequence
  */
-import { CallFailed, rpcCall, type CallOptions } from './rpc-call.js';
+import { CallFailed, rpcCalls, type CallOptions } from './rpc-call.js';
 
 export type ProbeStatus = 'ok' | 'wrong_chain' | 'lagging' | 'unreachable' | 'bad_response';
 
@@ -33,29 +34,40 @@ export interface UrlHealth {
 
 type Answered = Pick<UrlHealth, 'chain_id' | 'genesis_hash' | 'passphrase'>;
 
-/** The family's probe: what the URL answered, the head, and a mismatch with the claim if any. */
-type FamilyProbe = (call: (method: string, params?: unknown[]) => Promise<unknown>, claimed: Claimed) => Promise<{ answered: Answered; head: number; mismatch: string | null }>;
+/** A family's probe: the calls it makes (one batch), and what their results say against the claim. */
+interface FamilyProbe {
+  calls: string[];
+  judge(results: unknown[], claimed: Claimed): { answered: Answered; head: number; mismatch: string | null };
+}
 
 const PROBES: Record<string, FamilyProbe> = {
-  async evm(call, claimed) {
-    const chainId = toInteger(await call('eth_chainId'), 'eth_chainId');
-    const head = toInteger(await call('eth_blockNumber'), 'eth_blockNumber');
-    const mismatch = claimed.chain_id !== undefined && chainId !== claimed.chain_id ? `answered chain_id ${chainId}; the file says ${claimed.chain_id}` : null;
-    return { answered: { chain_id: chainId }, head, mismatch };
+  evm: {
+    calls: ['eth_chainId', 'eth_blockNumber'],
+    judge([chainIdRaw, headRaw], claimed) {
+      const chainId = toInteger(chainIdRaw, 'eth_chainId');
+      const head = toInteger(headRaw, 'eth_blockNumber');
+      const mismatch = claimed.chain_id !== undefined && chainId !== claimed.chain_id ? `answered chain_id ${chainId}; the file says ${claimed.chain_id}` : null;
+      return { answered: { chain_id: chainId }, head, mismatch };
+    },
   },
-  async solana(call, claimed) {
-    const health = await call('getHealth');
-    if (health !== 'ok') throw new CallFailed('bad_response', `getHealth answered ${JSON.stringify(health).slice(0, 80)}`);
-    const genesis = toText(await call('getGenesisHash'), 'getGenesisHash');
-    const head = toInteger(await call('getSlot'), 'getSlot');
-    const mismatch = claimed.genesis_hash !== undefined && genesis !== claimed.genesis_hash ? `answered genesis hash ${genesis}; the file says ${claimed.genesis_hash}` : null;
-    return { answered: { genesis_hash: genesis }, head, mismatch };
+  solana: {
+    calls: ['getHealth', 'getGenesisHash', 'getSlot'],
+    judge([health, genesisRaw, slot], claimed) {
+      if (health !== 'ok') throw new CallFailed('bad_response', `getHealth answered ${JSON.stringify(health).slice(0, 80)}`);
+      const genesis = toText(genesisRaw, 'getGenesisHash');
+      const head = toInteger(slot, 'getSlot');
+      const mismatch = claimed.genesis_hash !== undefined && genesis !== claimed.genesis_hash ? `answered genesis hash ${genesis}; the file says ${claimed.genesis_hash}` : null;
+      return { answered: { genesis_hash: genesis }, head, mismatch };
+    },
   },
-  async stellar(call, claimed) {
-    const passphrase = toText((await call('getNetwork')) as { passphrase?: unknown } | null, 'getNetwork', 'passphrase');
-    const head = toInteger(((await call('getLatestLedger')) as { sequence?: unknown } | null)?.sequence, 'getLatestLedger.sequence');
-    const mismatch = claimed.passphrase !== undefined && passphrase !== claimed.passphrase ? `answered passphrase "${passphrase}"; the file says "${claimed.passphrase}"` : null;
-    return { answered: { passphrase }, head, mismatch };
+  stellar: {
+    calls: ['getNetwork', 'getLatestLedger'],
+    judge([network, ledger], claimed) {
+      const passphrase = toText(network, 'getNetwork', 'passphrase');
+      const head = toInteger((ledger as { sequence?: unknown } | null)?.sequence, 'getLatestLedger.sequence');
+      const mismatch = claimed.passphrase !== undefined && passphrase !== claimed.passphrase ? `answered passphrase "${passphrase}"; the file says "${claimed.passphrase}"` : null;
+      return { answered: { passphrase }, head, mismatch };
+    },
   },
 };
 
@@ -81,7 +93,7 @@ export async function probeUrl(family: string, url: string, claimed: Claimed, op
   const probe = PROBES[family];
   if (!probe) return { ...base, status: 'ok' };
   try {
-    const { answered, head, mismatch } = await probe((method, params = []) => rpcCall(url, method, params, options), claimed);
+    const { answered, head, mismatch } = probe.judge(await rpcCalls(url, probe.calls, options), claimed);
     const latency_ms = Math.round(performance.now() - started);
     return { ...base, ...answered, head, latency_ms, status: mismatch ? 'wrong_chain' : 'ok', error: mismatch };
   } catch (err) {

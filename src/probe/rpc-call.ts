@@ -45,25 +45,56 @@ export class CallFailed extends Error {
   }
 }
 
-/** A reset on a reused connection, which rpcCall retries. */
+/** A reset on a reused connection, which send() retries. */
 class ReusedSocketReset extends CallFailed {}
 
 /** The `result` of `method` at `url`; throws CallFailed. */
 export async function rpcCall(url: string, method: string, params: unknown[], options: CallOptions): Promise<unknown> {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
-  const text = await post(url, body, options).catch((err: unknown) => {
-    // A kept-alive connection the server closed as we reused it: node's documented answer is to retry once on a new one.
+  const answer = parseJson(await send(url, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }), options), method);
+  return resultOf(answer, method);
+}
+
+/**
+ * The results of `methods` (without params) at `url`, asked as one JSON-RPC batch: one request,
+ * answered by one node behind the URL's load balancer, so that the chain and the head it reports
+ * are the same node's. An endpoint that refuses batches (one error object for the whole batch, as
+ * JSON-RPC 2.0 allows) is asked one call at a time. Throws CallFailed for the first call that failed.
+ */
+export async function rpcCalls(url: string, methods: string[], options: CallOptions): Promise<unknown[]> {
+  const what = methods.join(', ');
+  const answer = parseJson(await send(url, JSON.stringify(methods.map((method, id) => ({ jsonrpc: '2.0', id, method, params: [] }))), options), what);
+  if (!Array.isArray(answer)) {
+    if (answer !== null && typeof answer === 'object' && 'error' in answer) {
+      const results: unknown[] = [];
+      for (const method of methods) results.push(await rpcCall(url, method, [], options));
+      return results;
+    }
+    throw new CallFailed('bad_response', `${what}: the answer to the batch is not a JSON-RPC batch`);
+  }
+  const byId = new Map((answer as Array<{ id?: unknown } | null>).map((a) => [a?.id, a]));
+  return methods.map((method, id) => resultOf(byId.get(id), method));
+}
+
+/** POST `body`; a kept-alive connection the server closed as we reused it is retried once on a new one (node's documented answer). */
+async function send(url: string, body: string, options: CallOptions): Promise<string> {
+  return post(url, body, options).catch((err: unknown) => {
     if (err instanceof ReusedSocketReset) return post(url, body, { ...options, agents: undefined });
     throw err;
   });
-  let parsed: unknown;
+}
+
+function parseJson(text: string, what: string): unknown {
   try {
-    parsed = JSON.parse(text);
+    return JSON.parse(text);
   } catch {
-    throw new CallFailed('bad_response', `${method}: the answer is not JSON`);
+    throw new CallFailed('bad_response', `${what}: the answer is not JSON`);
   }
-  const answer = parsed as { result?: unknown; error?: { message?: unknown } } | null;
-  if (answer === null || typeof answer !== 'object') throw new CallFailed('bad_response', `${method}: the answer is not a JSON-RPC object`);
+}
+
+/** One JSON-RPC response's result; its error, or its absence, as a CallFailed naming the method. */
+function resultOf(parsed: unknown, method: string): unknown {
+  const answer = parsed as { result?: unknown; error?: { message?: unknown } } | null | undefined;
+  if (answer === null || answer === undefined || typeof answer !== 'object') throw new CallFailed('bad_response', `${method}: the answer is not a JSON-RPC object`);
   if (answer.error !== undefined) throw new CallFailed('bad_response', `${method}: error ${JSON.stringify(String(answer.error?.message ?? answer.error)).slice(0, 200)}`);
   if (!('result' in answer)) throw new CallFailed('bad_response', `${method}: the answer has no result`);
   return answer.result;

@@ -1,8 +1,10 @@
 /**
  * Fake JSON-RPC endpoints on loopback for the prober's tests: each answers methods from a table
  * (or hangs, redirects, sends garbage or an endless body), and counts calls, calls in flight and
- * connections. With `dropReused` it closes a kept-alive connection when a second request comes on it,
- * as a server whose idle timeout fires just as the client reuses the connection does.
+ * connections. Batches are answered call by call, unless `noBatch` (one error object for the whole
+ * batch, as JSON-RPC 2.0 allows a server that refuses them). With `dropReused` it closes a kept-alive
+ * connection when a second request comes on it, as a server whose idle timeout fires just as the
+ * client reuses the connection does.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,12 +16,19 @@ export interface FakeRpc {
   url: string;
   calls: string[];
   maxInFlight: number;
+  /** HTTP requests (a batch is one). */
+  requests: number;
   connections: number;
   close(): Promise<void>;
 }
 
-export async function startFakeRpc(answers: Record<string, Answer>, delayMs = 0, { dropReused = false } = {}): Promise<FakeRpc> {
-  const fake: FakeRpc = { url: '', calls: [], maxInFlight: 0, connections: 0, close: async () => undefined };
+interface Call {
+  id: unknown;
+  method: string;
+}
+
+export async function startFakeRpc(answers: Record<string, Answer>, delayMs = 0, { dropReused = false, noBatch = false } = {}): Promise<FakeRpc> {
+  const fake: FakeRpc = { url: '', calls: [], maxInFlight: 0, requests: 0, connections: 0, close: async () => undefined };
   let inFlight = 0;
   const served = new WeakSet<object>();
   const server = http.createServer((req, res) => {
@@ -30,14 +39,20 @@ export async function startFakeRpc(answers: Record<string, Answer>, delayMs = 0,
     req.on('end', () => {
       inFlight++;
       fake.maxInFlight = Math.max(fake.maxInFlight, inFlight);
-      const { method, id } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { method: string; id: number };
-      fake.calls.push(method);
-      const answer = answers[method] ?? { error: 'Method not found' };
+      const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Call | Call[];
+      const batch = Array.isArray(parsed) ? parsed : null;
+      fake.requests++;
+      const calls = batch ?? [parsed as Call];
+      for (const call of calls) fake.calls.push(call.method);
+      const answered = calls.map((call) => ({ call, answer: answers[call.method] ?? { error: 'Method not found' } }));
+      // A misbehaving method misbehaves for the whole request it is in.
+      const misbehaving = answered.find(({ answer }) => typeof answer === 'string' || 'redirect' in answer || 'status' in answer)?.answer;
       const reply = (): void => {
         inFlight--;
-        if (answer === 'hang') return; // never answers
-        if (answer === 'garbage') return void res.end('<html>not json');
-        if (answer === 'endless') {
+        if (batch && noBatch) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'batch requests are not supported' } }));
+        if (misbehaving === 'hang') return; // never answers
+        if (misbehaving === 'garbage') return void res.end('<html>not json');
+        if (misbehaving === 'endless') {
           res.writeHead(200, { 'content-type': 'application/json' });
           const chunk = Buffer.alloc(16 * 1024, 'x');
           const pump = (): void => {
@@ -47,10 +62,10 @@ export async function startFakeRpc(answers: Record<string, Answer>, delayMs = 0,
           res.on('close', () => res.removeAllListeners('drain'));
           return pump();
         }
-        if ('redirect' in answer) return void res.writeHead(302, { location: answer.redirect }).end();
-        if ('status' in answer) return void res.writeHead(answer.status).end('{}');
-        const body = 'error' in answer ? { jsonrpc: '2.0', id, error: { code: -32000, message: answer.error } } : { jsonrpc: '2.0', id, result: answer.result };
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+        if (misbehaving && 'redirect' in misbehaving) return void res.writeHead(302, { location: misbehaving.redirect }).end();
+        if (misbehaving && 'status' in misbehaving) return void res.writeHead(misbehaving.status).end('{}');
+        const bodies = answered.map(({ call, answer }) => ('error' in (answer as object) ? { jsonrpc: '2.0', id: call.id, error: { code: -32000, message: (answer as { error: string }).error } } : { jsonrpc: '2.0', id: call.id, result: (answer as { result: unknown }).result }));
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(batch ? bodies : bodies[0]));
       };
       if (delayMs > 0) setTimeout(reply, delayMs);
       else reply();

@@ -116,6 +116,19 @@ describe('probe/prober (fake JSON-RPC endpoints on loopback)', () => {
     expect(f.calls).to.deep.equal(['eth_chainId', 'eth_blockNumber']); // only the unblocked probe got through
   });
 
+  it('one request per URL: the calls go as one JSON-RPC batch; an endpoint that refuses batches is asked one call at a time', async () => {
+    const batching = await fake(SOLANA_OK);
+    const [one] = await new Prober(OPTIONS).probeNetwork('solana', [batching.url], { genesis_hash: GENESIS });
+    expect(one).to.include({ status: 'ok', head: 3000 });
+    expect(batching.calls).to.deep.equal(['getHealth', 'getGenesisHash', 'getSlot']);
+    expect(batching.requests).to.equal(1);
+    const refusing = await startFakeRpc(SOLANA_OK, 0, { noBatch: true });
+    fakes.push(refusing);
+    const [each] = await new Prober(OPTIONS).probeNetwork('solana', [refusing.url], { genesis_hash: GENESIS });
+    expect(each, each?.error ?? '').to.include({ status: 'ok', head: 3000 });
+    expect(refusing.requests).to.equal(4); // the refused batch, then each call
+  });
+
   it('connections are kept alive: probing a URL again reuses its connection', async () => {
     const f = await fake(EVM_OK);
     const prober = new Prober(OPTIONS);
@@ -133,13 +146,15 @@ describe('probe/prober (fake JSON-RPC endpoints on loopback)', () => {
     fakes.push(f);
     const prober = new Prober(OPTIONS);
     try {
-      const [health] = await prober.probeNetwork('evm', [f.url], { chain_id: SEPOLIA });
-      expect(health, health?.error ?? '').to.include({ status: 'ok', head: 100 });
+      for (let round = 0; round < 2; round++) {
+        const [health] = await prober.probeNetwork('evm', [f.url], { chain_id: SEPOLIA });
+        expect(health, health?.error ?? '').to.include({ status: 'ok', head: 100 });
+      }
     } finally {
       prober.close();
     }
-    expect(f.calls).to.deep.equal(['eth_chainId', 'eth_blockNumber']);
-    expect(f.connections).to.equal(2); // the first (closed when reused) and the retry's own
+    expect(f.requests).to.equal(2); // the dropped request is not answered, so not counted
+    expect(f.connections).to.equal(2); // the first (closed when the second round reused it) and the retry's own
   });
 
   it('a family without a probe is not probed', async () => {

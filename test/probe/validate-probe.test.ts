@@ -79,4 +79,25 @@ describe('probe: netcfg validate --probe (the built CLI, fake endpoints on loopb
     expect(plain).to.deep.equal({ code: 0, stdout: `netcfg: 1 networks valid in ${root}\n` });
     expect(fakes.map((f) => f.calls.length)).to.deep.equal(asked);
   });
+
+  it('solana and stellar: another genesis hash or passphrase is a problem at its URL; the claimed ones pass', async () => {
+    const GENESIS = 'EtWTRABZaYq6iMfeYKouRu166VU2xqa1wcaWoxPkrZBG';
+    const TESTNET = 'Test SDF Network ; September 2015';
+    const devnet = await fake({ getHealth: { result: 'ok' }, getGenesisHash: { result: GENESIS }, getSlot: { result: 500 } });
+    const mainnetBeta = await fake({ getHealth: { result: 'ok' }, getGenesisHash: { result: '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d' }, getSlot: { result: 520 } });
+    const stellar = await fake({ getNetwork: { result: { passphrase: TESTNET } }, getLatestLedger: { result: { sequence: 77 } } });
+    root = makeConfigDir({
+      'solana/devnet.yaml': `# devnet\nrpc_urls:\n  - ${devnet}\n  - ${mainnetBeta}\ngenesis_hash: ${GENESIS}\n`,
+      'stellar/testnet.yaml': `rpc_urls:\n  - ${stellar}\npassphrase: "${TESTNET}"\n`,
+      'stellar/mainnet.yaml': `rpc_urls:\n  - ${stellar}m\npassphrase: "Public Global Stellar Network ; September 2015"\n`,
+    });
+    const { code, stdout } = await validate([root, '--probe']);
+    expect(code, stdout).to.equal(1);
+    const lines = stdout.trim().split('\n');
+    expect(lines.slice(0, 2)).to.deep.equal([
+      `${path.join(root, 'solana/devnet.yaml')}:4:5: rpc_urls[1] (${mainnetBeta}) serves another chain: answered genesis hash 5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d; the file says ${GENESIS}`,
+      `${path.join(root, 'stellar/mainnet.yaml')}:2:5: rpc_urls[0] (${stellar}m) serves another chain: answered passphrase "${TESTNET}"; the file says "Public Global Stellar Network ; September 2015"`,
+    ]);
+    expect(lines[2]).to.match(/^netcfg: 2 problem\(s\) in 2 file\(s\); 3 networks valid in .+; 4 RPC URLs probed in \d+\.\d s$/);
+  });
 });
