@@ -6,7 +6,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, type Api, type Commit, type Network, type RpcUrl } from './api.js';
 import { Pager } from './layout.js';
-import type { Subscribe } from './main.js';
+import type { Subscribe } from './live.js';
 import { changed, Diff, rpcDiff } from './rpc-diff.js';
 
 interface Version {

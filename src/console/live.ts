@@ -11,6 +11,9 @@ export interface LiveEvent {
   data: { id?: string; etag?: string; url?: string; status?: string };
 }
 
+/** How a page listens to the one stream the app keeps open; returns the way to stop listening. */
+export type Subscribe = (listener: (event: LiveEvent) => void) => () => void;
+
 export interface LiveStream {
   close(): void;
 }

@@ -7,15 +7,13 @@ import { render } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { Api, ApiError } from './api.js';
 import { HistoryPage } from './history.js';
-import { openLive, type LiveEvent } from './live.js';
+import { openLive, type LiveEvent, type Subscribe } from './live.js';
 import { NetworkPage } from './network-page.js';
 import { Overview } from './overview.js';
 import { useReadiness } from './readiness.js';
 import './app.css';
 
 const KEY = 'netcfg.apiKey';
-
-export type Subscribe = (listener: (event: LiveEvent) => void) => () => void;
 
 function useHash(): string {
   const [hash, setHash] = useState(location.hash);

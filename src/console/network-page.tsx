@@ -8,7 +8,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, type Api, type Network } from './api.js';
 import { bodyOf, checkRows, hasProblems, problemsOf, type Problems, type Row } from './field-problems.js';
-import type { Subscribe } from './main.js';
+import type { Subscribe } from './live.js';
 import { Diff, rpcDiff } from './rpc-diff.js';
 import { UrlFields } from './url-fields.js';
 

@@ -6,7 +6,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import type { Api } from './api.js';
-import type { Subscribe } from './main.js';
+import type { Subscribe } from './live.js';
 
 export interface Readiness {
   status: string;

@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import type { Api } from './api.js';
-import type { Subscribe } from './main.js';
+import type { Subscribe } from './live.js';
 
 export function useRpcHealth(api: Api, subscribe: Subscribe, probing: boolean): Map<string, string> | null {
   const [health, setHealth] = useState<Map<string, string> | null>(null);
