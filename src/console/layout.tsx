@@ -3,7 +3,7 @@
  * `path:line:column: message`, its last valid version still served; the git component with
  * GIT_SYNC or GIT_COMMIT), and the pager.
  */
-import type { Readiness } from './readiness.js';
+import type { Readiness } from './server-state.js';
 
 export function Banner({ ready }: { ready: Readiness | null }) {
   if (!ready) return null;

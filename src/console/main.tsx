@@ -10,7 +10,7 @@ import { HistoryPage } from './history.js';
 import { openLive, type LiveEvent, type Subscribe } from './live.js';
 import { NetworkPage } from './network-page.js';
 import { Overview } from './overview.js';
-import { useReadiness } from './readiness.js';
+import { useReadiness } from './server-state.js';
 import './app.css';
 
 const KEY = 'netcfg.apiKey';

@@ -5,9 +5,8 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError, type Api, type Network } from './api.js';
 import { Banner, Pager } from './layout.js';
-import type { Readiness } from './readiness.js';
 import type { Subscribe } from './live.js';
-import { useRpcHealth } from './rpc-health.js';
+import { useRpcHealth, type Readiness } from './server-state.js';
 
 const PER_PAGE = 50;
 

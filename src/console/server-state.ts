@@ -1,0 +1,80 @@
+/**
+ * What the server says of itself, as hooks for the pages. Readiness: the banner's invalid files
+ * and git component, and whether the server runs the live prober (its `rpc` component), so that no
+ * page asks a route the server does not have; read again when a change arrives (once the burst
+ * settles) and every 15 s, since a file turning invalid changes no network and so sends no event.
+ * RPC health: each probed network's URL statuses as one short text, read again after an
+ * `rpc_health` event.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import type { Api } from './api.js';
+import type { Subscribe } from './live.js';
+
+export interface Readiness {
+  status: string;
+  components: {
+    index: { invalid_files: Array<{ path: string; line: number; column: number; error: string }> };
+    git?: { status: string; pending_commits?: number; head?: string; upstream?: string; ahead?: number; behind?: number; last_error?: string | null; error?: string };
+    rpc?: { status: string };
+  };
+}
+
+export function useReadiness(api: Api | null, subscribe: Subscribe): Readiness | null {
+  const [ready, setReady] = useState<Readiness | null>(null);
+  useEffect(() => {
+    if (!api) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const load = async (): Promise<void> => {
+      const res = await fetch('/api/v1/ready', { headers: api.headers() }).catch(() => null);
+      const body = (await res?.json().catch(() => null)) as Readiness | null | undefined;
+      if (body?.components) setReady(body);
+    };
+    void load();
+    const every = setInterval(() => void load(), 15_000);
+    const off = subscribe((event) => {
+      if (event.kind === 'rpc_health') return;
+      clearTimeout(timer);
+      timer = setTimeout(() => void load(), 300);
+    });
+    return () => {
+      off();
+      clearTimeout(timer);
+      clearInterval(every);
+    };
+  }, [api]);
+  return ready;
+}
+
+/** Each network's probe findings as text (`3 ok`); null when the server does not probe. */
+export function useRpcHealth(api: Api, subscribe: Subscribe, probing: boolean): Map<string, string> | null {
+  const [health, setHealth] = useState<Map<string, string> | null>(null);
+  useEffect(() => {
+    if (!probing) return setHealth(null);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const load = (): void => {
+      api.get<Array<{ id: string; counts: Record<string, number> }>>('/api/v1/rpc-health').then(
+        ({ data }) => setHealth(new Map(data.map(({ id, counts }) => [id, summary(counts)]))),
+        () => setHealth(null),
+      );
+    };
+    load();
+    const off = subscribe((event) => {
+      if (event.kind !== 'rpc_health') return;
+      clearTimeout(timer);
+      timer = setTimeout(load, 500);
+    });
+    return () => {
+      off();
+      clearTimeout(timer);
+    };
+  }, [api, probing]);
+  return health;
+}
+
+/** `3 ok`, or the problems first: `1 wrong_chain, 2 ok`. */
+function summary(counts: Record<string, number>): string {
+  return Object.entries(counts)
+    .sort(([a], [b]) => Number(a === 'ok') - Number(b === 'ok'))
+    .map(([status, n]) => `${n} ${status}`)
+    .join(', ');
+}
