@@ -71,6 +71,7 @@ type Access = { state: 'checking' } | { state: 'signed-in'; api: Api } | { state
 async function tryKey(key: string | null, onUnauthorized: () => void): Promise<Access> {
   const api = new Api(key, onUnauthorized);
   try {
+    // Asked without onUnauthorized: a 401 here is the answer, not a key that expired.
     await new Api(key).get('/api/v1/networks?per_page=1');
     return { state: 'signed-in', api };
   } catch (err) {

@@ -1,5 +1,5 @@
 /**
- * One JSON-RPC call to an RPC URL, as the prober makes it: a POST with a deadline, no redirect
+ * JSON-RPC calls to an RPC URL, as the prober makes them: a POST with a deadline, no redirect
  * followed, at most `maxBytes` of answer read, and, when internal addresses are blocked, the
  * address the name resolves to checked at connect time (a public name that resolves to a private
  * address is refused, which a check of the URL's text cannot see). Connections are kept alive in
@@ -48,12 +48,6 @@ export class CallFailed extends Error {
 /** A reset on a reused connection, which send() retries. */
 class ReusedSocketReset extends CallFailed {}
 
-/** The `result` of `method` at `url`; throws CallFailed. */
-export async function rpcCall(url: string, method: string, params: unknown[], options: CallOptions): Promise<unknown> {
-  const answer = parseJson(await send(url, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }), options), method);
-  return resultOf(answer, method);
-}
-
 /**
  * The results of `methods` (without params) at `url`, asked as one JSON-RPC batch: one request,
  * answered by one node behind the URL's load balancer, so that the chain and the head it reports
@@ -66,13 +60,18 @@ export async function rpcCalls(url: string, methods: string[], options: CallOpti
   if (!Array.isArray(answer)) {
     if (answer !== null && typeof answer === 'object' && 'error' in answer) {
       const results: unknown[] = [];
-      for (const method of methods) results.push(await rpcCall(url, method, [], options));
+      for (const method of methods) results.push(await oneCall(url, method, options));
       return results;
     }
     throw new CallFailed('bad_response', `${what}: the answer to the batch is not a JSON-RPC batch`);
   }
   const byId = new Map((answer as Array<{ id?: unknown } | null>).map((a) => [a?.id, a]));
   return methods.map((method, id) => resultOf(byId.get(id), method));
+}
+
+/** The `result` of `method` asked alone, for an endpoint that refuses batches. */
+async function oneCall(url: string, method: string, options: CallOptions): Promise<unknown> {
+  return resultOf(parseJson(await send(url, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [] }), options), method), method);
 }
 
 /** POST `body`; a kept-alive connection the server closed as we reused it is retried once on a new one (node's documented answer). */
