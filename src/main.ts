@@ -12,7 +12,7 @@ import { DEFAULT_PROBER, Prober } from './probe/prober.js';
 import { urlCheckOf } from './probe/url-check.js';
 import { LiveProber, targetsOf } from './probe/live-prober.js';
 import { loadConsoleAssets } from './console-assets.js';
-import { redactUrl } from './probe/redact.js';
+import { redactUrl } from './redact.js';
 import { networkOf } from './store/network-record.js';
 import { defaultCachePath } from './store/index/index-cache.js';
 import { NetworkStore } from './store/network-store.js';

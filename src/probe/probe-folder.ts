@@ -6,7 +6,7 @@
  */
 import { claimedOf, enabledUrls, type UrlHealth } from './chain-probe.js';
 import type { Prober } from './prober.js';
-import { redactUrl } from './redact.js';
+import { redactUrl } from '../redact.js';
 
 /** A network as the folder check found it (the wire view of its record, and its file). */
 export interface ProbedNetwork {

@@ -12,7 +12,7 @@ import https from 'node:https';
 import type { LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { isInternalHost } from '../store/validation/url-rules.js';
-import { redactUrl } from './redact.js';
+import { redactUrl } from '../redact.js';
 
 export interface CallOptions {
   timeoutMs: number;

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { LOCK_DIR, TEMP_DIR } from '../files/layout.js';
 import type { GitJournal } from './git-journal.js';
+import { redactText } from '../../redact.js';
 
 /** netcfg's lock and temp folders never show in `git status` of the clone (its own exclude file, not a committed .gitignore). */
 export async function excludeOwnFolders(journal: GitJournal): Promise<void> {
@@ -46,13 +47,8 @@ export function isRejection(err: unknown): boolean {
   return /\[rejected\]|non-fast-forward|fetch first|cannot lock ref|failed to update ref/.test(String((err as { stderr?: string }).stderr ?? ''));
 }
 
-/** The first line git wrote to stderr (or the error's message), with any user or password in a URL hidden. */
+/** The first line git wrote to stderr (or the error's message), with every URL's credentials hidden. */
 export function firstLine(err: unknown): string {
   const text = String((err as { stderr?: string }).stderr || (err as Error).message);
-  return redacted(text.trim().split('\n')[0] ?? '');
-}
-
-/** `https://user:token@host/...` told as `https://***@host/...`. */
-export function redacted(text: string): string {
-  return text.replace(/\/\/[^/@\s]*@/g, '//***@');
+  return redactText(text.trim().split('\n')[0] ?? '');
 }
