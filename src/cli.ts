@@ -36,6 +36,7 @@ export function buildCli(): Command {
     .addOption(new Option('--git-commit', 'commit every PATCH to the git work tree holding the folder [GIT_COMMIT]'))
     .addOption(new Option('--git-sync', "follow the remote branch the folder's clone tracks [GIT_SYNC]"))
     .addOption(new Option('--git-sync-interval-ms <ms>', 'how often to ask the remote for its head [GIT_SYNC_INTERVAL_MS]'))
+    .addOption(new Option('--git-remote-timeout-ms <ms>', 'stop a git command that talks to the remote after this long [GIT_REMOTE_TIMEOUT_MS]'))
     .addOption(new Option('--probe-on-patch <mode>', "ask a PATCH's RPC URLs which chain they serve; reject refuses the wrong chain [RPC_PROBE_ON_PATCH]").choices(['off', 'warn', 'reject']))
     .addOption(new Option('--probe-interval-ms <ms>', 'probe every RPC URL in the background, once per interval [RPC_PROBE_INTERVAL_MS]'))
     .addOption(new Option('--index-cache <file>', "file that keeps what was parsed, for a fast restart; 'off' to disable (default: in the OS temp folder) [INDEX_CACHE]"))
@@ -58,6 +59,7 @@ export function buildCli(): Command {
       set('GIT_COMMIT', opts.gitCommit);
       set('GIT_SYNC', opts.gitSync);
       set('GIT_SYNC_INTERVAL_MS', opts.gitSyncIntervalMs);
+      set('GIT_REMOTE_TIMEOUT_MS', opts.gitRemoteTimeoutMs);
       set('RPC_PROBE_ON_PATCH', opts.probeOnPatch);
       set('RPC_PROBE_INTERVAL_MS', opts.probeIntervalMs);
       try {

@@ -19,8 +19,8 @@ export interface Config {
   /** GIT_COMMIT: commit every PATCH to the git work tree holding the config folder. */
   gitCommit: boolean;
   gitAuthor: { name: string; email: string };
-  /** GIT_SYNC: follow the remote branch the clone's branch tracks, every GIT_SYNC_INTERVAL_MS. */
-  gitSync: { intervalMs: number } | null;
+  /** GIT_SYNC: follow the remote branch the clone's branch tracks, every GIT_SYNC_INTERVAL_MS; each remote command stopped after GIT_REMOTE_TIMEOUT_MS. */
+  gitSync: { intervalMs: number; remoteTimeoutMs: number } | null;
   /** GIT_WEBHOOK_SECRET: the secret push webhooks are signed with; the webhook route exists only with it. */
   webhookSecret: string | undefined;
   /** RPC_PROBE_ON_PATCH: ask a PATCH's RPC URLs which chain they serve; `reject` refuses the wrong chain. */
@@ -105,7 +105,7 @@ export function configFromEnv(env: Env): Config {
     lockStaleMs: int(env, 'LOCK_STALE_MS', 5000, 2000, 600_000),
     gitCommit: flag(env, 'GIT_COMMIT'),
     gitAuthor: { name: env.GIT_AUTHOR_NAME || 'netcfg', email: env.GIT_AUTHOR_EMAIL || 'netcfg@localhost' },
-    gitSync: flag(env, 'GIT_SYNC') ? { intervalMs: int(env, 'GIT_SYNC_INTERVAL_MS', 5000, 100, 3_600_000) } : null,
+    gitSync: flag(env, 'GIT_SYNC') ? { intervalMs: int(env, 'GIT_SYNC_INTERVAL_MS', 5000, 100, 3_600_000), remoteTimeoutMs: int(env, 'GIT_REMOTE_TIMEOUT_MS', 10_000, 500, 120_000) } : null,
     webhookSecret: env.GIT_WEBHOOK_SECRET || undefined,
     probeOnPatch: oneOf(env, 'RPC_PROBE_ON_PATCH', ['off', 'warn', 'reject'] as const, 'off'),
     probeIntervalMs: env.RPC_PROBE_INTERVAL_MS ? int(env, 'RPC_PROBE_INTERVAL_MS', 60_000, 1000, 86_400_000) : null,

@@ -3,7 +3,9 @@
  * Nothing else reads process.env. SIGTERM/SIGINT stop accepting, finish requests in flight,
  * close the watcher and exit 0.
  */
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { configFromEnv, ConfigError, type Config } from './config.js';
 import { createApp } from './http/app.js';
 import { addressOf, closeGracefully, listen } from './http/server.js';
@@ -29,7 +31,7 @@ export async function serve(config: Config): Promise<void> {
     gitCommit: config.gitCommit,
     gitAuthor: config.gitAuthor,
     indexCache: config.indexCache === null ? undefined : (config.indexCache ?? defaultCachePath(root)),
-    ...(config.gitSync ? { gitSync: config.gitSync } : {}),
+    ...(config.gitSync ? { gitSync: { ...config.gitSync, onDropped: (note) => log.error({ dropped: note }, note.message) } } : {}),
     ...(config.probeOnPatch === 'off' ? {} : { urlCheck: urlCheckOf(new Prober({ ...DEFAULT_PROBER, blockPrivate: config.policy.blockPrivate }), config.probeOnPatch) }),
     onError: (err) => log.error({ err }, 'store error'),
   });
@@ -38,6 +40,12 @@ export async function serve(config: Config): Promise<void> {
     if (store.loaded) log.info({ change }, 'index change');
   });
   const shutdown = new AbortController();
+  // A promise nobody handles is a bug of ours: logged and counted, never the end of the process or of a request.
+  let unhandled = 0;
+  process.on('unhandledRejection', (reason) => {
+    unhandled++;
+    log.error({ err: reason, unhandled_rejections: unhandled }, 'unhandled promise rejection');
+  });
   const live = config.probeIntervalMs === null ? undefined : liveProberOf(store, config);
   live?.onChange((change) => log.info({ rpc_health: { ...change, url: redactUrl(change.url) } }, 'rpc health change'));
   const app = createApp(store, { apiKey: config.apiKey, requireIfMatch: config.requireIfMatch, webhookSecret: config.webhookSecret, logger: log, shutdown: shutdown.signal, rpcHealth: live, consoleAssets: loadConsoleAssets() });
@@ -64,9 +72,9 @@ export async function serve(config: Config): Promise<void> {
     const deadline = setTimeout(() => process.exit(1), 10_000);
     deadline.unref();
     shutdown.abort(); // end change streams, which would otherwise keep the server open
-    void closeGracefully(server)
-      .then(() => live?.stop())
-      .then(() => store.close())
+    // The store stops beside the server: a write waiting on a remote that does not answer is
+    // refused after a grace period (its git killed), so the server can close before the deadline.
+    void Promise.all([closeGracefully(server), Promise.resolve(live?.stop()).then(() => store.close(4000))])
       .then(() => {
         log.info('stopped');
         process.exitCode = 0;
@@ -91,8 +99,22 @@ export async function main(): Promise<void> {
   await serve(config);
 }
 
-// Run when executed directly (node dist/src/main.js), not when imported by the CLI.
-if (import.meta.url === `file://${process.argv[1]}`) {
+/**
+ * Whether this module is the program node was asked to run (node dist/src/main.js), not one the CLI
+ * imports. Compared as real paths: a release folder reached through a link (`/srv/current ->
+ * releases/42`) or a path holding a space must start the server too.
+ */
+function runDirectly(): boolean {
+  const script = process.argv[1];
+  if (script === undefined) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (runDirectly()) {
   main().catch((err: unknown) => {
     process.stderr.write(`netcfg: ${(err as Error).stack ?? String(err)}\n`);
     process.exit(1);

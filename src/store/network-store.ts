@@ -4,12 +4,14 @@
  * HTTP: it returns data, and its errors carry data.
  */
 import path from 'node:path';
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { setTimeout as delay, setImmediate as yieldToLoop } from 'node:timers/promises';
 import { NetcfgError } from '../errors.js';
+import { ConfigFolder } from './files/config-folder.js';
 import { LOCK_DIR, candidatesOf, parseNetworkId, type NetworkId } from './files/layout.js';
 import { sweepTempFiles } from './files/temp-files.js';
 import { GitJournal, type Commit, type GitAuthor } from './git/git-journal.js';
 import { GitSync } from './git/git-sync.js';
+import type { DroppedNote } from './git/sync-report.js';
 import { ChangeLog } from './index/change-log.js';
 import { DiskSync } from './index/disk-sync.js';
 import { IndexCache } from './index/index-cache.js';
@@ -42,7 +44,7 @@ export interface StoreOptions {
   /** INDEX_CACHE: a file to keep what was parsed, so a restart re-parses only changed files. */
   indexCache?: string;
   /** GIT_SYNC: follow the remote branch the clone's branch tracks, looking every `intervalMs`. */
-  gitSync?: { intervalMs: number };
+  gitSync?: GitSyncSettings;
   /** RPC_PROBE_ON_PATCH: the URLs of a PATCH asked which chain they serve before the write. */
   urlCheck?: UrlCheck;
 }
@@ -50,10 +52,21 @@ export interface StoreOptions {
 /** A PATCH's outcome: the record written, and what its URLs answered that was not fine (RPC_PROBE_ON_PATCH). */
 export type { UrlCheck, UrlFinding } from './validation/patch-urls.js';
 
+export interface GitSyncSettings {
+  intervalMs: number;
+  /** The deadline of each command that talks to the remote (default 10 s). */
+  remoteTimeoutMs?: number;
+  /** Told once when a force-push dropped commits the clone had (to be logged loudly). */
+  onDropped?: (note: DroppedNote) => void;
+}
+
 export interface Updated {
   record: NetworkRecord;
   findings: UrlFinding[];
 }
+
+/** GIT_REMOTE_TIMEOUT_MS's default: a git host that has not answered in 10 s is not going to. */
+export const DEFAULT_REMOTE_TIMEOUT_MS = 10_000;
 
 /** Files read between two yields of the first load, so /ready answers 503 meanwhile. */
 const LOAD_CHUNK = 250;
@@ -64,6 +77,7 @@ export class NetworkStore {
   /** Recent changes, for clients resuming a change stream. */
   readonly changes = new ChangeLog(this.index);
   readonly watcher: ConfigWatcher;
+  private readonly folder: ConfigFolder;
   private readonly sync: DiskSync;
   private readonly writer: NetworkWriter;
   private readonly locks: WriteLocks;
@@ -71,6 +85,8 @@ export class NetworkStore {
   private loadedAt: Date | null = null;
   /** Set once the writer knows where a write goes (git opened, GIT_SYNC's clone reset to its remote). */
   private writesOpen = false;
+  /** Set by close(): new writes are refused. */
+  private closing = false;
   private journal: GitJournal | null = null;
   /** GIT_SYNC: the clone following its remote branch, when on. */
   private follower: GitSync | null = null;
@@ -85,14 +101,16 @@ export class NetworkStore {
     this.policy = options.policy ?? OPEN_POLICY;
     const onError = options.onError ?? (() => {});
     loadSchemas(); // compile once, at start, so a broken schema fails fast
-    this.sync = new DiskSync(this.root, this.index, this.policy);
+    // With GIT_SYNC the clone is netcfg's own: no link below its top is the operator's.
+    this.folder = new ConfigFolder(this.root, options.gitSync !== undefined);
+    this.sync = new DiskSync(this.folder, this.index, this.policy);
     this.watcher = new ConfigWatcher(this.sync, { ...DEFAULT_WATCH, ...options.watch }, onError);
     const fs = options.fs ?? nodeFs;
     const staleMs = options.lock?.staleMs ?? DEFAULT_LOCK.staleMs;
     // Wait long enough for a lock left by a killed process to go stale and be taken over.
     const maxWaitMs = options.lock?.maxWaitMs ?? Math.max(DEFAULT_LOCK.maxWaitMs, staleMs * 2 + 2000);
     this.locks = new WriteLocks(path.join(this.root, LOCK_DIR), fs, { staleMs, maxWaitMs });
-    this.writer = new NetworkWriter(this.root, this.index, this.policy, fs, this.locks);
+    this.writer = new NetworkWriter(this.folder, this.index, this.policy, fs, this.locks);
     this.cache = options.indexCache ? new IndexCache(options.indexCache, this.policy, onError) : null;
     this.gitCommit = options.gitCommit ?? false;
     this.gitAuthor = options.gitAuthor ?? { name: 'netcfg', email: 'netcfg@localhost' };
@@ -115,10 +133,18 @@ export class NetworkStore {
     await this.follower?.start(this.gitSyncOptions?.intervalMs ?? 5000);
   }
 
-  async close(): Promise<void> {
-    await this.writer.settled();
+  /**
+   * Stops: writes still waiting after `graceMs` for a remote that does not answer are refused (503)
+   * and their git commands killed, so a stalled remote cannot hold a shutdown.
+   */
+  async close(graceMs = 5000): Promise<void> {
+    this.closing = true;
+    const grace = new AbortController();
+    await Promise.race([this.writer.settled(), delay(graceMs, undefined, { signal: grace.signal }).catch(() => undefined)]);
+    grace.abort();
     await this.follower?.close();
-    this.journal?.close();
+    await this.writer.settled();
+    this.journal?.stop();
     await this.watcher.close();
     if (this.loaded) await this.saveCache();
   }
@@ -169,9 +195,12 @@ export class NetworkStore {
     if (details.length > 0) {
       throw new NetcfgError('VALIDATION_FAILED', `The request body is invalid: ${details[0]?.message}${details.length > 1 ? ` (and ${details.length - 1} more)` : ''}`, { details });
     }
+    if (this.closing) throw new NetcfgError('NOT_READY', 'netcfg is shutting down; retry (another replica may answer).');
     if (!this.writesOpen || (!this.index.has(networkId.id) && !this.loaded)) {
       throw new NetcfgError('NOT_READY', 'netcfg is still loading its configuration; retry in a moment.');
     }
+    const refusal = this.follower?.refusal();
+    if (refusal) throw refusal;
     const changes = body as Record<string, unknown>;
     const current = this.index.get(networkId.id);
     const findings = this.urlCheck ? await checkPatchUrls(this.urlCheck, networkId.family, changes, current ? networkOf(current) : {}) : [];
@@ -198,6 +227,7 @@ export class NetworkStore {
     return readinessOf({
       loadedAt: this.loadedAt,
       rootProblem: this.sync.rootProblem(),
+      folderWarning: this.sync.folderWarning(),
       networks: this.index.size,
       invalid: this.index.invalidFiles(),
       watcher: this.watcher,
@@ -209,11 +239,16 @@ export class NetworkStore {
   }
 
   private async openJournal(): Promise<void> {
-    this.journal = await GitJournal.open(this.root, this.gitAuthor);
+    // Found from the clone's top, not through the folder: a commit may have made the folder a link out.
+    this.journal = await GitJournal.open(this.folder.cloneTop ?? this.root, this.gitAuthor);
     if (this.gitSyncOptions) {
       if (!this.journal) throw new Error(`GIT_SYNC needs CONFIG_DIR (${this.root}) inside a git clone; it is not in a git work tree.`);
       // What moves the work tree waits for the writers' turn: never between a write's read and its commit.
-      const sync = await GitSync.open(this.journal, (fn) => this.locks.inTurn('*', fn), this.locks.staleMs);
+      const sync = await GitSync.open(this.journal, (fn) => this.locks.inTurn('*', fn), {
+        staleMs: this.locks.staleMs,
+        remoteTimeoutMs: this.gitSyncOptions.remoteTimeoutMs ?? DEFAULT_REMOTE_TIMEOUT_MS,
+        onDropped: this.gitSyncOptions.onDropped,
+      });
       this.follower = sync;
       // Every PATCH is committed and pushed before its 200, and served once it is in the remote.
       this.writer.upstream = {
@@ -248,10 +283,11 @@ export class NetworkStore {
 
   /** The first full read: every file (from the index cache where unchanged), yielding between chunks. */
   private async load(): Promise<void> {
-    sweepTempFiles(this.root);
+    const folder = this.folder.check();
+    if (folder.ok) sweepTempFiles(folder.real);
     this.index.beginBulk();
-    const { ids, foreign } = this.sync.listTargets();
-    const load = { cache: this.cache?.read() ?? null, linkedFamilies: new Map<string, boolean>() };
+    const { ids, foreign } = this.sync.listTargets(folder);
+    const load = { folder, cache: this.cache?.read() ?? null, linkedFamilies: new Map<string, boolean>() };
     let read = 0;
     for (const id of ids.values()) {
       this.sync.apply(this.sync.observe(id, load));

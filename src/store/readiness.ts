@@ -4,19 +4,9 @@
  * bad file merged in git must not take every replica out of service.
  */
 import type { GitJournal } from './git/git-journal.js';
+import type { SyncStatus } from './git/sync-report.js';
 import type { InvalidFile } from './index/network-index.js';
 import type { ConfigWatcher } from './watch/watcher.js';
-
-/** Where a GIT_SYNC clone stands against its remote branch (git-sync.ts). */
-export interface SyncStatus {
-  head: string | null;
-  upstream: string;
-  last_pull_at: string | null;
-  last_push_at: string | null;
-  ahead: number;
-  behind: number;
-  last_error: string | null;
-}
 
 export type HealthStatus = 'healthy' | 'degraded' | 'unhealthy';
 
@@ -25,7 +15,7 @@ export interface Readiness {
   status: HealthStatus;
   reason?: string;
   components: {
-    index: { status: HealthStatus; networks: number; invalid_files: InvalidFile[]; loaded_at: string | null };
+    index: { status: HealthStatus; networks: number; invalid_files: InvalidFile[]; loaded_at: string | null; problem?: string };
     watcher: { status: HealthStatus; state: string; last_event_at: string | null; error?: string };
     storage: { status: HealthStatus; error?: string; failed_at?: string };
     git?: { status: HealthStatus; commit_on_write: boolean; pending_commits: number; writes_waiting_for_git: number; error?: string } & Partial<SyncStatus>;
@@ -37,6 +27,8 @@ export interface Readiness {
 export interface ReadinessInputs {
   loadedAt: Date | null;
   rootProblem: string | null;
+  /** The folder is served, but not as it should be (a link git made, no network at all). */
+  folderWarning: string | null;
   networks: number;
   invalid: InvalidFile[];
   watcher: ConfigWatcher;
@@ -47,19 +39,20 @@ export interface ReadinessInputs {
   sync: SyncStatus | null;
 }
 
-export function readinessOf({ loadedAt, rootProblem, networks, invalid, watcher, writeFailure, journal, gitCommit, sync }: ReadinessInputs): Readiness {
+export function readinessOf({ loadedAt, rootProblem, folderWarning, networks, invalid, watcher, writeFailure, journal, gitCommit, sync }: ReadinessInputs): Readiness {
   const loaded = loadedAt !== null;
   const watcherFailed = watcher.status === 'failed' || watcher.status === 'stopped';
-  const indexStatus: HealthStatus = !loaded || rootProblem ? 'unhealthy' : invalid.length > 0 ? 'degraded' : 'healthy';
+  const indexStatus: HealthStatus = !loaded || rootProblem ? 'unhealthy' : invalid.length > 0 || folderWarning ? 'degraded' : 'healthy';
   const watcherStatus: HealthStatus = watcher.status === 'watching' ? (watcher.lastError ? 'degraded' : 'healthy') : watcher.status === 'starting' ? 'degraded' : 'unhealthy';
   const storageStatus: HealthStatus = writeFailure ? 'degraded' : 'healthy';
   // An unreachable remote degrades the git component, never readiness itself: reads go on.
-  const gitFailure = journal?.lastFailure ?? (sync?.last_error ? { message: sync.last_error } : null);
+  const gitFailure = journal?.lastFailure ?? (sync?.problem ? { message: sync.problem } : null);
   const ready = loaded && rootProblem === null && !watcherFailed;
   let reason: string | undefined;
   if (!loaded) reason = 'the configuration is still loading';
   else if (rootProblem) reason = rootProblem;
   else if (watcherFailed) reason = `the file watcher is ${watcher.status}`;
+  else if (folderWarning) reason = folderWarning;
   else if (invalid.length > 0) reason = `${invalid.length} problem(s) in the config folder; the last valid version of each network is served`;
   else if (writeFailure) reason = writeFailure.message;
   else if (gitFailure) reason = gitFailure.message;
@@ -72,7 +65,7 @@ export function readinessOf({ loadedAt, rootProblem, networks, invalid, watcher,
     status,
     ...(reason === undefined ? {} : { reason }),
     components: {
-      index: { status: indexStatus, networks, invalid_files: invalid, loaded_at: loadedAt?.toISOString() ?? null },
+      index: { status: indexStatus, networks, invalid_files: invalid, loaded_at: loadedAt?.toISOString() ?? null, ...(folderWarning && loaded ? { problem: folderWarning } : {}) },
       watcher: {
         status: watcherStatus,
         state: watcher.status,

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { ConfigFolder } from './files/config-folder.js';
 import { DiskSync } from './index/disk-sync.js';
 import { NetworkIndex, type InvalidFile } from './index/network-index.js';
 import type { NetworkRecord } from './network-record.js';
@@ -22,8 +23,10 @@ export interface FolderReport {
 
 export function validateFolder(root: string, policy: UrlPolicy): FolderReport {
   const index = new NetworkIndex();
-  const sync = new DiskSync(root, index, policy);
-  const rootProblem = sync.rootProblem();
+  const folder = new ConfigFolder(root);
+  const sync = new DiskSync(folder, index, policy);
+  const state = folder.check();
+  const rootProblem = state.ok ? null : state.problem;
   const positionOf = (rel: string, pointer: string) => positionIn(readFileSync(path.join(root, rel), 'utf8'), pointer);
   if (rootProblem) return { networks: 0, problems: [{ path: '.', line: 1, column: 1, error: rootProblem }], records: [], positionOf };
   index.beginBulk();

@@ -7,6 +7,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { DiskSync } from '../../src/store/index/disk-sync.js';
 import { NetworkIndex, type InvalidFile } from '../../src/store/index/network-index.js';
 import type { NetworkStore } from '../../src/store/network-store.js';
+import { ConfigFolder } from '../../src/store/files/config-folder.js';
 import { OPEN_POLICY } from '../../src/store/validation/url-rules.js';
 
 /** id -> ETag of every network the index serves, in id order. */
@@ -18,7 +19,7 @@ export function servedEtags(index: NetworkIndex): Map<string, string> {
 /** What a brand-new index loaded from `root` serves, built without any watcher. */
 export function freshScan(root: string): { etags: Map<string, string>; invalid: InvalidFile[] } {
   const index = new NetworkIndex();
-  const sync = new DiskSync(root, index, OPEN_POLICY);
+  const sync = new DiskSync(new ConfigFolder(root), index, OPEN_POLICY);
   const { ids, foreign } = sync.listTargets();
   for (const id of ids.values()) sync.apply(sync.observe(id));
   for (const [rel, reason] of foreign) sync.refreshForeign(rel, reason);

@@ -5,7 +5,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { NESTED_FOLDER, classifyPath, parseNetworkId, type NetworkId } from './layout.js';
+import { NESTED_FOLDER, classifyPath, isInside, parseNetworkId, type NetworkId } from './layout.js';
+
+/** Why a family folder that is a link out of the config folder is neither listed nor served: what it holds is not ours to name. */
+export const FAMILY_OUTSIDE = 'symbolic link to outside the config folder; netcfg neither lists, serves nor writes what it holds';
 
 export interface FolderTargets {
   ids: Map<string, NetworkId>;
@@ -16,10 +19,28 @@ export interface FolderTargets {
 /**
  * Every network and foreign path on disk, plus the ids and paths the index still knows of
  * (`known`), so that files deleted since are dropped. Used for the first load and to reconcile.
+ * `root` is the folder's checked real path (config-folder.ts). A family folder that is a link out
+ * of it is one foreign path, and its contents are never listed (an open route shows readiness).
  */
-export function listFolder(root: string, known: { ids: Iterable<string>; problemPaths: Iterable<string> }): FolderTargets {
+export function listFolder(root: string | null, known: { ids: Iterable<string>; problemPaths: Iterable<string> }): FolderTargets {
   const ids = new Map<string, NetworkId>();
   const foreign = new Map<string, string>();
+  if (root !== null) listDisk(root, ids, foreign);
+  for (const id of known.ids) {
+    const parsed = parseNetworkId(id);
+    if (parsed && !ids.has(id)) ids.set(id, parsed);
+  }
+  for (const rel of known.problemPaths) {
+    if (foreign.has(rel)) continue;
+    const kind = classifyPath(rel);
+    if (kind.kind === 'network') ids.set(kind.id.id, kind.id);
+    else foreign.set(rel, kind.kind === 'foreign' ? kind.reason : 'not a network');
+  }
+  return { ids, foreign };
+}
+
+/** The networks and foreign paths in the folder `root` and its family folders. */
+function listDisk(root: string, ids: Map<string, NetworkId>, foreign: Map<string, string>): void {
   const consider = (rel: string, isDir: boolean): void => {
     if (isDir) {
       if (rel.includes('/')) foreign.set(rel, NESTED_FOLDER);
@@ -36,21 +57,14 @@ export function listFolder(root: string, known: { ids: Iterable<string>; problem
       continue;
     }
     const familyDir = path.join(root, top.name);
+    if (top.isSymbolicLink() && !linkStaysInside(root, familyDir)) {
+      foreign.set(top.name, FAMILY_OUTSIDE);
+      continue;
+    }
     for (const entry of readDir(familyDir)) {
       if (!entry.name.startsWith('.')) consider(`${top.name}/${entry.name}`, isDirectory(familyDir, entry));
     }
   }
-  for (const id of known.ids) {
-    const parsed = parseNetworkId(id);
-    if (parsed && !ids.has(id)) ids.set(id, parsed);
-  }
-  for (const rel of known.problemPaths) {
-    if (foreign.has(rel)) continue;
-    const kind = classifyPath(rel);
-    if (kind.kind === 'network') ids.set(kind.id.id, kind.id);
-    else foreign.set(rel, kind.kind === 'foreign' ? kind.reason : 'not a network');
-  }
-  return { ids, foreign };
 }
 
 /** inode:size:mtime:ctime of a path (following links), '' when it does not exist. */
@@ -78,6 +92,15 @@ function readDir(dir: string): fs.Dirent[] {
 function isDirectory(parent: string, entry: fs.Dirent): boolean {
   if (entry.isDirectory()) return true;
   return entry.isSymbolicLink() && isDirectoryPath(path.join(parent, entry.name));
+}
+
+/** Whether the link `p` resolves to a place inside the folder whose real path is `realRoot`. */
+export function linkStaysInside(realRoot: string, p: string): boolean {
+  try {
+    return isInside(realRoot, fs.realpathSync.native(p));
+  } catch {
+    return false;
+  }
 }
 
 export function isDirectoryPath(p: string): boolean {

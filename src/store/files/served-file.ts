@@ -9,6 +9,7 @@
 import fs, { constants } from 'node:fs';
 import path from 'node:path';
 import { NetcfgError } from '../../errors.js';
+import { lstatOrNull } from './config-folder.js';
 import { stampOf, stampOfStats } from './folder-listing.js';
 import { isInside } from './layout.js';
 
@@ -31,17 +32,18 @@ export interface FileLook {
 }
 
 /**
- * The file `rel` of `root` as the read path sees it: absent, unreadable (and why), or its text.
- * A file that is no link, in a family folder that is none (`familyLinked`, when the caller knows
- * it), is opened at once without following a link; only a link is resolved and checked.
+ * The file `rel` of the config folder as the read path sees it: absent, unreadable (and why), or
+ * its text. `realRoot` is the folder's real path, checked by the caller (config-folder.ts). A file
+ * that is no link, in a family folder that is none (`familyLinked`, when the caller knows it), is
+ * opened at once without following a link; only a link is resolved and checked.
  */
-export function readServedFileSync(root: string, rel: string, familyLinked?: boolean): FileLook {
-  const abs = path.join(root, rel);
+export function readServedFileSync(realRoot: string, rel: string, familyLinked?: boolean): FileLook {
+  const abs = path.join(realRoot, rel);
   let fd: number;
   try {
-    fd = openServed(root, abs, familyLinked ?? fs.lstatSync(path.dirname(abs)).isSymbolicLink());
+    fd = openServed(realRoot, abs, familyLinked ?? lstatOrNull(path.dirname(abs))?.isSymbolicLink() ?? false);
   } catch (err) {
-    if (isGone(err) && !fs.lstatSync(abs, { throwIfNoEntry: false })?.isSymbolicLink()) return { rel, stamp: '' };
+    if (isGone(err) && !isLink(abs)) return { rel, stamp: '' };
     const unreadable = err instanceof NotServed ? OUTSIDE : `cannot be read: ${codeOf(err)}`;
     return { rel, stamp: stampOf(abs) || 'unreadable', unreadable };
   }
@@ -60,8 +62,17 @@ export function readServedFileSync(root: string, rel: string, familyLinked?: boo
 
 class NotServed extends Error {}
 
-/** A descriptor of `abs`, opened without blocking; a link (of the file or its family folder) only if it stays inside `root`. */
-function openServed(root: string, abs: string, familyLinked: boolean): number {
+/** Whether `p` is a symbolic link (false when it cannot be looked at). */
+function isLink(p: string): boolean {
+  try {
+    return lstatOrNull(p)?.isSymbolicLink() ?? false;
+  } catch {
+    return false;
+  }
+}
+
+/** A descriptor of `abs`, opened without blocking; a link (of the file or its family folder) only if it stays inside `realRoot`. */
+function openServed(realRoot: string, abs: string, familyLinked: boolean): number {
   if (!familyLinked) {
     try {
       return fs.openSync(abs, READ_REGULAR);
@@ -69,14 +80,13 @@ function openServed(root: string, abs: string, familyLinked: boolean): number {
       if ((err as NodeJS.ErrnoException).code !== 'ELOOP') throw err; // ELOOP: the file is a link
     }
   }
-  // Not cached: a deployment may swap the folder's own link to a new checkout.
   let real: string;
   try {
     real = fs.realpathSync.native(abs);
   } catch (err) {
     throw isGone(err) ? err : new NotServed(); // a link that loops
   }
-  if (!isInside(fs.realpathSync.native(root), real)) throw new NotServed();
+  if (!isInside(realRoot, real)) throw new NotServed();
   return fs.openSync(real, READ);
 }
 
@@ -103,12 +113,13 @@ function notServed(rel: string, reason: string): NetcfgError {
 }
 
 /**
- * Where the file `rel` of `root` really is (a link inside the folder is written through, and
- * stays a link), or null when nothing is there. NETWORK_NOT_FOUND for what the read path would
- * not serve: a link that leads out of the folder or nowhere, or anything but a regular file.
+ * Where the file `rel` of the config folder (whose checked real path is `realRoot`) really is (a
+ * link inside the folder is written through, and stays a link), or null when nothing is there.
+ * NETWORK_NOT_FOUND for what the read path would not serve: a link that leads out of the folder
+ * or nowhere, or anything but a regular file.
  */
-export function servedPath(root: string, rel: string): string | null {
-  const abs = path.join(root, rel);
+export function servedPath(realRoot: string, rel: string): string | null {
+  const abs = path.join(realRoot, rel);
   let real: string;
   try {
     real = fs.realpathSync.native(abs);
@@ -117,11 +128,10 @@ export function servedPath(root: string, rel: string): string | null {
     if (!isGone(err)) throw err;
     // A link left dangling is there and not served; anything else (a file git put back a moment
     // later) counts as absent, for the caller to look again.
-    if (fs.lstatSync(abs, { throwIfNoEntry: false })?.isSymbolicLink()) throw notServed(rel, 'a symbolic link that leads nowhere');
+    if (isLink(abs)) throw notServed(rel, 'a symbolic link that leads nowhere');
     return null;
   }
-  // Not cached: a deployment may swap the folder's own link to a new checkout.
-  if (!isInside(fs.realpathSync.native(root), real)) throw notServed(rel, 'a symbolic link (of the file or its family folder) to outside the config folder');
+  if (!isInside(realRoot, real)) throw notServed(rel, 'a symbolic link (of the file or its family folder) to outside the config folder');
   if (!fs.lstatSync(real).isFile()) throw notServed(rel, 'not a regular file');
   return real;
 }

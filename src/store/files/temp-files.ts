@@ -20,14 +20,19 @@ export function tempPathFor(file: string, dir: string): string {
   return path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
 }
 
-/** Removes leftover temp files older than `olderThanMs` (in `.tmp/` and the family folders); returns how many. */
-export function sweepTempFiles(root: string, olderThanMs = SWEEP_AFTER_MS): number {
+/**
+ * Removes leftover temp files older than `olderThanMs` (in `.tmp/` and the family folders); returns
+ * how many. `realRoot` is the folder's checked real path; a family folder that is a link is not
+ * entered (what it leads to is not netcfg's to clean).
+ */
+export function sweepTempFiles(realRoot: string, olderThanMs = SWEEP_AFTER_MS): number {
   let removed = 0;
   const cutoff = Date.now() - olderThanMs;
-  for (const family of safeReaddir(root)) {
-    if (family.startsWith('.') && family !== TEMP_DIR) continue;
-    const dir = path.join(root, family);
-    for (const name of safeReaddir(dir)) {
+  for (const entry of safeReaddir(realRoot)) {
+    const family = entry.name;
+    if ((family.startsWith('.') && family !== TEMP_DIR) || !entry.isDirectory()) continue;
+    const dir = path.join(realRoot, family);
+    for (const { name } of safeReaddir(dir)) {
       if (!TEMP.test(name)) continue;
       const file = path.join(dir, name);
       try {
@@ -43,9 +48,9 @@ export function sweepTempFiles(root: string, olderThanMs = SWEEP_AFTER_MS): numb
   return removed;
 }
 
-function safeReaddir(dir: string): string[] {
+function safeReaddir(dir: string): fs.Dirent[] {
   try {
-    return fs.readdirSync(dir);
+    return fs.readdirSync(dir, { withFileTypes: true });
   } catch {
     return [];
   }

@@ -5,12 +5,9 @@
  * command line (never a re-implementation). A failed commit never loses the write: the file is
  * on disk already; the path is kept, reported in readiness and committed on the next retry.
  */
-import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { GitIndexLock } from './git-index-lock.js';
-
-const run = promisify(execFile);
+import { runGit } from './git-process.js';
 
 export interface GitAuthor {
   name: string;
@@ -27,12 +24,26 @@ export interface Commit {
 
 const RETRY_MS = [200, 1000, 5000, 30_000];
 
+/** A git command in the clone (no network) that runs longer than this is stuck: it is stopped. */
+export const LOCAL_TIMEOUT_MS = 60_000;
+/** The most a git command may answer (a `git log` of history, a file's version is capped lower by its caller). */
+const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+
+export interface GitOptions {
+  /** What git reads on its standard input. */
+  input?: Buffer;
+  timeoutMs?: number;
+  maxBytes?: number;
+}
+
 export class GitJournal {
   lastFailure: { at: Date; message: string } | null = null;
   private readonly pending = new Map<string, string>(); // path from top -> message
   private chain: Promise<unknown> = Promise.resolve();
   private retryTimer: NodeJS.Timeout | undefined;
   private retries = 0;
+  /** Aborted by stop(): every git command running is killed, and none starts after. */
+  private readonly stopping = new AbortController();
 
   private constructor(
     readonly top: string,
@@ -44,7 +55,7 @@ export class GitJournal {
   /** The journal of the work tree holding `dir`, or null when `dir` is not in one. */
   static async open(dir: string, author: GitAuthor): Promise<GitJournal | null> {
     try {
-      const { stdout } = await run('git', ['-C', dir, 'rev-parse', '--show-toplevel', '--absolute-git-dir']);
+      const stdout = await runGit({ args: ['-C', dir, 'rev-parse', '--show-toplevel', '--absolute-git-dir'], env: process.env, timeoutMs: LOCAL_TIMEOUT_MS, maxBytes: 64 * 1024 });
       const [top = '', gitDir = ''] = stdout.trim().split('\n');
       return new GitJournal(top, new GitIndexLock(gitDir), author);
     } catch {
@@ -85,6 +96,12 @@ export class GitJournal {
     clearTimeout(this.retryTimer);
   }
 
+  /** Kills every git command running now (shutdown); later ones fail at once. */
+  stop(): void {
+    clearTimeout(this.retryTimer);
+    this.stopping.abort();
+  }
+
   private async flush(): Promise<void> {
     for (const [rel, message] of [...this.pending]) {
       try {
@@ -94,7 +111,7 @@ export class GitJournal {
         });
         this.pending.delete(rel);
       } catch (err) {
-        const text = String((err as { stderr?: string }).stderr ?? (err as Error).message);
+        const text = String((err as { stderr?: string }).stderr || (err as Error).message);
         if (/nothing to commit|no changes added/i.test(text)) {
           this.pending.delete(rel);
           continue;
@@ -122,19 +139,24 @@ export class GitJournal {
     return next;
   }
 
-  /** `git -C <top> ...args` as netcfg's author, `input` on its stdin; its stdout. */
-  async git(args: string[], input?: Buffer): Promise<string> {
+  /** `git -C <top> ...args` as netcfg's author; its stdout. Never asks for a password: no one would answer. */
+  git(args: string[], options: GitOptions = {}): Promise<string> {
     const env = {
       ...process.env,
       GIT_AUTHOR_NAME: this.author.name,
       GIT_AUTHOR_EMAIL: this.author.email,
       GIT_COMMITTER_NAME: this.author.name,
       GIT_COMMITTER_EMAIL: this.author.email,
+      GIT_TERMINAL_PROMPT: '0',
     };
-    const running = run('git', ['-C', this.top, ...args], { env, maxBuffer: 16 * 1024 * 1024 });
-    running.child.stdin?.end(input);
-    const { stdout } = await running;
-    return stdout;
+    return runGit({
+      args: ['-C', this.top, ...args],
+      env,
+      input: options.input,
+      timeoutMs: options.timeoutMs ?? LOCAL_TIMEOUT_MS,
+      maxBytes: options.maxBytes ?? MAX_ANSWER_BYTES,
+      signal: this.stopping.signal,
+    });
   }
 
   /** The author netcfg's commits carry. */

@@ -14,12 +14,22 @@ import path from 'node:path';
 import { NetcfgError } from '../../errors.js';
 import { BranchShare } from './branch-share.js';
 import { clearStaleIndexLock, excludeOwnFolders, firstLine, isRejection } from './clone-setup.js';
-import type { SyncStatus } from '../readiness.js';
 import type { GitJournal } from './git-journal.js';
+import { SyncReport, type DroppedNote, type SyncStatus } from './sync-report.js';
 import { TrackedBranch } from './tracked-branch.js';
 import { OUTGOING, WriteQueue, type PushOutcome } from './write-queue.js';
 
 export type { PushOutcome } from './write-queue.js';
+export type { SyncStatus } from './sync-report.js';
+
+export interface GitSyncOptions {
+  /** The deadline of each command that talks to the remote (ls-remote, fetch, push). */
+  remoteTimeoutMs: number;
+  /** A proxy or git's refusals aside, how long a lock nobody touches may stay (a killed git's index.lock). */
+  staleMs: number;
+  /** Told once when a force-push dropped commits the clone had (the store logs it). */
+  onDropped?: ((note: DroppedNote) => void) | undefined;
+}
 
 /** Runs `fn` when no write is between its read and its commit (the writers' turn). */
 export type Exclusive = <T>(fn: () => Promise<T>) => Promise<T>;
@@ -30,9 +40,7 @@ const MAX_REBASES = 10;
 export class GitSync {
   /** Pulls asked for (by the interval or a webhook), for tests. */
   pulls = 0;
-  private lastPullAt: Date | null = null;
-  private lastPushAt: Date | null = null;
-  private lastError: string | null = null;
+  private readonly report: SyncReport;
   private head: string | null = null;
   private behind = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -49,7 +57,10 @@ export class GitSync {
     private readonly journal: GitJournal,
     private readonly exclusive: Exclusive,
     private readonly branch: TrackedBranch,
-  ) {}
+    private readonly options: GitSyncOptions,
+  ) {
+    this.report = new SyncReport(branch.upstream);
+  }
 
   /** `origin/main`: the remote branch the clone's branch tracks. */
   get upstream(): string {
@@ -57,9 +68,9 @@ export class GitSync {
   }
 
   /** The sync of the clone holding the journal's work tree; throws when its branch tracks no remote branch. */
-  static async open(journal: GitJournal, exclusive: Exclusive, staleMs: number): Promise<GitSync> {
-    const sync = new GitSync(journal, exclusive, await TrackedBranch.of(journal));
-    await clearStaleIndexLock(journal.indexLock.file, staleMs);
+  static async open(journal: GitJournal, exclusive: Exclusive, options: GitSyncOptions): Promise<GitSync> {
+    const sync = new GitSync(journal, exclusive, await TrackedBranch.of(journal, options.remoteTimeoutMs), options);
+    await clearStaleIndexLock(journal.indexLock.file, options.staleMs);
     // The clone is netcfg's: what a killed process left (a commit not pushed, a file not committed) never got its 200.
     await sync.branch.resetHard();
     await excludeOwnFolders(journal);
@@ -74,12 +85,22 @@ export class GitSync {
     return this.pull();
   }
 
-  /** Stops pulling, and resolves once no git command of this process runs any more. */
+  /**
+   * Stops pulling, kills the git commands running (writes waiting for a push hear 503), and
+   * resolves once none runs any more.
+   */
   async close(): Promise<void> {
     clearInterval(this.timer);
     for (const done of this.pullWaiters.splice(0)) done();
+    this.journal.stop();
     while (this.working) await this.working;
     await this.journal.serial(async () => undefined);
+  }
+
+  /** Why a write cannot go to the remote now, or null: a deleted branch is not re-created by a PATCH. */
+  refusal(): NetcfgError | null {
+    if (!this.report.branchMissing) return null;
+    return new NetcfgError('GIT_REMOTE_UNAVAILABLE', `${this.report.lastError}; nothing was changed.`);
   }
 
   /** Brings the clone to the remote's head if it moved; resolves once a pull that started after this call is done. */
@@ -109,21 +130,17 @@ export class GitSync {
 
   /** Where the clone stands. */
   status(): SyncStatus {
-    return {
-      head: this.head,
-      upstream: this.upstream,
-      last_pull_at: this.lastPullAt?.toISOString() ?? null,
-      last_push_at: this.lastPushAt?.toISOString() ?? null,
-      ahead: this.unpushed.length,
-      behind: this.behind,
-      last_error: this.lastError,
-    };
+    return this.report.status({ head: this.head, ahead: this.unpushed.length, behind: this.behind });
   }
 
   /** Starts the loop that talks to the remote, unless it runs. */
   private kick(): void {
     if (this.working) return;
-    this.working = this.work().finally(() => {
+    this.working = this.work()
+      .catch((err: unknown) => {
+        this.report.lastError = `git failed in the clone: ${firstLine(err)}`;
+      })
+      .finally(() => {
       this.working = null;
       if (this.unpushed.length > 0 || this.pullWaiters.length > 0) this.kick();
     });
@@ -151,25 +168,25 @@ export class GitSync {
     const batch = this.unpushed.length;
     let failure: unknown = null;
     let refused: NetcfgError | null = null;
+    const base = this.head ?? (await this.branch.rev('HEAD'));
     try {
-      await this.branch.fastImport(this.unpushed.fastImportInput(batch, 'HEAD', this.journal.authorLine));
+      await this.branch.fastImport(this.unpushed.fastImportInput(batch, base, this.journal.authorLine));
     } catch (err) {
       failure = err;
       refused = new NetcfgError('STORAGE_UNAVAILABLE', `git could not commit ${[...this.unpushed.paths()].join(', ')} (${firstLine(err)}); nothing was changed.`, { cause: err });
     }
     const pushStarted = performance.now();
-    if (failure === null) await this.branch.push(OUTGOING).catch((err: unknown) => (failure = err));
+    if (failure === null) await this.branch.push(OUTGOING, base).catch((err: unknown) => (failure = err));
     const pushMs = performance.now() - pushStarted;
     if (failure === null) {
-      this.lastPushAt = new Date();
-      this.lastError = null;
+      this.report.reached('push');
       this.rebases = 0;
       // The remote has them: the branch and git's index move to them (the files on disk are theirs
       // already) before the answers, so a client that got its 200 finds `git status` clean.
       await this.journal
         .serial(() => this.branch.moveTo(OUTGOING))
-        .catch((err: unknown) => (this.lastError = `git could not move the clone to what it pushed: ${firstLine(err)}`));
-      this.head = await this.branch.rev('HEAD').catch(() => this.head);
+        .catch((err: unknown) => (this.report.lastError = `git could not move the clone to what it pushed: ${firstLine(err)}`));
+      this.head = await this.branch.rev('HEAD').catch(() => null);
       this.unpushed.settleFirst(batch, 'pushed');
       this.share.pushed(pushMs, this.unpushed.length > 0);
       return;
@@ -177,21 +194,37 @@ export class GitSync {
     // Refused because the branch moved (by the check before the push, or by a push that won the race to update the ref).
     const rejected = refused === null && isRejection(failure) && (await this.branch.fetched());
     if (rejected) this.share.rejected(pushMs);
-    if (rejected && this.rebases < MAX_REBASES && (await this.rebased())) {
+    // A write that waited two remote deadlines already is answered now rather than pushed once more.
+    const young = this.unpushed.oldestAgeMs() < 2 * this.options.remoteTimeoutMs;
+    if (rejected && young && this.rebases < MAX_REBASES && (await this.rebased())) {
       this.rebases++;
       return; // the loop pushes the same writes again, on top of the remote's head
     }
     this.rebases = 0;
-    if (!rejected && refused === null) this.lastError = `git push to ${this.upstream} failed: ${firstLine(failure)}`;
-    const unavailable = new NetcfgError('GIT_REMOTE_UNAVAILABLE', `The change could not be pushed to ${this.upstream} (${firstLine(failure)}); nothing was changed, retry later.`, { cause: failure });
+    const unavailable = refused === null && !rejected ? await this.pushFailure(failure) : null;
     await this.exclusive(() =>
       this.journal.serial(async () => {
         // The writes queued after the batch go with it: the files on disk are put back too.
-        await this.branch.resetHard();
-        this.head = await this.branch.rev('HEAD');
-        this.unpushed.settleAll((i) => (rejected || (refused !== null && i >= batch) ? 'rejected' : (refused ?? unavailable)));
+        await this.branch.resetHard().catch(() => undefined);
+        this.head = await this.branch.rev('HEAD').catch(() => null);
+        this.unpushed.settleAll((i) => (rejected || (refused !== null && i >= batch) ? 'rejected' : (refused ?? unavailable ?? 'rejected')));
       }),
     );
+  }
+
+  /** What the writers hear when a push failed for another reason than the branch moving on (and readiness says it). */
+  private async pushFailure(failure: unknown): Promise<NetcfgError> {
+    const reason = (failure as { reason?: string }).reason;
+    // A lease refused: the branch is not where it was; gone, when the remote no longer lists it.
+    if (/stale info/.test(String((failure as { stderr?: string }).stderr)) && (await this.branch.remoteHead().catch(() => null)) === '') {
+      return new NetcfgError('GIT_REMOTE_UNAVAILABLE', `${this.report.missing()}; nothing was changed.`);
+    }
+    this.report.lastError = `git push to ${this.upstream} failed: ${firstLine(failure)}`;
+    if (reason === 'timeout') {
+      return new NetcfgError('GIT_REMOTE_UNAVAILABLE', `${this.upstream} gave no answer to the push within ${this.options.remoteTimeoutMs} ms; the change is not served and most likely not pushed (if the remote took it after all, the next pull serves it): GET the network before you retry.`);
+    }
+    if (reason === 'aborted') return new NetcfgError('GIT_REMOTE_UNAVAILABLE', 'netcfg is shutting down: the change was not pushed and is not served; retry (another replica may answer).');
+    return new NetcfgError('GIT_REMOTE_UNAVAILABLE', `The change could not be pushed to ${this.upstream} (${firstLine(failure)}); nothing was changed, retry later.`, { cause: failure });
   }
 
   /**
@@ -199,11 +232,12 @@ export class GitSync {
    * and the clone goes back to the remote's last known head when git lets it.
    */
   private async failAll(err: unknown): Promise<void> {
-    this.lastError = `git failed in the clone: ${firstLine(err)}`;
+    this.report.lastError = `git failed in the clone: ${firstLine(err)}`;
     const refusal = new NetcfgError('STORAGE_UNAVAILABLE', `git failed in the clone (${firstLine(err)}); nothing was changed, retry later.`, { cause: err });
     await this.exclusive(() =>
       this.journal.serial(async () => {
         await this.branch.resetHard().catch(() => undefined);
+        this.head = null; // asked again before the next push
         this.unpushed.settleAll(() => refusal);
       }),
     );
@@ -221,6 +255,7 @@ export class GitSync {
     if (changes.some((change) => queued.has(change.rel))) return false;
     await this.exclusive(() =>
       this.journal.serial(async () => {
+        await this.noteDropped();
         await this.branch.moveKeepingOthers(changes);
         this.head = await this.branch.rev('HEAD');
       }),
@@ -228,24 +263,42 @@ export class GitSync {
     return true;
   }
 
+  /**
+   * Brings the clone to the remote branch, whatever happened to it: moved on (the files follow),
+   * rewritten by a force-push (reset to it; what it dropped is reported), or deleted (reported;
+   * the clone stays, and writes are refused).
+   */
   private async pullOnce(): Promise<void> {
     try {
       const remoteHead = await this.branch.remoteHead();
-      if (remoteHead !== '' && remoteHead !== (await this.branch.rev(this.upstream))) await this.branch.fetch();
+      if (remoteHead === '') {
+        this.report.missing();
+        return;
+      }
+      if (remoteHead !== (await this.branch.rev(this.upstream))) await this.branch.fetch();
       await this.exclusive(() =>
         this.journal.serial(async () => {
           // With writes not pushed yet, their push brings the remote's news (rejected, then made again on top).
           const [head, upstream] = [await this.branch.rev('HEAD'), await this.branch.rev(this.upstream)];
-          // A fast-forward puts HEAD at the upstream's commit: no need to ask git again.
-          if (this.unpushed.length === 0 && head !== upstream) await this.branch.fastForward();
-          this.head = this.unpushed.length === 0 ? upstream : head;
-          this.behind = await this.branch.behind();
+          if (this.unpushed.length === 0 && head !== upstream) {
+            await this.noteDropped();
+            await this.branch.resetHard();
+            this.head = upstream;
+          } else this.head = head;
+          this.behind = this.unpushed.length === 0 ? 0 : await this.branch.behind();
         }),
       );
-      this.lastPullAt = new Date();
-      this.lastError = null;
+      this.report.reached('pull');
     } catch (err) {
-      this.lastError = `git pull from ${this.upstream} failed: ${firstLine(err)}`;
+      this.report.lastError = `git pull from ${this.upstream} failed: ${firstLine(err)}`;
     }
+  }
+
+  /** Before the clone moves to the remote branch: the commits it has that the branch lost, said loudly. */
+  private async noteDropped(): Promise<void> {
+    const dropped = await this.branch.dropped();
+    if (dropped.length === 0) return;
+    const note = this.report.dropped(dropped, await this.branch.rev(this.upstream));
+    this.options.onDropped?.(note);
   }
 }

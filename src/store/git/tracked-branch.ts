@@ -12,17 +12,26 @@ export interface Change {
   deleted: boolean;
 }
 
+/** A commit the clone had that the remote branch no longer holds (a force-push rewrote it). */
+export interface DroppedCommit {
+  sha: string;
+  author: string;
+  subject: string;
+}
+
 export class TrackedBranch {
   private constructor(
     private readonly journal: GitJournal,
     /** `origin/main`: the remote and the branch the clone's branch tracks. */
     readonly upstream: string,
+    /** The deadline of each command that talks to the remote. */
+    private readonly remoteTimeoutMs: number,
   ) {}
 
   /** The branch checked out in the journal's work tree; throws when it tracks no remote branch. */
-  static async of(journal: GitJournal): Promise<TrackedBranch> {
+  static async of(journal: GitJournal, remoteTimeoutMs: number): Promise<TrackedBranch> {
     try {
-      return new TrackedBranch(journal, (await journal.git(['rev-parse', '--abbrev-ref', '--symbolic-full-name', '@{upstream}'])).trim());
+      return new TrackedBranch(journal, (await journal.git(['rev-parse', '--abbrev-ref', '--symbolic-full-name', '@{upstream}'])).trim(), remoteTimeoutMs);
     } catch (err) {
       throw new Error(`GIT_SYNC needs CONFIG_DIR inside a clone whose branch tracks a remote branch (what "git clone URL" makes); ${firstLine(err)}`, { cause: err });
     }
@@ -40,13 +49,13 @@ export class TrackedBranch {
     return (await this.journal.git(['rev-parse', ref])).trim();
   }
 
-  /** The remote's head as the remote says now: one round trip, no objects. */
+  /** The remote's head as the remote says now (one round trip, no objects); '' when the branch is gone. */
   async remoteHead(): Promise<string> {
-    return (await this.journal.git(['ls-remote', '--quiet', this.remote, `refs/heads/${this.name}`])).split(/\s/)[0] ?? '';
+    return (await this.journal.git(['ls-remote', '--quiet', this.remote, `refs/heads/${this.name}`], { timeoutMs: this.remoteTimeoutMs })).split(/\s/)[0] ?? '';
   }
 
   fetch(): Promise<string> {
-    return this.journal.git(['fetch', '--quiet', this.remote, this.name]);
+    return this.journal.git(['fetch', '--quiet', this.remote, this.name], { timeoutMs: this.remoteTimeoutMs });
   }
 
   /** Fetches the remote branch; false when the remote cannot be reached. */
@@ -57,14 +66,31 @@ export class TrackedBranch {
     );
   }
 
-  /** Pushes `ref` to the remote branch; git refuses what is not a fast-forward. */
-  push(ref: string): Promise<string> {
-    return this.journal.git(['push', '--quiet', this.remote, `${ref}:refs/heads/${this.name}`]);
+  /**
+   * Pushes `ref` (made on top of `base`) to the remote branch, only while the branch is at `base`:
+   * git refuses what is not a fast-forward, and the lease refuses to make a branch someone deleted.
+   */
+  push(ref: string, base: string): Promise<string> {
+    const branch = `refs/heads/${this.name}`;
+    return this.journal.git(['push', '--quiet', `--force-with-lease=${branch}:${base}`, this.remote, `${ref}:${branch}`], { timeoutMs: this.remoteTimeoutMs });
   }
 
   /** Runs `git fast-import` on `input` (commits it makes on a ref of its own). */
   fastImport(input: Buffer): Promise<string> {
-    return this.journal.git(['fast-import', '--quiet', '--force', '--date-format=now'], input);
+    return this.journal.git(['fast-import', '--quiet', '--force', '--date-format=now'], { input });
+  }
+
+  /** The commits HEAD holds that the remote branch as last fetched does not: none unless its history was rewritten. */
+  async dropped(): Promise<DroppedCommit[]> {
+    const log = await this.journal.git(['log', '--format=%H%x1f%an <%ae>%x1f%s%x1e', `${this.upstream}..HEAD`]);
+    return log
+      .split('\x1e')
+      .map((r) => r.trim())
+      .filter((r) => r !== '')
+      .map((r) => {
+        const [sha = '', author = '', subject = ''] = r.split('\x1f');
+        return { sha, author, subject };
+      });
   }
 
   /** The branch, git's index and the work tree to the remote branch as last fetched. */
@@ -75,10 +101,6 @@ export class TrackedBranch {
   /** The branch and git's index to `ref`; the work tree is left as it is. */
   moveTo(ref: string): Promise<string> {
     return this.journal.indexLock.ours(() => this.journal.git(['reset', '--quiet', ref]));
-  }
-
-  fastForward(): Promise<string> {
-    return this.journal.git(['merge', '--ff-only', '--quiet', this.upstream]);
   }
 
   async behind(): Promise<number> {

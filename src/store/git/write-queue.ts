@@ -18,6 +18,8 @@ interface Queued {
   executable: boolean;
   text: string;
   message: string;
+  /** When it was queued (performance.now()). */
+  since: number;
   settle(outcome: PushOutcome | NetcfgError): void;
 }
 
@@ -32,7 +34,7 @@ export class WriteQueue {
   add(rel: string, mode: number, text: string, message: string): Promise<PushOutcome> {
     const pushed = new Promise<PushOutcome>((resolve, reject) => {
       const settle = (outcome: PushOutcome | NetcfgError): void => (outcome instanceof NetcfgError ? reject(outcome) : resolve(outcome));
-      this.items.push({ rel, executable: (mode & 0o111) !== 0, text, message, settle });
+      this.items.push({ rel, executable: (mode & 0o111) !== 0, text, message, since: performance.now(), settle });
     });
     pushed.catch(() => undefined); // awaited by the writer once it let its turn go
     return pushed;
@@ -50,6 +52,12 @@ export class WriteQueue {
         else resolve(outcome);
       };
     });
+  }
+
+  /** How long the oldest queued write has waited (0 when none waits). */
+  oldestAgeMs(): number {
+    const first = this.items[0];
+    return first ? performance.now() - first.since : 0;
   }
 
   /** The paths the queued writes touch. */

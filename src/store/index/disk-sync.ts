@@ -7,8 +7,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { lstatOrNull, type ConfigFolder, type FolderState } from '../files/config-folder.js';
 import { candidatesOf, type NetworkId } from '../files/layout.js';
-import { isDirectoryPath, listFolder, stampOf, stampOfStats, type FolderTargets } from '../files/folder-listing.js';
+import { FAMILY_OUTSIDE, isDirectoryPath, linkStaysInside, listFolder, stampOf, stampOfStats, type FolderTargets } from '../files/folder-listing.js';
 import { readServedFileSync, type FileLook } from '../files/served-file.js';
 import { etagOf, parseNetworkFile, type FileProblem, type ParseOutcome } from '../validation/network-file.js';
 import type { UrlPolicy } from '../validation/url-rules.js';
@@ -24,10 +25,15 @@ interface Look extends FileLook {
 export interface Observation {
   id: NetworkId;
   files: Look[];
+  /** The config folder as it was when the files were read. */
+  folder: FolderState;
+  /** The family folder is a link out of the config folder: nothing in it was read. */
+  familyOutside?: boolean;
 }
 
-/** What a first load knows once for every file: the index cache, and which family folders are links. */
+/** What a first load knows once for every file: the folder, the index cache, and which family folders are links. */
 export interface LoadContext {
+  folder: FolderState;
   cache: Map<string, CachedFile> | null;
   linkedFamilies: Map<string, boolean>;
 }
@@ -41,19 +47,32 @@ export class DiskSync {
   private readonly held = new Map<string, number>();
 
   constructor(
-    readonly root: string,
+    readonly folder: ConfigFolder,
     private readonly index: NetworkIndex,
     private readonly policy: UrlPolicy,
   ) {}
 
-  /** Reads both candidate files of a network; in a first load, a file unchanged since the index cache has it is not read. */
-  observe(id: NetworkId, load?: LoadContext): Observation {
-    const linked = load ? this.familyLinked(id.family, load.linkedFamilies) : undefined;
-    return { id, files: candidatesOf(id).map(({ rel }) => (linked === false && this.cachedLook(rel, load?.cache)) || readServedFileSync(this.root, rel, linked)) };
+  get root(): string {
+    return this.folder.root;
   }
 
-  /** True when no candidate file changed since `obs` was taken. */
+  /**
+   * Reads both candidate files of a network; in a first load, a file unchanged since the index
+   * cache has it is not read. Nothing is read through a config folder git made a link (its
+   * networks keep their last good version), nor in a family folder that leads out of it.
+   */
+  observe(id: NetworkId, load?: LoadContext): Observation {
+    const folder = load?.folder ?? this.folder.check();
+    if (!folder.ok) return { id, folder, files: folder.kind === 'missing' ? candidatesOf(id).map(({ rel }) => ({ rel, stamp: '' })) : [] };
+    const linked = load ? this.familyLinked(id.family, load.linkedFamilies) : undefined;
+    if (linked !== false && this.familyOutside(folder.real, id.family)) return { id, folder, files: [], familyOutside: true };
+    return { id, folder, files: candidatesOf(id).map(({ rel }) => (linked === false && this.cachedLook(rel, load?.cache)) || readServedFileSync(folder.real, rel, linked)) };
+  }
+
+  /** True when neither the folder nor any candidate file changed since `obs` was taken. */
   unchanged(obs: Observation): boolean {
+    const now = this.folder.check();
+    if (now.ok !== obs.folder.ok || (now.ok && obs.folder.ok && now.real !== obs.folder.real)) return false;
     return obs.files.every((f) => stampOf(this.abs(f.rel)) === f.stamp);
   }
 
@@ -78,6 +97,12 @@ export class DiskSync {
   /** Serves the observed state: `.yaml` wins over `.yml`; a bad file keeps the last good version. */
   apply(obs: Observation): void {
     if (this.held.has(obs.id.id)) return;
+    if (!obs.folder.ok && obs.folder.kind !== 'missing') return; // readiness says why; the last good versions stay
+    if (obs.familyOutside) {
+      const known = this.index.get(obs.id.id);
+      if (known) this.problem(known.path, [{ line: 1, column: 1, message: `its family folder ${obs.id.family} is now a ${FAMILY_OUTSIDE}; the last valid version is served` }]);
+      return;
+    }
     for (const f of obs.files) {
       if (f.stamp !== '') this.applied.set(f.rel, f.stamp);
       else {
@@ -122,26 +147,39 @@ export class DiskSync {
 
   /** Reports a path that is not a network (or clears it once it is gone). */
   refreshForeign(rel: string, reason: string): void {
-    // A folder at the top is a family folder, never a foreign file (git may leave one empty).
-    if (stampOf(this.abs(rel)) === '' || (!rel.includes('/') && isDirectoryPath(this.abs(rel)))) this.index.clearProblems(rel);
-    else this.problem(rel, [{ line: 1, column: 1, message: reason }]);
+    const folder = this.folder.check();
+    if (!folder.ok && folder.kind !== 'missing') return;
+    const outside = folder.ok && !rel.includes('/') && this.familyOutside(folder.real, rel);
+    // A folder at the top is a family folder, never a foreign file (git may leave one empty), unless it leads out.
+    const family = !rel.includes('/') && !outside && isDirectoryPath(this.abs(rel));
+    if (stampOf(this.abs(rel)) === '' || family) this.index.clearProblems(rel);
+    else this.problem(rel, [{ line: 1, column: 1, message: outside ? FAMILY_OUTSIDE : reason }]);
   }
 
-  /** Every network and foreign path on disk, plus every id the index serves or reports (see listFolder). */
-  listTargets(): FolderTargets {
-    return listFolder(this.root, { ids: this.index.ids(), problemPaths: this.index.problemPaths() });
+  /**
+   * Every network and foreign path on disk, plus every id the index serves or reports (see
+   * listFolder). Through a link git made, or in a folder that is gone, only what the index knows.
+   */
+  listTargets(folder = this.folder.check()): FolderTargets {
+    return listFolder(folder.ok ? folder.real : null, { ids: this.index.ids(), problemPaths: this.index.problemPaths() });
   }
 
-  /** Whether the config folder exists and is a readable directory. */
+  /**
+   * Why the folder cannot be served at all (readiness 503): missing or unreadable. In netcfg's own
+   * clone a missing folder is no such problem: git removed it with its last network.
+   */
   rootProblem(): string | null {
-    try {
-      const st = fs.statSync(this.root);
-      if (!st.isDirectory()) return `CONFIG_DIR ${this.root} is not a directory`;
-      fs.accessSync(this.root, fs.constants.R_OK | fs.constants.X_OK);
-      return null;
-    } catch (err) {
-      return `CONFIG_DIR ${this.root} cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`;
-    }
+    const folder = this.folder.check();
+    if (folder.ok || folder.kind === 'link' || (folder.kind === 'missing' && this.folder.ownClone)) return null;
+    return folder.problem;
+  }
+
+  /** What readiness says of a folder that is served but not as it should be: a link git made, or no network at all. */
+  folderWarning(): string | null {
+    const folder = this.folder.check();
+    if (!folder.ok && folder.kind === 'link') return folder.problem;
+    if (this.index.size === 0 && (folder.ok || this.folder.ownClone)) return 'the config folder holds no network: nothing is served (a commit that deleted every network?)';
+    return null;
   }
 
   abs(rel: string): string {
@@ -155,10 +193,24 @@ export class DiskSync {
     return parseNetworkFile(text, id, rel, this.policy);
   }
 
-  /** Whether a family folder is a symbolic link, looked at once per load (undefined: not there). */
-  private familyLinked(family: string, known: Map<string, boolean>): boolean | undefined {
-    if (!known.has(family)) known.set(family, fs.lstatSync(this.abs(family), { throwIfNoEntry: false })?.isSymbolicLink() ?? false);
-    return known.get(family);
+  /** Whether a family folder is a symbolic link, looked at once per load. */
+  private familyLinked(family: string, known: Map<string, boolean>): boolean {
+    if (!known.has(family)) known.set(family, this.isLink(this.abs(family)));
+    return known.get(family) as boolean;
+  }
+
+  /** Whether the family folder is a link that leads out of the folder whose real path is `realRoot`. */
+  private familyOutside(realRoot: string, family: string): boolean {
+    const dir = this.abs(family);
+    return this.isLink(dir) && !linkStaysInside(realRoot, dir);
+  }
+
+  private isLink(p: string): boolean {
+    try {
+      return lstatOrNull(p)?.isSymbolicLink() ?? false;
+    } catch {
+      return false;
+    }
   }
 
   /**
@@ -168,8 +220,13 @@ export class DiskSync {
   private cachedLook(rel: string, cache: Map<string, CachedFile> | null | undefined): Look | null {
     const entry = cache?.get(rel);
     if (!entry) return null;
-    const st = fs.lstatSync(this.abs(rel), { bigint: true, throwIfNoEntry: false });
-    if (!st?.isFile() || stampOfStats(st) !== entry.stamp) return null;
+    let st: fs.BigIntStats | undefined;
+    try {
+      st = fs.lstatSync(this.abs(rel), { bigint: true });
+    } catch {
+      return null; // gone, or a folder on the way is a file now: read it the long way
+    }
+    if (!st.isFile() || stampOfStats(st) !== entry.stamp) return null;
     return { rel, stamp: entry.stamp, cached: entry.outcome };
   }
 

@@ -14,6 +14,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
+import { lstatOrNull } from '../files/config-folder.js';
+import { linkStaysInside } from '../files/folder-listing.js';
 import { classifyPath, isHidden } from '../files/layout.js';
 
 export interface ChokidarOptions {
@@ -42,7 +44,7 @@ export class ChokidarEvents {
       usePolling: options.poll,
       interval: options.pollIntervalMs,
       binaryInterval: options.pollIntervalMs,
-      ignored: (p: string) => isHidden(path.relative(root, p)),
+      ignored: (p: string) => isHidden(path.relative(root, p)) || behindLinkOut(root, p),
     });
     this.watcher.on('all', (event: string, p: string) => listener(event, this.relative(p)));
     this.watcher.on('raw', (_event: string, name: string | null, details: unknown) => {
@@ -89,5 +91,24 @@ export class ChokidarEvents {
 }
 
 function isDirectory(p: string): boolean {
-  return fs.statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false; // gone, or a folder on the way is a file now
+  }
+}
+
+/**
+ * Whether `p` is inside a family folder that is a link out of the config folder (`root`, a real
+ * path): chokidar follows links, and what such a folder holds is not netcfg's to watch or name.
+ */
+function behindLinkOut(root: string, p: string): boolean {
+  const [family, ...rest] = path.relative(root, p).split(path.sep);
+  if (!family || rest.length === 0) return false;
+  const dir = path.join(root, family);
+  try {
+    return (lstatOrNull(dir)?.isSymbolicLink() ?? false) && !linkStaysInside(root, dir);
+  } catch {
+    return false;
+  }
 }

@@ -14,6 +14,9 @@ export interface Work<T> {
   apply(seen: T): void;
 }
 
+/** What a guarded step returns when it threw. */
+const failed = Symbol('failed');
+
 /** chokidar's own per-path `change` throttle (hard-coded in chokidar 4). */
 const CHOKIDAR_THROTTLE_MS = 50;
 
@@ -50,23 +53,43 @@ export class RefreshQueue {
     this.releaseIdle();
   }
 
+  /**
+   * One look: observe, wait, check, apply. Whatever the disk's shape makes a step throw (a file
+   * where a folder was, a folder that may not be read) ends this key's look, reported, and never
+   * escapes the timer: an exception there would end the process.
+   */
   private look<T>(key: string, work: Work<T>): void {
-    const seen = work.observe();
+    const seen = this.guarded(key, () => work.observe());
+    if (seen === failed) return;
     this.pending.set(
       key,
       setTimeout(() => {
-        if (!work.unchanged(seen)) {
+        const still = this.guarded(key, () => work.unchanged(seen));
+        if (still === failed) return;
+        if (!still) {
           this.look(key, work); // it moved while we looked: look again
           return;
         }
-        try {
-          work.apply(seen);
-        } catch (err) {
-          this.onError(err as Error);
-        }
+        if (this.guarded(key, () => work.apply(seen)) === failed) return;
         this.trail(key, work, () => work.unchanged(seen));
       }, this.stableMs),
     );
+  }
+
+  /** `step()`, or `failed` once its error is reported and `key` is done with. */
+  private guarded<R>(key: string, step: () => R): R | typeof failed {
+    try {
+      return step();
+    } catch (err) {
+      this.onError(err as Error);
+      this.done(key);
+      return failed;
+    }
+  }
+
+  private done(key: string): void {
+    this.pending.delete(key);
+    if (this.pending.size === 0 && !this.onEmpty()) this.releaseIdle();
   }
 
   /**
@@ -77,12 +100,13 @@ export class RefreshQueue {
     this.pending.set(
       key,
       setTimeout(() => {
-        if (!still()) {
+        const moved = this.guarded(key, () => !still());
+        if (moved === failed) return;
+        if (moved) {
           this.look(key, work);
           return;
         }
-        this.pending.delete(key);
-        if (this.pending.size === 0 && !this.onEmpty()) this.releaseIdle();
+        this.done(key);
       }, CHOKIDAR_THROTTLE_MS + 10),
     );
   }

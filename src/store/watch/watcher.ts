@@ -4,7 +4,6 @@
  * refresh queue (refresh-queue.ts: a debounce per id, and a check that the file held still before
  * its bytes are served).
  */
-import { realpathSync } from 'node:fs';
 import { NESTED_FOLDER, classifyPath, parseNetworkId } from '../files/layout.js';
 import { stampOf } from '../files/folder-listing.js';
 import type { DiskSync } from '../index/disk-sync.js';
@@ -38,7 +37,8 @@ export class ConfigWatcher {
   private chokidar: ChokidarWorker | undefined;
   private readonly queue: RefreshQueue;
   private burst = 0;
-  private realRoot: string | null = null;
+  /** Where chokidar watches (the folder's real path), or why it does not. */
+  private watchedAs = '';
   private rootCheck: NodeJS.Timeout | undefined;
   private pollSettle: NodeJS.Timeout | undefined;
 
@@ -52,12 +52,11 @@ export class ConfigWatcher {
 
   /** Starts watching; resolves once chokidar has walked the folder and reports changes. */
   start(): Promise<void> {
-    this.realRoot = realpathOrNull(this.sync.root);
     // git-sync (and `ln -sfn` deploys) swap a symlink on the way to the folder: inotify keeps
     // watching the old tree, so follow the link and re-watch when it points somewhere new.
     this.rootCheck = setInterval(() => this.checkRoot(), ROOT_CHECK_MS);
     this.rootCheck.unref();
-    return this.watch().then(() => {
+    return this.watch(this.where()).then(() => {
       if (!this.options.poll) return;
       // Polling takes each file's first stat as its baseline, asynchronously and after chokidar
       // says it is ready: a change landing before that stat is in the baseline, and never
@@ -68,10 +67,26 @@ export class ConfigWatcher {
     });
   }
 
-  /** Starts chokidar (in its own thread); resolves once it has walked the folder. */
-  private watch(): Promise<void> {
+  /**
+   * What to watch: the folder's real path, the path as given while it is gone (chokidar sees it
+   * come back), or nothing while git made it a link inside the clone (config-folder.ts), which
+   * must not be followed out of the clone.
+   */
+  private where(): { watch: string | null; key: string } {
+    const folder = this.sync.folder.check();
+    if (folder.ok) return { watch: folder.real, key: folder.real };
+    return { watch: folder.kind === 'link' ? null : this.sync.root, key: `(${folder.kind})` };
+  }
+
+  /** Starts chokidar (in its own thread) on the folder; resolves once it has walked it. */
+  private watch(where: { watch: string | null; key: string }): Promise<void> {
+    this.watchedAs = where.key;
+    if (where.watch === null) {
+      if (this.status === 'starting') this.status = 'watching'; // nothing to watch until git makes it a folder again
+      return Promise.resolve();
+    }
     const chokidar = new ChokidarWorker(
-      this.sync.root,
+      where.watch,
       { poll: this.options.poll, pollIntervalMs: this.options.pollIntervalMs },
       (event, rel) => {
         if (chokidar === this.chokidar) this.onEvent(event, rel); // not an old one, replaced after a root swap
@@ -94,11 +109,11 @@ export class ConfigWatcher {
   }
 
   private checkRoot(): void {
-    const real = realpathOrNull(this.sync.root);
-    if (real === this.realRoot || this.status === 'stopped') return;
-    this.realRoot = real;
+    const where = this.where();
+    if (where.key === this.watchedAs || this.status === 'stopped') return;
     const old = this.chokidar;
-    void this.watch();
+    this.chokidar = undefined;
+    void this.watch(where);
     void old?.close();
     this.refreshAll();
   }
@@ -167,7 +182,7 @@ export class ConfigWatcher {
   private refreshFamily(family: string, onlyChanged = false): void {
     const { ids, foreign } = this.sync.listTargets();
     for (const id of ids.values()) if (id.family === family && (!onlyChanged || this.sync.changedSinceApplied(id))) this.scheduleId(id.id);
-    for (const [rel, reason] of foreign) if (rel.startsWith(`${family}/`)) this.scheduleForeign(rel, reason);
+    for (const [rel, reason] of foreign) if (rel === family || rel.startsWith(`${family}/`)) this.scheduleForeign(rel, reason);
   }
 
   private scheduleId(id: string): void {
@@ -207,10 +222,3 @@ export class ConfigWatcher {
   }
 }
 
-function realpathOrNull(p: string): string | null {
-  try {
-    return realpathSync(p);
-  } catch {
-    return null;
-  }
-}

@@ -4,6 +4,7 @@
  * (a git checkout) is a 404.
  */
 import { NetcfgError } from '../../errors.js';
+import type { ConfigFolder } from '../files/config-folder.js';
 import { candidatesOf, type NetworkId } from '../files/layout.js';
 import { isGone, servedPath } from '../files/served-file.js';
 import type { FsSeam } from './fs-seam.js';
@@ -11,6 +12,8 @@ import type { FsSeam } from './fs-seam.js';
 /** The file as read for an edit. */
 export interface Current {
   rel: string;
+  /** The config folder's real path when the file was read: its temp file goes in there. */
+  realRoot: string;
   /** Its path with every link resolved: the write goes there, so a link stays a link. */
   abs: string;
   mode: number;
@@ -22,16 +25,22 @@ const STORAGE_CODES = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EROFS', 'EACCES', 'EP
 
 /**
  * The network's file as it is now; null when neither `.yaml` nor `.yml` is there. What the read
- * path would not serve is refused before a byte is read (served-file.ts).
+ * path would not serve is refused before a byte is read (served-file.ts), and nothing is read or
+ * written through a config folder git made a link (config-folder.ts).
  */
-export async function readCurrent(root: string, fs: FsSeam, id: NetworkId, onRefused: (message: string) => void): Promise<Current | null> {
+export async function readCurrent(folder: ConfigFolder, fs: FsSeam, id: NetworkId, onRefused: (message: string) => void): Promise<Current | null> {
+  const state = folder.check();
+  if (!state.ok) {
+    if (state.kind === 'missing') return null;
+    throw new NetcfgError(state.kind === 'link' ? 'FILE_INVALID' : 'STORAGE_UNAVAILABLE', `${state.problem}; nothing was written.`);
+  }
   for (const { rel } of candidatesOf(id)) {
     try {
-      const abs = servedPath(root, rel);
+      const abs = servedPath(state.real, rel);
       if (abs === null) continue;
       const stat = await fs.stat(abs);
       const bytes = await fs.readFile(abs, rel);
-      return { rel, abs, mode: stat.mode & 0o7777, bytes };
+      return { rel, realRoot: state.real, abs, mode: stat.mode & 0o7777, bytes };
     } catch (err) {
       if (isGone(err)) continue;
       throw storageError(err, `read ${rel}`, onRefused);

@@ -6,29 +6,34 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { TEMP_DIR } from '../files/layout.js';
 import { tempPathFor } from '../files/temp-files.js';
 import { FolderOnce, type FsSeam, type RenameOutcome } from './fs-seam.js';
 
 export class FileReplacer {
-  private readonly tempDir: FolderOnce;
+  private tempDir: FolderOnce | null = null;
 
-  constructor(
-    private readonly fs: FsSeam,
-    tempDir: string,
-  ) {
-    this.tempDir = new FolderOnce(fs, tempDir);
+  constructor(private readonly fs: FsSeam) {}
+
+  /** `.tmp/` of the folder whose real path is `realRoot` (made once, again after a deploy moved the folder). */
+  private tempDirOf(realRoot: string): FolderOnce {
+    const dir = path.join(realRoot, TEMP_DIR);
+    if (this.tempDir?.dir !== dir) this.tempDir = new FolderOnce(this.fs, dir);
+    return this.tempDir;
   }
 
   /**
    * Replaces `abs` (which held `expected`) with `text`, in `mode`. 'changed' or 'gone' when the
    * file moved on since it was read (nothing written); `beforeRename` may throw to stop the write.
-   * The folder is not fsynced here: the caller does, once the new file is served.
+   * The folder is not fsynced here: the caller does, once the new file is served. `realRoot` is the
+   * config folder's real path as checked when the file was read: the temp file never goes elsewhere.
    */
-  async replace(abs: string, mode: number, expected: Uint8Array, text: string, gitLockFile: string | null, beforeRename: () => void): Promise<RenameOutcome> {
+  async replace(realRoot: string, abs: string, mode: number, expected: Uint8Array, text: string, gitLockFile: string | null, beforeRename: () => void): Promise<RenameOutcome> {
+    const tempDir = this.tempDirOf(realRoot);
     let dir: string | null = null; // null: .tmp/
     for (let attempt = 1; ; attempt++) {
-      if (dir === null) await this.tempDir.ready();
-      const tmp = tempPathFor(abs, dir ?? this.tempDir.dir);
+      if (dir === null) await tempDir.ready();
+      const tmp = tempPathFor(abs, dir ?? tempDir.dir);
       try {
         await this.fs.writeNewDurable(tmp, text, mode);
         beforeRename();
@@ -42,8 +47,8 @@ export class FileReplacer {
           dir = path.dirname(abs); // the family folder is another file system (a mount)
           continue;
         }
-        if (attempt < 3 && code === 'ENOENT' && dir === null && !existsSync(this.tempDir.dir)) {
-          this.tempDir.forget();
+        if (attempt < 3 && code === 'ENOENT' && dir === null && !existsSync(tempDir.dir)) {
+          tempDir.forget();
           continue;
         }
         throw err;

@@ -15,7 +15,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { NetcfgError } from '../../errors.js';
 import type { GitIndexLock } from '../git/git-index-lock.js';
 import type { PushOutcome } from '../git/git-sync.js';
-import { TEMP_DIR, type NetworkId } from '../files/layout.js';
+import type { ConfigFolder } from '../files/config-folder.js';
+import type { NetworkId } from '../files/layout.js';
 import { isGone } from '../files/served-file.js';
 import type { NetworkIndex } from '../index/network-index.js';
 import type { NetworkRecord } from '../network-record.js';
@@ -77,13 +78,13 @@ export class NetworkWriter {
   };
 
   constructor(
-    private readonly root: string,
+    private readonly folder: ConfigFolder,
     private readonly index: NetworkIndex,
     private readonly policy: UrlPolicy,
     private readonly fs: FsSeam,
     private readonly locks: WriteLocks,
   ) {
-    this.files = new FileReplacer(fs, path.join(root, TEMP_DIR));
+    this.files = new FileReplacer(fs);
   }
 
   /** Resolves once every write queued so far is done. */
@@ -137,7 +138,7 @@ export class NetworkWriter {
   private async attempt(request: UpdateRequest, held: HeldLock | null): Promise<Written | Retry> {
     const { id } = request;
     await this.gitLock?.whenFree(this.locks.maxWaitMs);
-    const current = await readCurrent(this.root, this.fs, id, this.refused);
+    const current = await readCurrent(this.folder, this.fs, id, this.refused);
     if (current === null) return 'gone';
     const { rel, bytes } = current;
     const etag = etagOf(bytes);
@@ -158,7 +159,11 @@ export class NetworkWriter {
     const changed = Object.entries(request.changes).filter(([key, value]) => !isDeepStrictEqual(data[key], value));
     if (changed.length === 0) {
       // With GIT_SYNC what was read may be a commit still on its way to the remote: answer once it is there.
-      if (this.upstream) return { record: outcome.record, pushed: this.upstream.pushedSoFar() };
+      if (this.upstream) {
+        const pushed = this.upstream.pushedSoFar();
+        pushed.catch(() => undefined); // awaited by update() once the turn is let go, which may be after it failed
+        return { record: outcome.record, pushed };
+      }
       if (this.lastFailure) await this.heal(path.dirname(current.abs));
       this.index.put(outcome.record);
       return { record: outcome.record };
@@ -174,7 +179,7 @@ export class NetworkWriter {
     const serveDisk = this.upstream?.hold(id);
     let written: Written | null = null;
     try {
-      const outcome = await this.files.replace(current.abs, current.mode, current.bytes, next.text, this.gitLock?.fileToCheck() ?? null, () => {
+      const outcome = await this.files.replace(current.realRoot, current.abs, current.mode, current.bytes, next.text, this.gitLock?.fileToCheck() ?? null, () => {
         // Checked last thing before the rename: proper-lockfile calls a lock compromised once it
         // went unrefreshed for staleMs, and another process may hold it now.
         if (lock.compromised) throw new NetcfgError('LOCK_TIMEOUT', `The write lock was lost (${lock.compromised.message}); nothing was written, retry the request.`);
@@ -225,7 +230,7 @@ export class NetworkWriter {
   private async gitRewriting(id: NetworkId, read: Buffer): Promise<boolean> {
     if (this.gitLock === null) return false;
     if (this.gitLock.heldByOther()) return true;
-    const now = await readCurrent(this.root, this.fs, id, this.refused).catch(() => null);
+    const now = await readCurrent(this.folder, this.fs, id, this.refused).catch(() => null);
     return now === null || !now.bytes.equals(read);
   }
 
@@ -238,7 +243,7 @@ export class NetworkWriter {
       await this.fs.fsyncDir(this.lastFailure?.dir ?? dir);
       this.lastFailure = null;
     } catch (err) {
-      throw storageError(err, `sync ${path.relative(this.root, dir) || '.'}`, this.refused);
+      throw storageError(err, `sync ${path.relative(this.folder.root, dir) || '.'}`, this.refused);
     }
   }
 }
