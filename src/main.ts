@@ -5,6 +5,7 @@
  */
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { configFromEnv, ConfigError, type Config } from './config.js';
 import { createApp } from './http/app.js';
@@ -72,9 +73,13 @@ export async function serve(config: Config): Promise<void> {
     const deadline = setTimeout(() => process.exit(1), 10_000);
     deadline.unref();
     shutdown.abort(); // end change streams, which would otherwise keep the server open
-    // The store stops beside the server: a write waiting on a remote that does not answer is
-    // refused after a grace period (its git killed), so the server can close before the deadline.
-    void Promise.all([closeGracefully(server), Promise.resolve(live?.stop()).then(() => store.close(4000))])
+    // Requests in flight finish; a write still waiting after 4 s for a remote that does not
+    // answer is refused (its git killed) so the server can close before the deadline.
+    const closed = closeGracefully(server);
+    void Promise.race([closed, delay(4000)])
+      .then(() => live?.stop())
+      .then(() => store.close(0))
+      .then(() => closed)
       .then(() => {
         log.info('stopped');
         process.exitCode = 0;

@@ -4,8 +4,12 @@
  * nothing.
  */
 import { spawn } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
+import { PROJECT_ROOT } from '../src/paths.js';
 import { MAIN, startChild } from './helpers/child-server.js';
 import { makeConfigDir, removeDir, standardFiles } from './helpers/fixtures.js';
 
@@ -84,4 +88,40 @@ describe('main (the server process)', () => {
     expect(server.process.exitCode).to.equal(null);
     expect(await server.stop('SIGTERM')).to.equal(0);
   });
+
+  // Issue 41: `node /srv/current/dist/src/main.js` exited 0 without serving when the path ran
+  // through a link or held a space (import.meta.url compared with argv[1] as written).
+  const invocations: Array<[string, (dir: string) => string]> = [
+    [
+      'through a symlinked release folder (/srv/current -> releases/42)',
+      (dir) => {
+        symlinkSync(PROJECT_ROOT, path.join(dir, 'current'));
+        return path.join(dir, 'current', 'dist', 'src', 'main.js');
+      },
+    ],
+    [
+      'from a folder whose path holds a space',
+      (dir) => {
+        const release = path.join(dir, 'release 42');
+        mkdirSync(release);
+        cpSync(path.join(PROJECT_ROOT, 'dist'), path.join(release, 'dist'), { recursive: true });
+        cpSync(path.join(PROJECT_ROOT, 'package.json'), path.join(release, 'package.json'));
+        for (const shared of ['node_modules', 'schemas']) symlinkSync(path.join(PROJECT_ROOT, shared), path.join(release, shared));
+        return path.join(release, 'dist', 'src', 'main.js');
+      },
+    ],
+  ];
+  for (const [how, place] of invocations) {
+    it(`starts and serves when run ${how}`, async () => {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'netcfg-release-'));
+      try {
+        const server = await startChild({ CONFIG_DIR: root }, { script: place(dir) });
+        const res = await fetch(`${server.url}/api/v1/networks/evm:sepolia`);
+        expect(res.status).to.equal(200);
+        expect(await server.stop('SIGTERM')).to.equal(0);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
 });

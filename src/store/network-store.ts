@@ -109,7 +109,7 @@ export class NetworkStore {
     const staleMs = options.lock?.staleMs ?? DEFAULT_LOCK.staleMs;
     // Wait long enough for a lock left by a killed process to go stale and be taken over.
     const maxWaitMs = options.lock?.maxWaitMs ?? Math.max(DEFAULT_LOCK.maxWaitMs, staleMs * 2 + 2000);
-    this.locks = new WriteLocks(path.join(this.root, LOCK_DIR), fs, { staleMs, maxWaitMs });
+    this.locks = new WriteLocks(() => path.join(this.folder.forWriting(), LOCK_DIR), fs, { staleMs, maxWaitMs });
     this.writer = new NetworkWriter(this.folder, this.index, this.policy, fs, this.locks);
     this.cache = options.indexCache ? new IndexCache(options.indexCache, this.policy, onError) : null;
     this.gitCommit = options.gitCommit ?? false;

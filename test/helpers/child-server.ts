@@ -17,8 +17,8 @@ export interface ChildServer {
 
 export const MAIN = path.join(PROJECT_ROOT, 'dist', 'src', 'main.js');
 
-export async function startChild(env: Record<string, string>, options: { waitReady?: boolean; deadlineMs?: number } = {}): Promise<ChildServer> {
-  const child = spawn(process.execPath, [MAIN], {
+export async function startChild(env: Record<string, string>, options: { waitReady?: boolean; deadlineMs?: number; script?: string } = {}): Promise<ChildServer> {
+  const child = spawn(process.execPath, [options.script ?? MAIN], {
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', INDEX_CACHE: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -10,6 +10,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { NetcfgError } from '../../errors.js';
 
 export type FolderState =
   | { ok: true; real: string }
@@ -49,6 +50,14 @@ export class ConfigFolder {
       const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
       return code === 'ENOENT' || code === 'ENOTDIR' ? this.missing(code) : { ok: false, kind: 'unusable', problem: `CONFIG_DIR ${this.root} cannot be read: ${code}` };
     }
+  }
+
+  /** The folder's real path, for a write; refused (nothing is written) when it may not be used. */
+  forWriting(): string {
+    const state = this.check();
+    if (state.ok) return state.real;
+    if (state.kind === 'missing') throw new NetcfgError('NETWORK_NOT_FOUND', `${state.problem}: there is no network to write; nothing was written.`);
+    throw new NetcfgError(state.kind === 'link' ? 'FILE_INVALID' : 'STORAGE_UNAVAILABLE', `${state.problem}; nothing was written.`);
   }
 
   private missing(code: string): FolderState {

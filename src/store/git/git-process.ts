@@ -82,9 +82,14 @@ export function runGit(call: GitCall): Promise<string> {
       if (error) reject(error);
       else resolve(Buffer.concat(out).toString('utf8'));
     };
+    // Killed: the caller hears it once git has exited, so "no git runs" holds when it does.
+    let exited = false;
+    let killed: GitError | null = null;
     const stop = (message: string, reason: GitFailure): void => {
-      if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) killGroup(child.pid);
-      finish(new GitError(message, redactText(err), reason));
+      if (killed || settled) return;
+      killed = new GitError(message, redactText(err), reason);
+      if (exited || child.pid === undefined) return finish(killed);
+      killGroup(child.pid);
     };
     const onAbort = (): void => stop(`git ${verb} was stopped: netcfg is shutting down`, 'aborted');
     const timer = setTimeout(() => stop(`git ${verb} gave no answer within ${call.timeoutMs} ms and was stopped`, 'timeout'), call.timeoutMs);
@@ -101,8 +106,13 @@ export function runGit(call: GitCall): Promise<string> {
     child.stdin.on('error', () => undefined); // git may exit before reading its input: its exit says why
     child.stdin.end(call.input);
     child.once('error', (e: NodeJS.ErrnoException) => finish(new GitError(`git could not be started (${e.code ?? e.message})`, '', 'spawn')));
-    child.once('close', (code, signal) => {
+    child.once('exit', () => {
+      exited = true;
       if (child.pid !== undefined) running.delete(child.pid);
+      if (killed) finish(killed);
+    });
+    child.once('close', (code, signal) => {
+      if (killed) return finish(killed);
       if (code === 0) return finish(null);
       const said = redactText(err.trim().split('\n').find((line) => line.trim() !== '') ?? '');
       finish(new GitError(`git ${verb} failed (${signal ?? `exit ${code}`})${said ? `: ${said}` : ''}`, redactText(err), 'exit'));

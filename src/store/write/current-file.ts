@@ -30,17 +30,15 @@ const STORAGE_CODES = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EROFS', 'EACCES', 'EP
  */
 export async function readCurrent(folder: ConfigFolder, fs: FsSeam, id: NetworkId, onRefused: (message: string) => void): Promise<Current | null> {
   const state = folder.check();
-  if (!state.ok) {
-    if (state.kind === 'missing') return null;
-    throw new NetcfgError(state.kind === 'link' ? 'FILE_INVALID' : 'STORAGE_UNAVAILABLE', `${state.problem}; nothing was written.`);
-  }
+  if (!state.ok && state.kind === 'missing') return null;
+  const realRoot = state.ok ? state.real : folder.forWriting(); // forWriting() throws why
   for (const { rel } of candidatesOf(id)) {
     try {
-      const abs = servedPath(state.real, rel);
+      const abs = servedPath(realRoot, rel);
       if (abs === null) continue;
       const stat = await fs.stat(abs);
       const bytes = await fs.readFile(abs, rel);
-      return { rel, realRoot: state.real, abs, mode: stat.mode & 0o7777, bytes };
+      return { rel, realRoot, abs, mode: stat.mode & 0o7777, bytes };
     } catch (err) {
       if (isGone(err)) continue;
       throw storageError(err, `read ${rel}`, onRefused);

@@ -30,14 +30,24 @@ export interface HeldLock {
 export class WriteLocks {
   private readonly chains = new Map<string, Promise<unknown>>();
   /** The lock folder, made once rather than per write (and again if something removed it). */
-  private readonly folder: FolderOnce;
+  private folder: FolderOnce | null = null;
+  private readonly dirOf: () => string;
 
+  /**
+   * `dir`: the lock folder, or a function giving it at each acquire (the store's gives it inside
+   * the config folder's checked real path, and throws when nothing may be written there).
+   */
   constructor(
-    readonly dir: string,
-    fs: FsSeam,
+    dir: string | (() => string),
+    private readonly fs: FsSeam,
     private readonly options: LockOptions = DEFAULT_LOCK,
   ) {
-    this.folder = new FolderOnce(fs, dir);
+    this.dirOf = typeof dir === 'string' ? () => dir : dir;
+  }
+
+  private folderOf(dir: string): FolderOnce {
+    if (this.folder?.dir !== dir) this.folder = new FolderOnce(this.fs, dir);
+    return this.folder;
   }
 
   /** How long a lock may go untouched before it counts as left by a killed process. */
@@ -76,14 +86,16 @@ export class WriteLocks {
    * waiting would not help, and the client should hear so now.
    */
   async acquire(id: NetworkId): Promise<HeldLock> {
-    const target = path.join(this.dir, lockNameOf(id));
+    const dir = this.dirOf();
+    const folder = this.folderOf(dir);
+    const target = path.join(dir, lockNameOf(id));
     const held: HeldLock = { compromised: null, release: async () => undefined };
     const deadline = Date.now() + this.options.maxWaitMs;
     let wait = 5;
     let madeDir = false;
     while (true) {
       try {
-        await this.folder.ready();
+        await folder.ready();
         const release = await lockfile.lock(target, {
           lockfilePath: `${target}.lock`,
           realpath: false, // the target is a name, not a file
@@ -101,7 +113,7 @@ export class WriteLocks {
         const code = (err as NodeJS.ErrnoException).code;
         if (code === 'ENOENT' && !madeDir) {
           madeDir = true; // someone removed .locks/: make it again
-          this.folder.forget();
+          folder.forget();
           continue;
         }
         if (code !== 'ELOCKED' || Date.now() + wait > deadline) throw this.refused(id.id, err);

@@ -91,24 +91,32 @@ describe('store/git/git-sync: writes (a real remote: git daemon on loopback)', f
     expect(remoteFile(remote, 'evm/n3.yaml')).to.include('https://accepted.example.com');
   });
 
-  it('a remote URL with a password: the 503, readiness and the log never show it', async () => {
-    const port = new URL(remote.url).port;
-    await remote.stop();
-    git(replica, 'remote', 'set-url', 'origin', `http://netcfg:secret-token@127.0.0.1:${port}/networks.git`);
-    const logDir = mkdtempSync(path.join(os.tmpdir(), 'netcfg-log-'));
-    try {
-      const logFile = path.join(logDir, 'log.ndjson');
-      const res = await request(createApp(store, { logger: createLogger('debug', logFile) }).callback())
-        .patch('/api/v1/networks/evm:n1')
-        .send({ rpc_urls: ['https://a.example.com'] });
-      expectErrorEnvelope(res, 503, 'GIT_REMOTE_UNAVAILABLE');
-      expect(store.pullNow()).to.equal(true);
-      await until(store, () => store.readiness().components.git?.last_error?.includes('pull') === true, 5000, 'a failed pull');
-      const said = [res.text, JSON.stringify(store.readiness()), readFileSync(logFile, 'utf8')].join('\n');
-      expect(said).to.include('GIT_REMOTE_UNAVAILABLE');
-      expect(said).to.not.include('secret-token');
-    } finally {
-      rmSync(logDir, { recursive: true, force: true });
-    }
-  });
+  // Issue 41: a token in the query, and a password holding a '/', showed in clear.
+  const secrets: Array<[string, (port: string) => string, string]> = [
+    ['a password', (port) => `http://netcfg:secret-token@127.0.0.1:${port}/networks.git`, 'secret-token'],
+    ['a token in the query', (port) => `http://127.0.0.1:${port}/networks.git?access_token=s3cret-t0ken`, 's3cret-t0ken'],
+    ['a password holding a /', (port) => `http://netcfg:secret/t0ken@127.0.0.1:${port}/networks.git`, 't0ken'],
+  ];
+  for (const [what, urlOf, secret] of secrets) {
+    it(`a remote URL with ${what}: the 503, readiness and the log never show it`, async () => {
+      const port = new URL(remote.url).port;
+      await remote.stop();
+      git(replica, 'remote', 'set-url', 'origin', urlOf(port));
+      const logDir = mkdtempSync(path.join(os.tmpdir(), 'netcfg-log-'));
+      try {
+        const logFile = path.join(logDir, 'log.ndjson');
+        const res = await request(createApp(store, { logger: createLogger('debug', logFile) }).callback())
+          .patch('/api/v1/networks/evm:n1')
+          .send({ rpc_urls: ['https://a.example.com'] });
+        expectErrorEnvelope(res, 503, 'GIT_REMOTE_UNAVAILABLE');
+        expect(store.pullNow()).to.equal(true);
+        await until(store, () => store.readiness().components.git?.last_error?.includes('pull') === true, 5000, 'a failed pull');
+        const said = [res.text, JSON.stringify(store.readiness()), readFileSync(logFile, 'utf8')].join('\n');
+        expect(said).to.include('GIT_REMOTE_UNAVAILABLE');
+        expect(said).to.not.include(secret);
+      } finally {
+        rmSync(logDir, { recursive: true, force: true });
+      }
+    });
+  }
 });
