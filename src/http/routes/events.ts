@@ -3,7 +3,8 @@
  * (`added`, `modified`, `deleted`) whose id is the index revision, so `Last-Event-ID` (sent by
  * EventSource on reconnect, or by a client that listed at revision R) resumes without a gap.
  * When the asked revision is no longer in the bounded log, a `reset` event says: list again.
- * Comment lines every `heartbeatMs` keep proxies from closing an idle stream.
+ * Comment lines every `heartbeatMs` keep proxies from closing an idle stream. A client that stops
+ * reading is dropped once more than `STREAM_BACKLOG_LIMIT` waits for it (it resumes from its last id).
  */
 import { PassThrough } from 'node:stream';
 import type Router from '@koa/router';
@@ -12,6 +13,13 @@ import { NetcfgError } from '../../errors.js';
 import type { IndexChange } from '../../store/index/network-index.js';
 import type { NetworkStore } from '../../store/network-store.js';
 import { rpcHealthFrame, type RpcHealthView } from './rpc-health.js';
+
+/**
+ * What may wait in the server for one client, beyond the replay it asked for at connect (at most
+ * the change log): a client that reads falls this far behind only in a burst, and losing it costs a
+ * reconnect that misses nothing, while one that stopped reading would otherwise hold every event.
+ */
+export const STREAM_BACKLOG_LIMIT = 1024 * 1024;
 
 export interface EventRouteOptions {
   heartbeatMs: number;
@@ -55,18 +63,31 @@ export function eventRoutes(router: Router, store: NetworkStore, guard: Middlewa
         for (const change of missed) stream.write(frame(change));
       }
     }
-    const offIndex = store.onChange((change) => stream.write(frame(change)));
-    const offRpc = options.rpcHealth?.onChange((change) => stream.write(rpcHealthFrame(change)));
-    const off = (): void => {
+    // Bytes not yet taken by the kernel: in the stream (both sides) and in the response's socket.
+    const waiting = (): number => stream.writableLength + stream.readableLength + ctx.res.writableLength;
+    const allowed = waiting() + STREAM_BACKLOG_LIMIT;
+    const send = (text: string): void => {
+      stream.write(text);
+      if (waiting() > allowed) drop();
+    };
+    const offIndex = store.onChange((change) => send(frame(change)));
+    const offRpc = options.rpcHealth?.onChange((change) => send(rpcHealthFrame(change)));
+    const heartbeat = setInterval(() => send(`: heartbeat ${Date.now()}\n\n`), options.heartbeatMs);
+    let ended = false;
+    const end = (): void => {
+      if (ended) return;
+      ended = true;
       offIndex();
       offRpc?.();
-    };
-    const heartbeat = setInterval(() => stream.write(`: heartbeat ${Date.now()}\n\n`), options.heartbeatMs);
-    const end = (): void => {
-      off();
       clearInterval(heartbeat);
       options.shutdown.removeEventListener('abort', end);
       stream.end();
+    };
+    // Destroyed, not ended: what waits is thrown away, and the cut stream tells the client to resume.
+    const drop = (): void => {
+      end();
+      stream.destroy();
+      ctx.req.socket.destroy();
     };
     options.shutdown.addEventListener('abort', end);
     ctx.req.once('close', end);

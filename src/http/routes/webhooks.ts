@@ -6,9 +6,11 @@
  * - GitHub: `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body>`;
  * - Gitea and Forgejo: `X-Gitea-Signature: <hex HMAC-SHA256 of the raw body>`;
  * - GitLab: `X-Gitlab-Token: <the secret>`.
- * 202 and a pull starts; anything else starts nothing.
+ * 202 and a pull starts; anything else starts nothing. The body is never used, only signed, so
+ * it is hashed as it arrives and not kept: anyone can send one, before any check has passed.
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual, type Hmac } from 'node:crypto';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { NetcfgError } from '../../errors.js';
@@ -17,22 +19,45 @@ import type { NetworkStore } from '../../store/network-store.js';
 /** Push payloads of large pushes run to a few hundred KiB; GitHub caps them at 25 MB, we at 1 MiB. */
 export const WEBHOOK_BODY_LIMIT = 1024 * 1024;
 
-/** The raw body, refused past `limit` (413) without reading the rest. */
-async function rawBody(ctx: Context, limit: number): Promise<Buffer> {
-  const declared = Number(ctx.get('Content-Length'));
-  if (declared > limit) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw tooLarge();
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+/** What a request says signs it: an HMAC of its body (GitHub, Gitea) or GitLab's token; null: nothing. */
+type Claim = { hmac: string; prefix: string } | { token: string } | null;
+
+function claimOf(headers: IncomingHttpHeaders): Claim {
+  const one = (name: string): string | undefined => (typeof headers[name] === 'string' ? headers[name] : undefined);
+  const github = one('x-hub-signature-256');
+  if (github !== undefined) return { hmac: github.trim().toLowerCase(), prefix: 'sha256=' };
+  const gitea = one('x-gitea-signature');
+  if (gitea !== undefined) return { hmac: gitea.trim().toLowerCase(), prefix: '' };
+  const gitlab = one('x-gitlab-token');
+  if (gitlab !== undefined) return { token: gitlab };
+  return null;
 }
 
 function tooLarge(): NetcfgError {
   return new NetcfgError('PAYLOAD_TOO_LARGE', `The webhook body is larger than ${WEBHOOK_BODY_LIMIT} bytes.`);
+}
+
+/**
+ * Feeds the body to `hmac` chunk by chunk, keeping none of it; 413 past `limit`. The request is
+ * not destroyed on a 413 (what follows flows to no listener), so the client still gets the answer.
+ */
+function hashBody(req: IncomingMessage, hmac: Hmac, limit: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let size = 0;
+    const settle = (err?: NetcfgError): void => {
+      req.off('data', onData).off('end', onEnd).off('close', onClose).off('error', onClose);
+      if (err) reject(err);
+      else resolve();
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) settle(tooLarge());
+      else hmac.update(chunk);
+    };
+    const onEnd = (): void => settle();
+    const onClose = (): void => settle(new NetcfgError('BAD_REQUEST', 'The webhook body was cut off before its end.'));
+    req.on('data', onData).once('end', onEnd).once('close', onClose).once('error', onClose);
+  });
 }
 
 /** Constant-time equality of two strings of any length (both hashed first). */
@@ -41,23 +66,20 @@ function same(a: string, b: string): boolean {
   return timingSafeEqual(digest(a), digest(b));
 }
 
-/** Whether one of the three forms above signs `body` with `secret`. */
-export function signedBy(secret: string, headers: Record<string, string | string[] | undefined>, body: Buffer): boolean {
-  const hex = createHmac('sha256', secret).update(body).digest('hex');
-  const one = (name: string): string | undefined => (typeof headers[name] === 'string' ? (headers[name] as string) : undefined);
-  const github = one('x-hub-signature-256');
-  if (github !== undefined) return same(github.trim().toLowerCase(), `sha256=${hex}`);
-  const gitea = one('x-gitea-signature');
-  if (gitea !== undefined) return same(gitea.trim().toLowerCase(), hex);
-  const gitlab = one('x-gitlab-token');
-  if (gitlab !== undefined) return same(gitlab, secret);
-  return false;
+/** Whether one of the three forms above signs the request with `secret`; 413 past `limit`. */
+async function signedBy(secret: string, req: IncomingMessage, limit: number): Promise<boolean> {
+  if (Number(req.headers['content-length']) > limit) throw tooLarge();
+  const claim = claimOf(req.headers);
+  if (claim === null) return false;
+  if ('token' in claim) return same(claim.token, secret); // GitLab signs nothing: the body is not needed
+  const hmac = createHmac('sha256', secret);
+  await hashBody(req, hmac, limit);
+  return same(claim.hmac, `${claim.prefix}${hmac.digest('hex')}`);
 }
 
 export function webhookRoutes(router: Router, store: NetworkStore, secret: string): void {
   router.post('/api/v1/webhooks/git', async (ctx: Context) => {
-    const body = await rawBody(ctx, WEBHOOK_BODY_LIMIT);
-    if (!signedBy(secret, ctx.req.headers, body)) {
+    if (!(await signedBy(secret, ctx.req, WEBHOOK_BODY_LIMIT))) {
       throw new NetcfgError('UNAUTHORIZED', 'The webhook is not signed with GIT_WEBHOOK_SECRET (X-Hub-Signature-256, X-Gitea-Signature or X-Gitlab-Token); nothing was pulled.');
     }
     if (!store.pullNow()) throw new NetcfgError('NOT_IMPLEMENTED', 'GIT_SYNC is off: there is no remote to pull from.');
