@@ -76,6 +76,8 @@ export function checkRpcUrls(entries: readonly unknown[], base: string, policy: 
 export function checkUrl(url: string, policy: UrlPolicy): string | null {
   if (url.length > MAX_URL_LENGTH) return `is longer than ${MAX_URL_LENGTH} characters.`;
   if (/\s/.test(url)) return 'must not contain spaces or other whitespace.';
+  const hidden = HIDDEN.exec(url);
+  if (hidden) return `must not contain control characters, invisible formatting characters or lone UTF-16 surrogates; it holds ${codePointOf(hidden[0])} at character ${hidden.index + 1}.`;
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -93,6 +95,18 @@ export function checkUrl(url: string, policy: UrlPolicy): string | null {
     return `points to "${host}", an internal address; RPC_BLOCK_PRIVATE_IPS forbids it.`;
   }
   return null;
+}
+
+/**
+ * Control characters (C0, DEL, C1: NUL, BEL, a terminal's ESC), formatting characters that hide or
+ * reorder text (zero-width, bidi) and lone surrogates: URL parsing would quietly percent-encode or
+ * replace them, so the file would hold one URL and the endpoint be asked another, and a terminal or
+ * page that shows the URL would act on them.
+ */
+const HIDDEN = /[\p{Cc}\p{Cf}\p{Cs}]/u;
+
+function codePointOf(char: string): string {
+  return `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
 const METADATA_HOSTS = new Set(['metadata', 'metadata.google.internal', 'metadata.goog', 'instance-data', 'instance-data.ec2.internal']);
