@@ -8,7 +8,8 @@ import { createParser } from 'eventsource-parser';
 export interface LiveEvent {
   /** added | modified | deleted | reset | rpc_health */
   kind: string;
-  data: { id?: string; etag?: string; url?: string; status?: string };
+  /** rpc_health: `index` is the URL's place in the network's rpc_urls, `url` it redacted. */
+  data: { id?: string; etag?: string; index?: number; url?: string; status?: string };
 }
 
 /** How a page listens to the one stream the app keeps open; returns the way to stop listening. */

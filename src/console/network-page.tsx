@@ -39,7 +39,8 @@ export function NetworkPage({ id, api, subscribe, probing }: { id: string; api: 
   const [notice, setNotice] = useState<Notice | null>(null);
   const [busy, setBusy] = useState(false);
   const [loadError, setLoadError] = useState<string | null>(null);
-  const [health, setHealth] = useState(new Map<string, string>());
+  // What the live prober found, by index in rpc_urls (the server shows URLs redacted, so the index is what matches).
+  const [health, setHealth] = useState(new Map<number, string>());
   // What the change-stream listener needs of the latest render; it is subscribed once per network.
   const latest = useRef({ etag: '', dirty: false, saving: false, seenWhileSaving: null as string | null });
   const opens = useRef(0);
@@ -86,18 +87,21 @@ export function NetworkPage({ id, api, subscribe, probing }: { id: string; api: 
   useEffect(() => {
     if (!probing) return;
     const load = (): void => {
-      api.get<Array<{ url: string; status: string; error: string | null }>>(`${path}/rpc-health`).then(
-        ({ data }) => setHealth(new Map(data.map((h) => [h.url, h.error ? `${h.status}: ${h.error}` : h.status]))),
+      api.get<Array<{ index: number; status: string; error: string | null }>>(`${path}/rpc-health`).then(
+        ({ data }) => setHealth(new Map(data.map((h) => [h.index, h.error ? `${h.status}: ${h.error}` : h.status]))),
         () => undefined, // shown again at the next rpc_health event
       );
     };
     load();
+    // A change to the network can move its URLs, and with them what each index means.
     return subscribe((event) => {
-      if (event.kind === 'rpc_health' && event.data.id === id) load();
+      if (event.kind === 'reset' || (event.data.id === id && ['rpc_health', 'added', 'modified'].includes(event.kind))) load();
     });
   }, [id, probing]);
 
   const dirty = opened !== null && !same(rows, rowsOf(opened.network));
+  // A finding belongs to the URL the server has at that index: shown at a row that still holds it.
+  const rowHealth = new Map([...health].filter(([i]) => rows[i] !== undefined && rows[i]?.url.trim() === opened?.network.rpc_urls[i]?.url));
   latest.current = { ...latest.current, etag: opened?.etag ?? '', dirty };
   const clientProblems = edited ? checkRows(rows) : {};
   const problems: Problems = { ...clientProblems };
@@ -187,7 +191,7 @@ export function NetworkPage({ id, api, subscribe, probing }: { id: string; api: 
         </div>
       )}
       <form onSubmit={save} noValidate>
-        <UrlFields rows={rows} problems={problems} health={health} disabled={busy} onChange={change} />
+        <UrlFields rows={rows} problems={problems} health={rowHealth} disabled={busy} onChange={change} />
         {dirty && !hasProblems(clientProblems) && (
           <section aria-labelledby="pending-title">
             <h2 id="pending-title">Save will change the RPC URLs as follows</h2>

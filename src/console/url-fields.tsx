@@ -9,8 +9,8 @@ import type { Problems, Row } from './field-problems.js';
 export interface UrlFieldsProps {
   rows: Row[];
   problems: Problems;
-  /** Per URL: what the live prober last found, when it runs. */
-  health: Map<string, string>;
+  /** Per row index: what the live prober last found, when it runs. */
+  health: Map<number, string>;
   /** While a Save is in flight: what is typed then would be lost to its answer. */
   disabled: boolean;
   onChange(rows: Row[]): void;
@@ -49,7 +49,7 @@ export function UrlFields({ rows, problems, health, disabled, onChange }: UrlFie
         const n = i + 1;
         const urlProblems = problems[`url-${i}`];
         const weightProblems = problems[`weight-${i}`];
-        const probe = health.get(row.url.trim());
+        const probe = health.get(i);
         return (
           <div class="url-row" key={i}>
             <div class="url-field">

@@ -118,7 +118,7 @@ export function buildOpenApi(schemas: Schemas): JsonSchema {
     '/api/v1/networks/events': {
       get: {
         operationId: 'networkEvents',
-        summary: 'Server-Sent Events: added|modified|deleted {id, etag, revision}; reset when Last-Event-ID is too old',
+        summary: 'Server-Sent Events: added|modified|deleted {id, etag, revision}; reset when Last-Event-ID is too old; with RPC_PROBE_INTERVAL_MS, rpc_health {id, index, url, status, previous} when a URL changes status (url redacted, index its place in rpc_urls)',
         security: auth,
         parameters: [{ name: 'Last-Event-ID', in: 'header', schema: { type: 'integer' } }],
         responses: { 200: { description: 'An event stream.', content: { 'text/event-stream': { schema: { type: 'string' }, example: 'id: 13\nevent: modified\ndata: {"id":"evm:sepolia","etag":"\\"abc\\"","revision":13}\n\n' } } }, ...errors('INVALID_QUERY', 'UNAUTHORIZED') },
@@ -157,7 +157,7 @@ export function buildOpenApi(schemas: Schemas): JsonSchema {
         security: auth,
         parameters: [ID_PARAM],
         responses: {
-          200: json({ type: 'object', required: ['success', 'data', 'error'], properties: { success: { const: true }, data: { type: 'array', items: { type: 'object', required: ['url', 'status'], properties: { url: { type: 'string' }, status: { enum: ['pending', 'ok', 'wrong_chain', 'lagging', 'unreachable', 'bad_response'] } } } }, error: { type: 'null' } } }, undefined, 'One entry per URL, in the order of rpc_urls.'),
+          200: json({ type: 'object', required: ['success', 'data', 'error'], properties: { success: { const: true }, data: { type: 'array', items: { type: 'object', required: ['index', 'url', 'status'], properties: { index: { type: 'integer', minimum: 0, description: "The URL's place in the network's rpc_urls: what a client matches on" }, url: { type: 'string', description: 'The URL redacted: user-info, query values and key-like path segments are ***' }, status: { enum: ['pending', 'ok', 'wrong_chain', 'lagging', 'unreachable', 'bad_response'] } } } }, error: { type: 'null' } } }, undefined, 'One entry per URL, in the order of rpc_urls.'),
           ...errors('INVALID_ID', 'UNAUTHORIZED', 'NETWORK_NOT_FOUND'),
         },
       },

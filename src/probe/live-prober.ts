@@ -12,6 +12,8 @@ export interface ProbeTarget {
   id: string;
   family: string;
   urls: string[];
+  /** Where each of `urls` is in the network's `rpc_urls` (disabled entries are not probed, so not always its place in `urls`). */
+  indexes: number[];
   claimed: Claimed;
 }
 
@@ -19,13 +21,16 @@ export interface ProbeTarget {
 export function targetsOf(networks: Iterable<{ id: string; fields: Record<string, unknown> }>): ProbeTarget[] {
   const targets: ProbeTarget[] = [];
   for (const { id, fields } of networks) {
-    targets.push({ id, family: id.slice(0, id.indexOf(':')), urls: enabledUrls(fields).map((e) => e.url), claimed: claimedOf(fields) });
+    const enabled = enabledUrls(fields);
+    targets.push({ id, family: id.slice(0, id.indexOf(':')), urls: enabled.map((e) => e.url), indexes: enabled.map((e) => e.index), claimed: claimedOf(fields) });
   }
   return targets;
 }
 
 export interface RpcHealthChange {
   id: string;
+  /** The URL's place in the network's `rpc_urls`. */
+  index: number;
   url: string;
   status: ProbeStatus;
   previous: ProbeStatus | null;
@@ -103,9 +108,9 @@ export class LiveProber {
     if (this.stopping.signal.aborted) return;
     const before = new Map((this.health.get(target.id) ?? []).map((h) => [h.url, h.status]));
     this.health.set(target.id, results);
-    for (const h of results) {
+    for (const [i, h] of results.entries()) {
       const previous = before.get(h.url) ?? null;
-      if (previous !== h.status) for (const listener of this.listeners) listener({ id: target.id, url: h.url, status: h.status, previous });
+      if (previous !== h.status) for (const listener of this.listeners) listener({ id: target.id, index: target.indexes[i] ?? i, url: h.url, status: h.status, previous });
     }
   }
 }

@@ -1,10 +1,11 @@
 /**
  * Probes every URL of a network, at most `concurrency` calls at a time across everything this
- * prober does, and marks a URL `lagging` when its head is more than the family's bound behind the
+ * prober does (or within the slots a caller brings: each PATCH its own), and marks a URL `lagging` when its head is more than the family's bound behind the
  * best URL of the same network (a URL that answers for the wrong chain does not count as best).
  */
 import { isProbed, probeUrl, type Claimed, type UrlHealth } from './chain-probe.js';
 import { keepAliveAgents, type CallOptions } from './rpc-call.js';
+import { Slots } from './slots.js';
 
 export interface ProberOptions extends CallOptions {
   /** Probes in flight at once, over all networks. */
@@ -17,12 +18,12 @@ export const DEFAULT_PROBER: ProberOptions = { timeoutMs: 5000, maxBytes: 64 * 1
 const LAG_BOUND: Record<string, number> = { evm: 5, solana: 150, stellar: 12 };
 
 export class Prober {
-  private running = 0;
-  private readonly waiting: Array<() => void> = [];
   private readonly call: CallOptions;
+  private readonly slots: Slots;
 
-  constructor(private readonly options: ProberOptions = DEFAULT_PROBER) {
+  constructor(options: ProberOptions = DEFAULT_PROBER) {
     this.call = { ...options, agents: keepAliveAgents() };
+    this.slots = new Slots(options.concurrency);
   }
 
   /** Closes the kept-alive connections; a call in flight ends as unreachable. */
@@ -36,9 +37,9 @@ export class Prober {
     return isProbed(family);
   }
 
-  /** Every URL of one network, in the order given. */
-  async probeNetwork(family: string, urls: string[], claimed: Claimed): Promise<UrlHealth[]> {
-    const results = await Promise.all(urls.map((url) => this.limited(() => probeUrl(family, url, claimed, this.call))));
+  /** Every URL of one network, in the order given; its calls take `slots` (the prober's own unless given). */
+  async probeNetwork(family: string, urls: string[], claimed: Claimed, slots: Slots = this.slots): Promise<UrlHealth[]> {
+    const results = await Promise.all(urls.map((url) => slots.run(() => probeUrl(family, url, claimed, this.call))));
     const heads = results.filter((r) => r.status === 'ok' && r.head !== null).map((r) => r.head as number);
     if (heads.length === 0) return results;
     const best = Math.max(...heads);
@@ -49,18 +50,5 @@ export class Prober {
       if (r.status === 'ok' && lag > bound) return { ...r, lag, status: 'lagging', error: `${lag} behind the best URL of this network (more than ${bound})` };
       return { ...r, lag };
     });
-  }
-
-  /** Runs `fn` in one of `concurrency` slots; a finished call hands its slot to the next in line. */
-  private async limited<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.running >= this.options.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    else this.running++;
-    try {
-      return await fn();
-    } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.running--;
-    }
   }
 }

@@ -16,7 +16,7 @@ import { ChangeLog } from './index/change-log.js';
 import { DiskSync } from './index/disk-sync.js';
 import { IndexCache } from './index/index-cache.js';
 import { NetworkIndex, type IndexChange, type Page } from './index/network-index.js';
-import { networkOf, type NetworkRecord } from './network-record.js';
+import type { NetworkRecord } from './network-record.js';
 import { readinessOf, type Readiness } from './readiness.js';
 import { validatePatch } from './validation/network-rules.js';
 import { loadSchemas } from './validation/schemas.js';
@@ -187,7 +187,8 @@ export class NetworkStore {
 
   /**
    * Validates a PATCH body and writes it (see NetworkWriter for the write itself). With a URL check,
-   * the URLs are asked first: in `reject` mode one that serves another chain refuses the PATCH.
+   * the URLs are asked first (after the 404 and If-Match checks against the version served): in
+   * `reject` mode one that serves another chain refuses the PATCH.
    */
   async update(id: string, body: unknown, ifMatch?: string): Promise<Updated> {
     const networkId = this.parseId(id);
@@ -203,7 +204,8 @@ export class NetworkStore {
     if (refusal) throw refusal;
     const changes = body as Record<string, unknown>;
     const current = this.index.get(networkId.id);
-    const findings = this.urlCheck ? await checkPatchUrls(this.urlCheck, networkId.family, changes, current ? networkOf(current) : {}) : [];
+    const served = { id: networkId, record: current, onDisk: current !== undefined && !this.index.problemPaths().includes(current.path) };
+    const findings = this.urlCheck ? await checkPatchUrls(this.urlCheck, served, changes, ifMatch) : [];
     return { record: await this.writer.update({ id: networkId, changes, ifMatch }), findings };
   }
 

@@ -105,16 +105,19 @@ describe('console/overview: every network at a glance (headless Chromium, built 
     expect(await page.getByRole('navigation', { name: 'Pages' }).count(), 'one page: no pager').to.equal(0);
   });
 
-  h.test('with the live prober, the overview and a network show what each URL answered', async () => {
+  h.test('with the live prober, the overview and a network show what each URL answered (a URL with a key too, which the server shows redacted)', async () => {
     const rpc = await startFakeRpc({ eth_chainId: { result: '0xaa36a7' }, eth_blockNumber: { result: '0x64' } });
     try {
-      const url = await h.start({ 'evm/sepolia.yaml': networkYaml({ rpc_urls: [rpc.url] }), 'evm/mainnet.yaml': `rpc_urls:\n  - ${rpc.url}\nchain_id: 1\n` }, { RPC_PROBE_INTERVAL_MS: '1000' });
+      const keyed = `${rpc.url}v2/abcdef0123456789abcdef?apikey=topsecret`;
+      const url = await h.start({ 'evm/sepolia.yaml': networkYaml({ rpc_urls: [rpc.url] }), 'evm/mainnet.yaml': `rpc_urls:\n  - ${rpc.url}\n  - ${keyed}\nchain_id: 1\n` }, { RPC_PROBE_INTERVAL_MS: '1000' });
       const page = await h.open(url);
       const cell = (id: string) => page.getByRole('row').filter({ has: page.getByRole('link', { name: id }) }).getByRole('cell').nth(4);
       await cell('evm:sepolia').filter({ hasText: /^1 ok$/ }).waitFor();
-      await cell('evm:mainnet').filter({ hasText: /^1 wrong_chain$/ }).waitFor();
+      await cell('evm:mainnet').filter({ hasText: /^2 wrong_chain$/ }).waitFor();
       await page.getByRole('link', { name: 'evm:mainnet' }).click();
-      await page.getByText('Probe: wrong_chain: answered chain_id 11155111; the file says 1').waitFor();
+      const finding = page.getByText('Probe: wrong_chain: answered chain_id 11155111; the file says 1');
+      await finding.nth(1).waitFor(); // each URL's, the keyed one's matched by its index
+      expect(await finding.count()).to.equal(2);
     } finally {
       await rpc.close();
     }

@@ -4,8 +4,10 @@
  * connections. Batches are answered call by call, unless `noBatch` (one error object for the whole
  * batch, as JSON-RPC 2.0 allows a server that refuses them). With `dropReused` it closes a kept-alive
  * connection when a second request comes on it, as a server whose idle timeout fires just as the
- * client reuses the connection does.
+ * client reuses the connection does. `requestsReached(n)` lets a test await the n-th request as an
+ * event (a `hang` answer accepts the request and never answers: a silent endpoint).
  */
+import { EventEmitter, once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -18,7 +20,11 @@ export interface FakeRpc {
   maxInFlight: number;
   /** HTTP requests (a batch is one). */
   requests: number;
+  /** Requests answered so far (a `hang` one never is). */
+  answered: number;
   connections: number;
+  /** Resolves once `n` requests have come in; rejects after `deadlineMs` saying how many did. */
+  requestsReached(n: number, deadlineMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -28,7 +34,24 @@ interface Call {
 }
 
 export async function startFakeRpc(answers: Record<string, Answer>, delayMs = 0, { dropReused = false, noBatch = false } = {}): Promise<FakeRpc> {
-  const fake: FakeRpc = { url: '', calls: [], maxInFlight: 0, requests: 0, connections: 0, close: async () => undefined };
+  const arrivals = new EventEmitter();
+  const fake: FakeRpc = {
+    url: '',
+    calls: [],
+    maxInFlight: 0,
+    requests: 0,
+    answered: 0,
+    connections: 0,
+    requestsReached: async (n, deadlineMs) => {
+      const deadline = AbortSignal.timeout(deadlineMs);
+      try {
+        while (fake.requests < n) await once(arrivals, 'request', { signal: deadline });
+      } catch {
+        throw new Error(`only ${fake.requests} of ${n} requests came in within ${deadlineMs} ms`);
+      }
+    },
+    close: async () => undefined,
+  };
   let inFlight = 0;
   const served = new WeakSet<object>();
   const server = http.createServer((req, res) => {
@@ -42,6 +65,7 @@ export async function startFakeRpc(answers: Record<string, Answer>, delayMs = 0,
       const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Call | Call[];
       const batch = Array.isArray(parsed) ? parsed : null;
       fake.requests++;
+      arrivals.emit('request');
       const calls = batch ?? [parsed as Call];
       for (const call of calls) fake.calls.push(call.method);
       const answered = calls.map((call) => ({ call, answer: answers[call.method] ?? { error: 'Method not found' } }));
@@ -49,6 +73,7 @@ export async function startFakeRpc(answers: Record<string, Answer>, delayMs = 0,
       const misbehaving = answered.find(({ answer }) => typeof answer === 'string' || 'redirect' in answer || 'status' in answer)?.answer;
       const reply = (): void => {
         inFlight--;
+        if (misbehaving !== 'hang' || (batch && noBatch)) fake.answered++;
         if (batch && noBatch) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'batch requests are not supported' } }));
         if (misbehaving === 'hang') return; // never answers
         if (misbehaving === 'garbage') return void res.end('<html>not json');

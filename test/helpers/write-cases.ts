@@ -54,6 +54,19 @@ export const URL_RULE_ROWS: ValidationRow[] = [
   { rule: 'a lone negative weight is not also "all disabled"', body: { rpc_urls: [{ url: ok, weight: -1 }] }, pointers: ['/rpc_urls/0/weight'] },
 ];
 
+/** Control characters, invisible formatting and lone surrogates in a URL, sent as JSON escapes. */
+export const HIDDEN_CHARACTER_ROWS: ValidationRow[] = [
+  { rule: 'a NUL in the path', body: { rpc_urls: ['https://rpc.example.com/\u0000'] }, pointers: ['/rpc_urls/0'] },
+  { rule: 'a BEL in the query', body: { rpc_urls: [ok, 'https://rpc.example.com/?a=\u0007'] }, pointers: ['/rpc_urls/1'] },
+  { rule: 'terminal escapes (ESC)', body: { rpc_urls: [{ url: 'https://rpc.example.com/\u001b[2J\u001b]0;owned\u0007', weight: 5 }] }, pointers: ['/rpc_urls/0/url'] },
+  { rule: 'a DEL', body: { rpc_urls: ['https://rpc.example.com/\u007f'] }, pointers: ['/rpc_urls/0'] },
+  { rule: 'a C1 control (CSI)', body: { rpc_urls: ['https://rpc.example.com/\u009b31m'] }, pointers: ['/rpc_urls/0'] },
+  { rule: 'a backspace', body: { rpc_urls: ['https://rpc.example.com/abc\u0008\u0008'] }, pointers: ['/rpc_urls/0'] },
+  { rule: 'a lone high surrogate', body: { rpc_urls: ['https://rpc.example.com/\ud83d'] }, pointers: ['/rpc_urls/0'] },
+  { rule: 'a lone low surrogate (weighted)', body: { rpc_urls: [ok, { url: 'https://rpc.example.com/\ude00', weight: 1 }] }, pointers: ['/rpc_urls/1/url'] },
+  { rule: 'a right-to-left override', body: { rpc_urls: ['https://rpc.example.com/\u202e1v'] }, pointers: ['/rpc_urls/0'] },
+];
+
 /** Several problems at once: each must be listed, schema problems and URL-rule problems alike. */
 export const MULTI_ROWS: ValidationRow[] = [
   {
@@ -85,6 +98,12 @@ export const POLICY_ROWS: PolicyRow[] = [
   { rule: 'RPC_BLOCK_PRIVATE_IPS: private 10/8', policy: blockPrivate, url: 'https://10.1.2.3', status: 400 },
   { rule: 'RPC_BLOCK_PRIVATE_IPS: cloud metadata', policy: blockPrivate, url: 'http://169.254.169.254/latest', status: 400 },
   { rule: 'RPC_BLOCK_PRIVATE_IPS: loopback v6', policy: blockPrivate, url: 'http://[::1]:8545', status: 400 },
+  { rule: 'RPC_BLOCK_PRIVATE_IPS: IPv4-compatible loopback', policy: blockPrivate, url: 'http://[::127.0.0.1]:8545', status: 400 },
+  { rule: 'RPC_BLOCK_PRIVATE_IPS: NAT64 of cloud metadata', policy: blockPrivate, url: 'http://[64:ff9b::169.254.169.254]/latest', status: 400 },
+  { rule: 'RPC_BLOCK_PRIVATE_IPS: local-use NAT64', policy: blockPrivate, url: 'http://[64:ff9b:1::a00:1]', status: 400 },
+  { rule: 'RPC_BLOCK_PRIVATE_IPS: 6to4 of a private address', policy: blockPrivate, url: 'https://[2002:c0a8:101::1]', status: 400 },
+  { rule: 'RPC_BLOCK_PRIVATE_IPS: site-local v6', policy: blockPrivate, url: 'http://[fec0::1]:8545', status: 400 },
+  { rule: 'RPC_BLOCK_PRIVATE_IPS: a public v6 address passes', policy: blockPrivate, url: 'https://[2606:4700:4700::1111]', status: 200 },
   { rule: 'RPC_BLOCK_PRIVATE_IPS: a public host passes', policy: blockPrivate, url: 'https://rpc.public.com', status: 200 },
   { rule: 'RPC_ALLOWED_HOSTS: another host', policy: allowOne, url: 'https://rpc.other.com', status: 400 },
   { rule: 'RPC_ALLOWED_HOSTS: the allowed host passes', policy: allowOne, url: 'https://rpc.allowed.com/v1', status: 200 },

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import { networkYaml } from '../helpers/fixtures.js';
-import { MULTI_ROWS, POLICY_ROWS, SCHEMA_ROWS, URL_RULE_ROWS } from '../helpers/write-cases.js';
+import { HIDDEN_CHARACTER_ROWS, MULTI_ROWS, POLICY_ROWS, SCHEMA_ROWS, URL_RULE_ROWS } from '../helpers/write-cases.js';
 import { expectErrorEnvelope, fileState, leftoversOf, sha256Etag, writeRig, type WriteRig } from '../helpers/write-support.js';
 
 const SEPOLIA = 'evm/sepolia.yaml';
@@ -101,7 +101,7 @@ describe('PATCH /networks/{id}', () => {
   });
 
   describe('validation: 400 VALIDATION_FAILED naming every problem, file bytes unchanged', () => {
-    for (const row of [...SCHEMA_ROWS, ...URL_RULE_ROWS, ...MULTI_ROWS]) {
+    for (const row of [...SCHEMA_ROWS, ...URL_RULE_ROWS, ...HIDDEN_CHARACTER_ROWS, ...MULTI_ROWS]) {
       it(`${row.rule} -> 400 at ${row.pointers.map((p) => `"${p}"`).join(', ')}`, async () => {
         const before = readFileSync(rig.file(SEPOLIA));
         const res = await request(rig.app.callback())

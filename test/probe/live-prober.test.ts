@@ -70,7 +70,7 @@ describe('probe/live-prober: RPC_PROBE_INTERVAL_MS (fake endpoints on loopback)'
         answers.eth_chainId = { result: '0x1' }; // someone repointed the endpoint at mainnet
         const [, , changed] = await sse.waitFor(3, 5000);
         expect(changed?.event).to.equal('rpc_health');
-        expect(JSON.parse(changed?.data ?? '{}')).to.deep.equal({ id: 'evm:sepolia', url: flaky.url, status: 'wrong_chain', previous: 'ok' });
+        expect(JSON.parse(changed?.data ?? '{}')).to.deep.equal({ id: 'evm:sepolia', index: 1, url: flaky.url, status: 'wrong_chain', previous: 'ok' });
         const after = await request(app.url).get('/api/v1/ready');
         expect(after.status, 'never 503 for an RPC URL').to.equal(200);
         expect(after.body.components.rpc).to.include({ status: 'degraded', ok: 1, wrong_chain: 1 });
@@ -79,6 +79,36 @@ describe('probe/live-prober: RPC_PROBE_INTERVAL_MS (fake endpoints on loopback)'
       }
       expect((await request(app.url).get('/api/v1/networks/evm:nope/rpc-health')).status).to.equal(404);
     } finally {
+      await app.close();
+    }
+  });
+
+  it('rpc-health and rpc_health events show each URL redacted (user-info, key-like path segment, query), with its index in rpc_urls', async () => {
+    const f = await fake(SEPOLIA);
+    const { port } = new URL(f.url);
+    const secrets = ['s3cretpass', 'abcdef0123456789abcdef', 'topsecret'];
+    const keyed = `http://user:${secrets[0]}@127.0.0.1:${port}/v2/${secrets[1]}?apikey=${secrets[2]}`;
+    const shown = `http://***@127.0.0.1:${port}/v2/***?apikey=***`;
+    // A disabled URL first: the probed URL is the first one probed but rpc_urls[1].
+    root = makeConfigDir({ 'evm/sepolia.yaml': networkYaml({ rpc_urls: [{ url: 'https://disabled.example.com', weight: 0 }, keyed] }) });
+    store = await startStore(root);
+    live = liveOver(300);
+    const app = await listenApp(createApp(store, { rpcHealth: live }));
+    const sse = await openSse(`${app.url}/api/v1/networks/events`);
+    try {
+      live.start();
+      const [event] = await sse.waitFor(1, 5000);
+      expect(event?.event).to.equal('rpc_health');
+      expect(JSON.parse(event?.data ?? '{}')).to.deep.equal({ id: 'evm:sepolia', index: 1, url: shown, status: 'ok', previous: null });
+      const health = await request(app.url).get('/api/v1/networks/evm:sepolia/rpc-health').expect(200);
+      expect(health.body.data.map((h: { index: number; url: string; status: string }) => [h.index, h.url, h.status])).to.deep.equal([
+        [0, 'https://disabled.example.com/', 'pending'],
+        [1, shown, 'ok'],
+      ]);
+      const all = await request(app.url).get('/api/v1/rpc-health').expect(200);
+      for (const text of [event?.data ?? '', health.text, all.text]) for (const secret of secrets) expect(text).to.not.include(secret);
+    } finally {
+      sse.close();
       await app.close();
     }
   });

@@ -116,6 +116,22 @@ describe('probe/prober (fake JSON-RPC endpoints on loopback)', () => {
     expect(f.calls).to.deep.equal(['eth_chainId', 'eth_blockNumber']); // only the unblocked probe got through
   });
 
+  it('RPC_BLOCK_PRIVATE_IPS: IPv6 forms of internal addresses, written in the URL or answered by DNS, are refused before any connection', async () => {
+    const f = await fake(EVM_OK);
+    const port = new URL(f.url).port;
+    const addresses = ['::7f00:1', '64:ff9b::7f00:1', '64:ff9b:1::a00:1', '2002:7f00:1::1', '2001:0:4136:e378:8000:63bf:3fff:fdd2', 'fec0::1', 'ff02::1'];
+    const prober = new Prober({ ...OPTIONS, blockPrivate: true });
+    for (const address of addresses) {
+      const lookup = ((_host: string, options: { all?: boolean }, callback: (err: null, address: unknown, family?: number) => void) =>
+        options.all ? callback(null, [{ address, family: 6 }]) : callback(null, address, 6)) as unknown as LookupFunction;
+      const [literal] = await prober.probeNetwork('evm', [`http://[${address}]:${port}/`], { chain_id: SEPOLIA });
+      expect(literal?.error, address).to.match(/is an internal address; RPC_BLOCK_PRIVATE_IPS forbids it/);
+      const [named] = await new Prober({ ...OPTIONS, blockPrivate: true, lookup }).probeNetwork('evm', [`http://rpc.example.com:${port}/`], { chain_id: SEPOLIA });
+      expect(named?.error, `rpc.example.com -> ${address}`).to.match(/resolves to .*, an internal address; RPC_BLOCK_PRIVATE_IPS forbids it/);
+    }
+    expect(f.connections).to.equal(0);
+  });
+
   it('one request per URL: the calls go as one JSON-RPC batch; an endpoint that refuses batches is asked one call at a time', async () => {
     const batching = await fake(SOLANA_OK);
     const [one] = await new Prober(OPTIONS).probeNetwork('solana', [batching.url], { genesis_hash: GENESIS });

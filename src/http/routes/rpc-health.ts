@@ -3,15 +3,19 @@
  * each of the network's URLs (`pending` until the first), GET /rpc-health its counts by status for
  * every network probed (the console's overview); readiness gets an `rpc` component (counts
  * by status, never a 503); the change stream gets an `rpc_health` event when a URL's status changes.
- * The prober itself is src/probe/live-prober.ts; this layer only shows what it found.
+ * The prober itself is src/probe/live-prober.ts; this layer only shows what it found. URLs often
+ * carry an API key, so each is shown redacted, with its index in `rpc_urls` for a client to match.
  */
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
+import { redactText, redactUrl } from '../../redact.js';
 import { networkOf } from '../../store/network-record.js';
 import type { NetworkStore } from '../../store/network-store.js';
 
 export interface RpcHealthEvent {
   id: string;
+  /** The URL's place in the network's `rpc_urls`. */
+  index: number;
   url: string;
   status: string;
   previous: string | null;
@@ -19,7 +23,7 @@ export interface RpcHealthEvent {
 
 /** What the HTTP layer needs of the live prober. */
 export interface RpcHealthView {
-  of(id: string): Array<{ url: string }> | null;
+  of(id: string): Array<{ url: string; error: string | null }> | null;
   summary(): { counts: Record<string, number>; last_round_at: string | null };
   /** Each probed network's URL statuses. */
   statuses(): Array<{ id: string; statuses: string[] }>;
@@ -30,7 +34,10 @@ export function rpcHealthRoutes(router: Router, store: NetworkStore, guard: Midd
   router.get(['/api/v1/networks/:network_id/rpc-health', '/networks/:network_id/rpc-health'], ...guard, (ctx: Context) => {
     const record = store.get(String(ctx.params.network_id));
     const probed = new Map((view.of(record.id) ?? []).map((h) => [h.url, h]));
-    const urls = ((networkOf(record).rpc_urls ?? []) as Array<{ url: string }>).map(({ url }) => probed.get(url) ?? { url, status: 'pending', head: null, lag: null, latency_ms: null, checked_at: null, error: null });
+    const urls = ((networkOf(record).rpc_urls ?? []) as Array<{ url: string }>).map(({ url }, index) => {
+      const health = probed.get(url) ?? { url, status: 'pending', head: null, lag: null, latency_ms: null, checked_at: null, error: null };
+      return { index, ...health, url: redactUrl(url), error: health.error === null ? null : redactText(health.error) };
+    });
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { success: true, data: urls, error: null };
   });
@@ -52,6 +59,6 @@ export function rpcComponent(view: RpcHealthView): Record<string, unknown> {
   return { status: bad ? 'degraded' : 'healthy', ...counts, last_round_at };
 }
 
-export function rpcHealthFrame(change: RpcHealthEvent): string {
-  return `event: rpc_health\ndata: ${JSON.stringify(change)}\n\n`;
+export function rpcHealthFrame({ id, index, url, status, previous }: RpcHealthEvent): string {
+  return `event: rpc_health\ndata: ${JSON.stringify({ id, index, url: redactUrl(url), status, previous })}\n\n`;
 }

@@ -1,9 +1,13 @@
 /**
  * RPC_PROBE_ON_PATCH inside the store: the enabled URLs of a PATCH are handed to a check the store
  * is given (src/probe wires the prober; the store itself makes no network call). In `reject` mode
- * a URL that serves another chain refuses the PATCH with a detail at its entry.
+ * a URL that serves another chain refuses the PATCH with a detail at its entry. What can refuse
+ * the PATCH without the network is checked first, so such a PATCH asks no URL.
  */
 import { NetcfgError } from '../../errors.js';
+import type { NetworkId } from '../files/layout.js';
+import { networkOf, type NetworkRecord } from '../network-record.js';
+import { ifMatchAccepts } from '../write/network-edit.js';
 import { normaliseEntry } from './url-rules.js';
 
 /** What a URL of a PATCH answered, when it was not simply fine. */
@@ -19,8 +23,28 @@ export interface UrlCheck {
   check(family: string, urls: string[], claimed: Record<string, unknown>): Promise<UrlFinding[]>;
 }
 
-/** The findings that were not fine, or a VALIDATION_FAILED refusal in `reject` mode. */
-export async function checkPatchUrls(urlCheck: UrlCheck, family: string, changes: Record<string, unknown>, claimed: Record<string, unknown>): Promise<UrlFinding[]> {
+/** The network a PATCH names, as served: its record (none when unknown), and whether the file on disk is that version. */
+export interface ServedVersion {
+  id: NetworkId;
+  record: NetworkRecord | undefined;
+  /** False while the file is invalid and its last good version is served. */
+  onDisk: boolean;
+}
+
+/**
+ * The findings that were not fine, or a VALIDATION_FAILED refusal in `reject` mode. Before any URL
+ * is asked: an unknown network is 404 and a stale If-Match 412, against the version served (the
+ * writer checks If-Match again against the bytes on disk). While the file on disk is not the
+ * version served, only the writer's check can say which ETag is current, so it alone decides.
+ */
+export async function checkPatchUrls(urlCheck: UrlCheck, served: ServedVersion, changes: Record<string, unknown>, ifMatch: string | undefined): Promise<UrlFinding[]> {
+  const { id, record } = served;
+  if (!record) throw new NetcfgError('NETWORK_NOT_FOUND', `Network ${id.id} was not found; GET /api/v1/networks lists the ids.`);
+  if (served.onDisk && ifMatch !== undefined && !ifMatchAccepts(ifMatch, record.etag)) {
+    throw new NetcfgError('PRECONDITION_FAILED', `${id.id} has changed since the ETag in If-Match was read; GET it again and retry with the new ETag.`, { etag: record.etag });
+  }
+  const family = id.family;
+  const claimed = networkOf(record);
   const entries = ((changes.rpc_urls ?? []) as unknown[]).map((raw, index) => ({ ...normaliseEntry(raw), index })).filter((e) => e.weight > 0);
   const answers = await urlCheck.check(family, entries.map((e) => e.url), claimed);
   const wrong = answers.map((a, i) => ({ ...a, index: entries[i]?.index ?? i })).filter((a) => a.status === 'wrong_chain');

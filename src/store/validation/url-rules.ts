@@ -10,7 +10,7 @@ import { describePointer } from './schema-errors.js';
 export const MAX_URL_LENGTH = 2048;
 
 export interface UrlPolicy {
-  /** RPC_BLOCK_PRIVATE_IPS: refuse localhost, loopback, private, link-local and metadata hosts. */
+  /** RPC_BLOCK_PRIVATE_IPS: refuse localhost, loopback, private, link-local and metadata hosts (IPv6 forms of them too). */
   blockPrivate: boolean;
   /** RPC_ALLOWED_HOSTS: when non-empty, only these host names (lower case) are accepted. */
   allowedHosts: readonly string[];
@@ -76,6 +76,8 @@ export function checkRpcUrls(entries: readonly unknown[], base: string, policy: 
 export function checkUrl(url: string, policy: UrlPolicy): string | null {
   if (url.length > MAX_URL_LENGTH) return `is longer than ${MAX_URL_LENGTH} characters.`;
   if (/\s/.test(url)) return 'must not contain spaces or other whitespace.';
+  const hidden = HIDDEN.exec(url);
+  if (hidden) return `must not contain control characters, invisible formatting characters or lone UTF-16 surrogates; it holds ${codePointOf(hidden[0])} at character ${hidden.index + 1}.`;
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -93,6 +95,18 @@ export function checkUrl(url: string, policy: UrlPolicy): string | null {
     return `points to "${host}", an internal address; RPC_BLOCK_PRIVATE_IPS forbids it.`;
   }
   return null;
+}
+
+/**
+ * Control characters (C0, DEL, C1: NUL, BEL, a terminal's ESC), formatting characters that hide or
+ * reorder text (zero-width, bidi) and lone surrogates: URL parsing would quietly percent-encode or
+ * replace them, so the file would hold one URL and the endpoint be asked another, and a terminal or
+ * page that shows the URL would act on them.
+ */
+const HIDDEN = /[\p{Cc}\p{Cf}\p{Cs}]/u;
+
+function codePointOf(char: string): string {
+  return `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
 const METADATA_HOSTS = new Set(['metadata', 'metadata.google.internal', 'metadata.goog', 'instance-data', 'instance-data.ec2.internal']);
@@ -121,17 +135,41 @@ function isInternalV4(ip: string): boolean {
   );
 }
 
+/**
+ * IPv6: a form that carries an IPv4 address (mapped, compatible, NAT64's 64:ff9b::/96, 6to4) is as
+ * internal as that address, since that is where the packets end up; anything outside global unicast
+ * (2000::/3) is internal (loopback, unspecified, unique-local, link-local, site-local, multicast,
+ * local-use NAT64 64:ff9b:1::/48, discard), and so are the IETF's special blocks inside it:
+ * 2001::/23 (Teredo 2001::/32, refused whole because a relay delivers it to the IPv4 address hidden
+ * in its last 32 bits, which may be internal; benchmarking; ORCHID) and documentation.
+ */
 function isInternalV6(ip: string): boolean {
-  const lower = ip.toLowerCase();
-  if (lower === '::1' || lower === '::') return true;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (mapped?.[1]) return isInternalV4(mapped[1]);
-  if (/^::ffff:[0-9a-f]{1,4}:[0-9a-f]{1,4}$/.test(lower)) {
-    // WHATWG URL prints mapped IPv4 in hex (::ffff:7f00:1); decode it.
-    const [hi = '0', lo = '0'] = lower.slice(7).split(':');
-    const h = parseInt(hi, 16);
-    const l = parseInt(lo, 16);
-    return isInternalV4(`${h >> 8}.${h & 255}.${l >> 8}.${l & 255}`);
+  const g = groupsOf(ip);
+  const [g0 = 0, g1 = 0, g2 = 0, , , g5 = 0, g6 = 0, g7 = 0] = g;
+  const leadingZeros = (n: number): boolean => g.slice(0, n).every((x) => x === 0);
+  if (leadingZeros(5) && (g5 === 0xffff || g5 === 0)) return isInternalV4(v4Of(g6, g7)); // ::ffff:a.b.c.d, ::a.b.c.d (:: and ::1 too)
+  if (g0 === 0x64 && g1 === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return isInternalV4(v4Of(g6, g7));
+  if (g0 === 0x2002) return isInternalV4(v4Of(g1, g2));
+  if (g0 < 0x2000 || g0 >= 0x4000) return true;
+  return (g0 === 0x2001 && (g1 < 0x200 || g1 === 0xdb8)) || (g0 === 0x3fff && g1 < 0x1000);
+}
+
+/** The eight 16-bit groups of an address isIP() called IPv6 (a zone dropped, a trailing dotted IPv4 read as two groups). */
+function groupsOf(ip: string): number[] {
+  let text = ip.replace(/%.*$/, '');
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a = 0, b = 0, c = 0, d = 0] = dotted.slice(1).map(Number);
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
-  return /^f[cd]/.test(lower) || /^fe[89ab]/.test(lower) || lower.startsWith('fd00:ec2::254');
+  const [head = '', tail] = text.split('::');
+  const parse = (part: string): number[] => (part === '' ? [] : part.split(':').map((h) => parseInt(h, 16)));
+  const hi = parse(head);
+  if (tail === undefined) return hi;
+  const lo = parse(tail);
+  return [...hi, ...new Array<number>(8 - hi.length - lo.length).fill(0), ...lo];
+}
+
+function v4Of(hi: number, lo: number): string {
+  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
 }

@@ -84,6 +84,9 @@ describe('store/network-file', () => {
       { name: 'a URL listed twice', text: 'rpc_urls:\n  - https://a.example.com\n  - https://a.example.com/\n', line: 3, column: 5, message: /repeats rpc_urls\[0\]/ },
       { name: 'every endpoint disabled', text: 'rpc_urls:\n  - url: https://a.example.com\n    weight: 0\n', line: 2, column: 3, message: /weight above 0/ },
       { name: 'an ftp URL', text: 'rpc_urls:\n  - ftp://a.example.com\n', line: 2, column: 5, message: /http:\/\/ or https:\/\// },
+      { name: 'terminal escapes in a URL', text: 'rpc_urls:\n  - https://b.example.com\n  - "https://a.example.com/\\e[2J"\n', line: 3, column: 5, message: /rpc_urls\[1\] must not contain control characters.*U\+001B/ },
+      { name: 'a NUL in a weighted URL', text: 'rpc_urls:\n  - url: "https://a.example.com/\\0"\n    weight: 5\n', line: 2, column: 10, message: /U\+0000/ },
+      { name: 'a lone surrogate in a URL', text: 'rpc_urls:\n  - "https://a.example.com/\\ud800"\n', line: 2, column: 5, message: /lone UTF-16 surrogates.*U\+D800/ },
       // Shapes JSON cannot carry, located where they are
       { name: 'an alias inside its own anchor (a loop)', text: 'rpc_urls: ["https://a.example"]\nx: &x\n  y: *x\n', line: 3, column: 6, message: /inside the value it refers to/ },
       { name: 'a list that contains itself', text: `${URLS}a: &a [1, *a]\n`, line: 3, column: 11, message: /inside the value it refers to/ },

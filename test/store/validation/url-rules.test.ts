@@ -3,7 +3,7 @@
  * enabled endpoint, and the two policies (RPC_BLOCK_PRIVATE_IPS, RPC_ALLOWED_HOSTS).
  */
 import { expect } from 'chai';
-import { MAX_URL_LENGTH, OPEN_POLICY, checkRpcUrls, checkUrl, normaliseEntry, type UrlPolicy } from '../../../src/store/validation/url-rules.js';
+import { MAX_URL_LENGTH, OPEN_POLICY, checkRpcUrls, checkUrl, isInternalHost, normaliseEntry, type UrlPolicy } from '../../../src/store/validation/url-rules.js';
 
 const BLOCK: UrlPolicy = { blockPrivate: true, allowedHosts: [] };
 const ALLOW: UrlPolicy = { blockPrivate: false, allowedHosts: ['rpc.example.com'] };
@@ -31,6 +31,19 @@ describe('store/url-rules', () => {
       { url: ' https://rpc.example.com', problem: /whitespace/ },
       { url: 'https://rpc.example.com\n', problem: /whitespace/ },
       { url: 'https://rpc.example.com/\t', problem: /whitespace/ },
+      // Control and invisible characters, and lone surrogates: URL parsing would encode them away.
+      { url: 'https://rpc.example.com/\u0000', problem: /control characters.*U\+0000 at character 25/ },
+      { url: 'https://rpc.example.com/a\u0007', problem: /U\+0007 at character 26/ },
+      { url: 'https://rpc.example.com/\u001b[2J\u001b[31mkey', problem: /U\+001B at character 25/ },
+      { url: 'https://rpc.exam\u001bple.com', problem: /U\+001B/ },
+      { url: 'https://rpc.example.com/?k=\u007f', problem: /U\+007F/ },
+      { url: 'https://rpc.example.com/\u009b31m', problem: /U\+009B/ },
+      { url: 'https://rpc.example.com/\ud800', problem: /lone UTF-16 surrogates.*U\+D800/ },
+      { url: 'https://rpc.example.com/\udc00x', problem: /U\+DC00/ },
+      { url: 'https://rpc.example.com/a\u200bb', problem: /invisible formatting characters.*U\+200B/ },
+      { url: 'https://rpc.example.com/\u202egpj.exe', problem: /U\+202E/ },
+      { url: 'https://rpc.example.com/\u{1F600}', problem: null },
+      { url: 'https://bücher.example/v1', problem: null },
       { url: 'rpc.example.com', problem: /not a valid absolute URL/ },
       { url: 'https://', problem: /not a valid absolute URL/ },
       { url: '', problem: /not a valid absolute URL/ },
@@ -87,6 +100,62 @@ describe('store/url-rules', () => {
     for (const url of allowed) {
       it(`accepts ${url}`, () => {
         expect(checkUrl(url, BLOCK)).to.equal(null);
+      });
+    }
+  });
+
+  describe('RPC_BLOCK_PRIVATE_IPS: IPv6 addresses, as DNS answers them and as a URL writes them', () => {
+    // Each address through isInternalHost (what the prober's connect-time lookup asks) and as a URL
+    // literal through checkUrl (where WHATWG's URL rewrites it in hex: ::127.0.0.1 becomes [::7f00:1]).
+    const rows: Array<{ address: string; internal: boolean; why: string }> = [
+      { address: '::1', internal: true, why: 'loopback' },
+      { address: '::', internal: true, why: 'unspecified' },
+      { address: '::ffff:127.0.0.1', internal: true, why: 'IPv4-mapped loopback' },
+      { address: '::ffff:7f00:1', internal: true, why: 'IPv4-mapped loopback, in hex' },
+      { address: '::ffff:10.1.2.3', internal: true, why: 'IPv4-mapped private' },
+      { address: '::ffff:8.8.8.8', internal: false, why: 'IPv4-mapped public' },
+      { address: '::127.0.0.1', internal: true, why: 'IPv4-compatible loopback' },
+      { address: '::7f00:1', internal: true, why: 'IPv4-compatible loopback, in hex' },
+      { address: '::a9fe:a9fe', internal: true, why: 'IPv4-compatible cloud metadata' },
+      { address: '::192.168.0.1', internal: true, why: 'IPv4-compatible private' },
+      { address: '::8.8.8.8', internal: false, why: 'IPv4-compatible public' },
+      { address: '64:ff9b::127.0.0.1', internal: true, why: 'NAT64 of loopback' },
+      { address: '64:ff9b::a9fe:a9fe', internal: true, why: 'NAT64 of cloud metadata' },
+      { address: '64:ff9b::10.0.0.1', internal: true, why: 'NAT64 of private' },
+      { address: '64:ff9b::808:808', internal: false, why: 'NAT64 of public' },
+      { address: '64:ff9b:1::a00:1', internal: true, why: 'local-use NAT64 (64:ff9b:1::/48)' },
+      { address: '64:ff9b:1:ffff::1', internal: true, why: 'local-use NAT64, anywhere in the /48' },
+      { address: '2002:7f00:1::', internal: true, why: '6to4 of loopback' },
+      { address: '2002:a9fe:a9fe::1', internal: true, why: '6to4 of cloud metadata' },
+      { address: '2002:c0a8:101:1::1', internal: true, why: '6to4 of private' },
+      { address: '2002:808:808::1', internal: false, why: '6to4 of public' },
+      { address: '2001:0:4136:e378:8000:63bf:3fff:fdd2', internal: true, why: 'Teredo (refused whole)' },
+      { address: '2001:2::1', internal: true, why: 'benchmarking (2001:2::/48)' },
+      { address: '2001:db8::1', internal: true, why: 'documentation' },
+      { address: '3fff::1', internal: true, why: 'documentation (3fff::/20)' },
+      { address: 'fec0::1', internal: true, why: 'site-local' },
+      { address: 'feff::1', internal: true, why: 'site-local, top of fec0::/10' },
+      { address: 'fe80::1', internal: true, why: 'link-local' },
+      { address: 'fe80::1%eth0', internal: true, why: 'link-local with a zone, as a lookup may answer' },
+      { address: 'fc00::1', internal: true, why: 'unique-local' },
+      { address: 'fd00:ec2::254', internal: true, why: 'unique-local: AWS metadata' },
+      { address: 'ff02::1', internal: true, why: 'multicast' },
+      { address: 'ff0e::1', internal: true, why: 'multicast, global scope' },
+      { address: '100::1', internal: true, why: 'discard-only (100::/64)' },
+      { address: '::ffff:0:7f00:1', internal: true, why: 'IPv4-translated (reserved ::/8)' },
+      { address: '5f00::1', internal: true, why: 'SRv6 segment ids (outside 2000::/3)' },
+      { address: '2001:4860:4860::8888', internal: false, why: 'public' },
+      { address: '2606:4700:4700::1111', internal: false, why: 'public' },
+      { address: '2001:200::1', internal: false, why: 'public, just past 2001::/23' },
+      { address: '3ffe:1000::1', internal: false, why: 'public, just past 3fff::/20 below it' },
+    ];
+    for (const { address, internal, why } of rows) {
+      it(`${address} (${why}) -> ${internal ? 'internal' : 'public'}`, () => {
+        expect(isInternalHost(address), 'as an address').to.equal(internal);
+        if (address.includes('%')) return; // a URL cannot carry a zone
+        const problem = checkUrl(`http://[${address}]:8545/`, BLOCK);
+        if (internal) expect(problem, 'as a URL').to.match(/an internal address; RPC_BLOCK_PRIVATE_IPS forbids it/);
+        else expect(problem, 'as a URL').to.equal(null);
       });
     }
   });
