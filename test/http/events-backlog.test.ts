@@ -49,7 +49,7 @@ describe('http/events: what waits for one client is bounded', function () {
     removeDir(root);
   });
 
-  const event = (i: number): RpcHealthEvent => ({ id: 'evm:sepolia', url: `https://rpc-${i}.example.com/${'x'.repeat(EVENT_URL_BYTES)}`, status: `s${i}`, previous: null });
+  const event = (i: number): RpcHealthEvent => ({ id: 'evm:sepolia', index: 0, url: `https://rpc-${i}.example.com/${'x'.repeat(EVENT_URL_BYTES)}`, status: `s${i}`, previous: null });
   const frameBytes = Buffer.byteLength(`event: rpc_health\ndata: ${JSON.stringify(event(0))}\n\n`);
 
   async function connect(headers = ''): Promise<StreamReader> {
