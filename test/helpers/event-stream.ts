@@ -56,6 +56,7 @@ export class StreamReader {
   heartbeats = 0;
   lastId: string | undefined;
   lastData = '';
+  private pendingEvent: string | null = null;
   private readonly events = new Map<string, number>();
   private partial = '';
   private readonly waiters = new Set<() => void>();
@@ -111,9 +112,14 @@ export class StreamReader {
   }
 
   private line(line: string): void {
-    if (line.startsWith('event: ')) this.events.set(line.slice(7), this.count(line.slice(7)) + 1);
+    // An event counts once its data has arrived too: the two lines may come in different chunks.
+    if (line.startsWith('event: ')) this.pendingEvent = line.slice(7);
     else if (line.startsWith('id: ')) this.lastId = line.slice(4);
-    else if (line.startsWith('data: ')) this.lastData = line.slice(6);
+    else if (line.startsWith('data: ')) {
+      this.lastData = line.slice(6);
+      if (this.pendingEvent !== null) this.events.set(this.pendingEvent, this.count(this.pendingEvent) + 1);
+      this.pendingEvent = null;
+    }
     else if (line.startsWith(': heartbeat')) this.heartbeats++;
     else if (line.startsWith(': netcfg change stream at revision')) this.opened = true;
   }

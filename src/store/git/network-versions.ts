@@ -1,12 +1,15 @@
 /**
  * A network as of a commit, and as of the commit before it: what the history shows as the change a
  * commit made, and what a revert restores. The file is read from git's objects (`git show
- * <commit>:<path>`), never from the work tree, and parsed by the same rules as a file on disk.
+ * <commit>:<path>`), never from the work tree, at most MAX_FILE_BYTES of it (git is stopped past
+ * that), and parsed by the same rules as a file on disk. Either side may have been invalid: it is
+ * then null with a problem saying why, and the other side is still shown.
  */
 import path from 'node:path';
 import { NetcfgError } from '../../errors.js';
 import type { NetworkId } from '../files/layout.js';
 import { candidatesOf } from '../files/layout.js';
+import { MAX_FILE_BYTES } from '../files/served-file.js';
 import { networkOf } from '../network-record.js';
 import { parseNetworkFile } from '../validation/network-file.js';
 import type { UrlPolicy } from '../validation/url-rules.js';
@@ -15,11 +18,16 @@ import type { GitJournal } from './git-journal.js';
 export interface NetworkVersion {
   /** The full commit id. */
   sha: string;
-  /** The network as of the commit; null when its file did not exist then. */
+  /** The network as of the commit; null when its file did not exist then, or was not a valid network (`network_problem`). */
   network: Record<string, unknown> | null;
-  /** The network just before the commit; null when the commit created its file. */
+  /** The network just before the commit; null when the commit created its file, or it was not valid (`previous_problem`). */
   previous: Record<string, unknown> | null;
+  network_problem?: string;
+  previous_problem?: string;
 }
+
+/** One side of a commit: the network, no file, or why its file could not be shown. */
+type Side = { network: Record<string, unknown> | null } | { problem: string };
 
 /** Commit ids as the history endpoint gives them (abbreviated from 7 hex digits). */
 const SHA = /^[0-9a-f]{7,64}$/;
@@ -31,21 +39,35 @@ export async function versionAt(journal: GitJournal, root: string, id: NetworkId
     () => null,
   );
   if (!sha) throw new NetcfgError('NETWORK_NOT_FOUND', `There is no commit ${rev} in the config folder's repository.`);
-  const [network, previous] = await Promise.all([readAt(journal, root, id, sha, policy), readAt(journal, root, id, `${sha}^`, policy)]);
-  if (network === null && previous === null) throw new NetcfgError('NETWORK_NOT_FOUND', `${id.id} has no file at commit ${sha.slice(0, 7)} or just before it.`);
-  return { sha, network, previous };
+  const files = candidatesOf(id).map(({ rel }) => ({ rel, fromTop: path.relative(journal.top, path.join(root, rel)).split(path.sep).join('/') }));
+  // The commits a history lists are those that changed the file; any other holds no change of this network.
+  const touched = await journal.git(['diff-tree', '-r', '--root', '-m', '--first-parent', '--no-commit-id', '--name-only', sha, '--', ...files.map((f) => f.fromTop)]);
+  if (touched.trim() === '') throw new NetcfgError('NETWORK_NOT_FOUND', `Commit ${sha.slice(0, 7)} did not change ${id.id}'s file; GET /api/v1/networks/${id.id}/history lists the commits that did.`);
+  const [now, before] = await Promise.all([readAt(journal, files, id, sha, policy), readAt(journal, files, id, `${sha}^`, policy)]);
+  return {
+    sha,
+    network: 'problem' in now ? null : now.network,
+    previous: 'problem' in before ? null : before.network,
+    ...('problem' in now ? { network_problem: now.problem } : {}),
+    ...('problem' in before ? { previous_problem: before.problem } : {}),
+  };
 }
 
-/** The network's file at `rev` (.yaml first, as on disk), parsed; null when there is none. */
-async function readAt(journal: GitJournal, root: string, id: NetworkId, rev: string, policy: UrlPolicy): Promise<Record<string, unknown> | null> {
-  for (const { rel } of candidatesOf(id)) {
-    const fromTop = path.relative(journal.top, path.join(root, rel)).split(path.sep).join('/');
-    const text = await journal.git(['show', `${rev}:${fromTop}`]).catch(() => null);
-    if (text === null) continue;
+/** The network's file at `rev` (.yaml first, as on disk), parsed. */
+async function readAt(journal: GitJournal, files: Array<{ rel: string; fromTop: string }>, id: NetworkId, rev: string, policy: UrlPolicy): Promise<Side> {
+  for (const { rel, fromTop } of files) {
+    const at = `${rel} as of ${rev.slice(0, 7)}${rev.endsWith('^') ? '^' : ''}`;
+    let text: string;
+    try {
+      text = await journal.git(['show', `${rev}:${fromTop}`], { maxBytes: MAX_FILE_BYTES });
+    } catch (err) {
+      if ((err as { reason?: string }).reason === 'too-large') return { problem: `${at} is larger than ${MAX_FILE_BYTES} bytes, the most a network file may be; it cannot be shown or restored` };
+      continue; // no such file then
+    }
     const outcome = parseNetworkFile(text, id, rel, policy);
-    if (outcome.ok) return networkOf(outcome.record);
+    if (outcome.ok) return { network: networkOf(outcome.record) };
     const first = outcome.problems[0];
-    throw new NetcfgError('FILE_INVALID', `${rel} as of ${rev.slice(0, 7)}${rev.endsWith('^') ? '^' : ''} is not a valid network file (${first?.line}:${first?.column}: ${first?.message}); it cannot be shown or restored.`);
+    return { problem: `${at} is not a valid network file (${first?.line}:${first?.column}: ${first?.message}); it cannot be shown or restored` };
   }
-  return null;
+  return { network: null };
 }

@@ -134,13 +134,15 @@ export class ConfigWatcher {
   }
 
   /**
-   * Schedules a refresh of every network whose files changed since they were last applied: run
-   * once the first load and chokidar's own walk are both done, it catches a change that landed
-   * between the load reading a file and chokidar watching its folder.
+   * Schedules a refresh of every network whose files changed since they were last applied, and of
+   * every path that is not a network: run once the first load and chokidar's own walk are both
+   * done, it catches a change that landed between the load reading a file and chokidar watching its folder.
    */
   refreshChanged(): void {
-    const { ids } = this.sync.listTargets();
+    const { ids, foreign } = this.sync.listTargets();
     for (const id of ids.values()) if (this.sync.changedSinceApplied(id)) this.scheduleId(id.id);
+    // Few, and not stamped when applied: looked at again each time (a family folder linked out during the walk).
+    for (const [rel, reason] of foreign) this.scheduleForeign(rel, reason);
   }
 
   /** Schedules a refresh of everything on disk and in the index (a full reconcile). */

@@ -61,7 +61,7 @@ describe('store/git/network-versions: a network as of a commit (real repository)
     { name: 'not a commit id', sha: () => 'HEAD~1', status: 400, code: 'BAD_REQUEST', message: /not a commit id/ },
     { name: 'an option in disguise', sha: () => '--output=x', status: 400, code: 'BAD_REQUEST', message: /not a commit id/ },
     { name: 'no such commit', sha: () => 'deadbeefdeadbeef', status: 404, code: 'NETWORK_NOT_FOUND', message: /no commit deadbeefdeadbeef/ },
-    { name: 'a network that had no file then', sha: (seed) => seed, id: 'evm:later', status: 404, code: 'NETWORK_NOT_FOUND', message: /evm:later has no file at commit/ },
+    { name: 'a network that had no file then', sha: (seed) => seed, id: 'evm:later', status: 404, code: 'NETWORK_NOT_FOUND', message: /did not change evm:later's file/ },
     { name: 'an id that is not one', sha: (seed) => seed, id: 'EVM:../x', status: 400, code: 'INVALID_ID', message: /./ },
   ];
   for (const c of cases) {
@@ -74,12 +74,38 @@ describe('store/git/network-versions: a network as of a commit (real repository)
     });
   }
 
-  it('a version whose file was invalid then is a 409 naming its line and column, not a 500', async () => {
-    writeFileSync(path.join(root, 'evm/sepolia.yaml'), 'rpc_urls: [\n');
-    const bad = commit('broken');
-    const res = await request(app.callback()).get(`/api/v1/networks/evm:sepolia/history/${bad}`).expect(409);
-    expect(res.body.code).to.equal('FILE_INVALID');
-    expect(res.body.error).to.match(/evm\/sepolia\.yaml as of [0-9a-f]{7} is not a valid network file \(\d+:\d+: /);
+  // Issue 41: an invalid version on either side blocked showing (409) and reverting the other; a
+  // commit that did not touch the file answered 200 with equal versions; any size was read and parsed.
+  const sides: Array<{ name: string; before: string | null; after: string; network: 'valid' | RegExp; previous: 'valid' | RegExp | null }> = [
+    { name: 'a commit that fixed an invalid file', before: 'rpc_urls: [\n', after: networkYaml({ rpc_urls: ['https://fixed.example.com'] }), network: 'valid', previous: /evm\/sepolia\.yaml as of [0-9a-f]{7}\^ is not a valid network file \(\d+:\d+: / },
+    { name: 'a commit that broke the file', before: null, after: 'rpc_urls: [\n', network: /evm\/sepolia\.yaml as of [0-9a-f]{7} is not a valid network file \(\d+:\d+: /, previous: 'valid' },
+    { name: 'a commit that made the file larger than 1 MiB', before: null, after: `${networkYaml()}# ${'x'.repeat(1024 * 1024)}\n`, network: /larger than 1048576 bytes/, previous: 'valid' },
+  ];
+  for (const c of sides) {
+    it(`${c.name}: 200, the valid side shown, the other null with its problem`, async () => {
+      if (c.before !== null) {
+        writeFileSync(path.join(root, 'evm/sepolia.yaml'), c.before);
+        commit('before');
+      }
+      writeFileSync(path.join(root, 'evm/sepolia.yaml'), c.after);
+      const sha = commit('after');
+      const { body } = await request(app.callback()).get(`/api/v1/networks/evm:sepolia/history/${sha}`).expect(200);
+      for (const [side, want] of [['network', c.network], ['previous', c.previous]] as const) {
+        if (want === 'valid') expect(body.data[side], side).to.include({ id: 'evm:sepolia' });
+        else {
+          expect(body.data[side], side).to.equal(null);
+          expect(body.data[`${side}_problem`], side).to.match(want as RegExp);
+        }
+      }
+    });
+  }
+
+  it('a commit that did not change the file: 404, not two equal versions', async () => {
+    writeFileSync(path.join(root, 'evm/mainnet.yaml'), networkYaml({ rpc_urls: ['https://other.example.com'] }));
+    const other = commit('another network');
+    const res = await request(app.callback()).get(`/api/v1/networks/evm:sepolia/history/${other}`).expect(404);
+    expect(res.body.code).to.equal('NETWORK_NOT_FOUND');
+    expect(res.body.error).to.include("did not change evm:sepolia's file");
   });
 
   it('outside a git work tree: 501', async () => {
