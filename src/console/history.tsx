@@ -13,6 +13,9 @@ interface Version {
   sha: string;
   network: Network | null;
   previous: Network | null;
+  /** Why a side is null though its file existed (not a valid network then). */
+  network_problem?: string;
+  previous_problem?: string;
 }
 
 interface Entry {
@@ -144,6 +147,8 @@ export function HistoryPage({ id, api, subscribe }: { id: string; api: Api; subs
               {entry.commit.author} &lt;{entry.commit.email}&gt;, <time dateTime={entry.commit.date}>{new Date(entry.commit.date).toLocaleString()}</time>
             </p>
             {entry.problem && <p class="problem">{entry.problem}</p>}
+            {entry.version?.previous_problem && <p class="problem">{entry.version.previous_problem}</p>}
+            {entry.version?.network_problem && <p class="problem">{entry.version.network_problem}</p>}
             {entry.version && <Diff lines={rpcDiff(urlsOf(entry.version.previous), urlsOf(entry.version.network))} label={`Change made by ${entry.commit.sha.slice(0, 7)}`} />}
             {entry.version?.network && (
               <button type="button" onClick={() => void askRevert(entry)} aria-label={`Revert to ${entry.commit.sha.slice(0, 7)}`}>

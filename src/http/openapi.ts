@@ -178,7 +178,7 @@ export function buildOpenApi(schemas: Schemas): JsonSchema {
         security: auth,
         parameters: [ID_PARAM, { name: 'sha', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{7,64}$' }, description: 'A commit id from the history, full or abbreviated' }],
         responses: {
-          200: json({ type: 'object', required: ['success', 'data', 'error'], properties: { success: { const: true }, data: { type: 'object', required: ['sha', 'network', 'previous'], properties: { sha: { type: 'string' }, network: { oneOf: [ref('Network'), { type: 'null' }] }, previous: { oneOf: [ref('Network'), { type: 'null' }] } } }, error: { type: 'null' } } }, undefined, '`network` is null when the file did not exist at the commit, `previous` when the commit created it.'),
+          200: json({ type: 'object', required: ['success', 'data', 'error'], properties: { success: { const: true }, data: { type: 'object', required: ['sha', 'network', 'previous'], properties: { sha: { type: 'string' }, network: { oneOf: [ref('Network'), { type: 'null' }] }, previous: { oneOf: [ref('Network'), { type: 'null' }] }, network_problem: { type: 'string' }, previous_problem: { type: 'string' } } }, error: { type: 'null' } } }, undefined, '`network` is null when the file did not exist at the commit, `previous` when the commit created it; either is null with `network_problem` or `previous_problem` when that version was not a valid network file (or larger than 1 MiB). A commit that did not change the file is a 404.'),
           ...errors('BAD_REQUEST', 'INVALID_ID', 'UNAUTHORIZED', 'NETWORK_NOT_FOUND', 'FILE_INVALID', 'NOT_IMPLEMENTED'),
         },
       },
