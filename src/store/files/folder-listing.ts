@@ -67,13 +67,23 @@ function listDisk(root: string, ids: Map<string, NetworkId>, foreign: Map<string
   }
 }
 
-/** inode:size:mtime:ctime of a path (following links), '' when it does not exist. */
+/**
+ * inode:size:mtime:ctime of a path (following links), '' when nothing is there. Something that is
+ * there but cannot be followed or looked into (a link that leads nowhere or loops, no permission)
+ * gets a stamp too, the same at every look: else the watcher, seeing it "move" at each look, would
+ * look again forever and never report it.
+ */
 export function stampOf(file: string): string {
   try {
-    const st = fs.statSync(file, { bigint: true, throwIfNoEntry: false });
-    return st === undefined ? '' : stampOfStats(st);
-  } catch {
-    return '';
+    return stampOfStats(fs.statSync(file, { bigint: true }));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'EUNKNOWN';
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') return `!${code}`;
+    try {
+      return `link:${stampOfStats(fs.lstatSync(file, { bigint: true }))}`;
+    } catch {
+      return '';
+    }
   }
 }
 

@@ -20,8 +20,11 @@ export interface Current {
   bytes: Buffer;
 }
 
-/** errno codes that mean "the disk said no", answered 503 rather than 500. */
-const STORAGE_CODES = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EROFS', 'EACCES', 'EPERM', 'EMFILE', 'ENFILE', 'EBUSY', 'EAGAIN']);
+/**
+ * errno codes that mean "the disk said no", answered 503 rather than 500: it is full, failing or
+ * read-only, or shaped otherwise than netcfg needs (a file where its `.tmp/` or a folder should be).
+ */
+const STORAGE_CODES = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EROFS', 'EACCES', 'EPERM', 'EMFILE', 'ENFILE', 'EBUSY', 'EAGAIN', 'EEXIST', 'ENOTDIR', 'EISDIR', 'ELOOP']);
 
 /**
  * The network's file as it is now; null when neither `.yaml` nor `.yml` is there. What the read
