@@ -1,14 +1,12 @@
 /**
  * What GIT_SYNC needs from the clone beyond single git commands: netcfg's own folders kept out of
- * `git status`, a lock a killed git left cleared, git's refusals told apart from an unreachable
- * remote, and git's messages told without the credentials a remote URL may carry.
+ * `git status`, and a lock a killed git left cleared.
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { LOCK_DIR, TEMP_DIR } from '../files/layout.js';
 import type { GitJournal } from './git-journal.js';
-import { redactText } from '../../redact.js';
 
 /** netcfg's lock and temp folders never show in `git status` of the clone (its own exclude file, not a committed .gitignore). */
 export async function excludeOwnFolders(journal: GitJournal): Promise<void> {
@@ -37,18 +35,4 @@ export async function clearStaleIndexLock(file: string, staleMs: number): Promis
     }
     await delay(20);
   }
-}
-
-/**
- * Whether a failed push was refused because the branch moved on: by git's check before the push,
- * or by a push of another replica that won the race to update the ref.
- */
-export function isRejection(err: unknown): boolean {
-  return /\[rejected\]|non-fast-forward|fetch first|cannot lock ref|failed to update ref/.test(String((err as { stderr?: string }).stderr ?? ''));
-}
-
-/** The first line git wrote to stderr (or the error's message), with every URL's credentials hidden. */
-export function firstLine(err: unknown): string {
-  const text = String((err as { stderr?: string }).stderr || (err as Error).message);
-  return redactText(text.trim().split('\n')[0] ?? '');
 }

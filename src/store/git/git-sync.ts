@@ -4,17 +4,19 @@
  * - push: the writes made since the last push become one commit each, all made by one
  *   `git fast-import`, and go out in one `git push` (group commit): writers that arrive while a
  *   push is in flight share the next round trip, and none of them waits for a git process;
- * - pull: one `git ls-remote` asks for the remote's head (one round trip, no objects); only when it
- *   moved does a `git fetch` and a fast-forward bring the work tree to it. netcfg never makes a merge
- *   commit. The watcher then brings the changed files into the index as for any checkout.
+ * - pull (pull.ts): one `git ls-remote` asks for the remote's head (one round trip, no objects);
+ *   only when it moved does a `git fetch` bring it, and the clone follows it, a force-push included.
+ *   netcfg never makes a merge commit. The watcher then brings the changed files into the index.
  * What moves the work tree (a reset, a fast-forward) runs in the writers' turn (`exclusive`), so it
  * never lands between a write's read and its commit.
  */
 import path from 'node:path';
 import { NetcfgError } from '../../errors.js';
 import { BranchShare } from './branch-share.js';
-import { clearStaleIndexLock, excludeOwnFolders, firstLine, isRejection } from './clone-setup.js';
+import { clearStaleIndexLock, excludeOwnFolders } from './clone-setup.js';
 import type { GitJournal } from './git-journal.js';
+import { pullOnce, type CloneState, type Exclusive } from './pull.js';
+import { firstLine, isRejection, pushFailure } from './remote-answers.js';
 import { SyncReport, type DroppedNote, type SyncStatus } from './sync-report.js';
 import { TrackedBranch } from './tracked-branch.js';
 import { OUTGOING, WriteQueue, type PushOutcome } from './write-queue.js';
@@ -25,14 +27,13 @@ export type { SyncStatus } from './sync-report.js';
 export interface GitSyncOptions {
   /** The deadline of each command that talks to the remote (ls-remote, fetch, push). */
   remoteTimeoutMs: number;
-  /** A proxy or git's refusals aside, how long a lock nobody touches may stay (a killed git's index.lock). */
+  /** How long git's index.lock may go untouched before it counts as left by a killed git (cleared at open). */
   staleMs: number;
   /** Told once when a force-push dropped commits the clone had (the store logs it). */
   onDropped?: ((note: DroppedNote) => void) | undefined;
 }
 
-/** Runs `fn` when no write is between its read and its commit (the writers' turn). */
-export type Exclusive = <T>(fn: () => Promise<T>) => Promise<T>;
+export type { Exclusive } from './pull.js';
 
 /** Rejected pushes in a row put on top of the remote's head before the writers are asked to edit again. */
 const MAX_REBASES = 10;
@@ -41,8 +42,8 @@ export class GitSync {
   /** Pulls asked for (by the interval or a webhook), for tests. */
   pulls = 0;
   private readonly report: SyncReport;
-  private head: string | null = null;
-  private behind = 0;
+  /** Where the clone's branch is, and how far behind the remote's (the pull keeps it too). */
+  private readonly clone: CloneState = { head: null, behind: 0 };
   private timer: NodeJS.Timeout | undefined;
   /** Writes not pushed yet, oldest first. */
   private readonly unpushed = new WriteQueue();
@@ -59,7 +60,7 @@ export class GitSync {
     private readonly branch: TrackedBranch,
     private readonly options: GitSyncOptions,
   ) {
-    this.report = new SyncReport(branch.upstream);
+    this.report = new SyncReport(branch.upstream, options.onDropped);
   }
 
   /** `origin/main`: the remote branch the clone's branch tracks. */
@@ -74,7 +75,7 @@ export class GitSync {
     // The clone is netcfg's: what a killed process left (a commit not pushed, a file not committed) never got its 200.
     await sync.branch.resetHard();
     await excludeOwnFolders(journal);
-    sync.head = await sync.branch.rev('HEAD');
+    sync.clone.head = await sync.branch.rev('HEAD');
     return sync;
   }
 
@@ -118,7 +119,10 @@ export class GitSync {
    * reached) or STORAGE_UNAVAILABLE (git could not commit); nothing is changed then.
    */
   queue(file: string, mode: number, text: string, message: string): { pushed: Promise<PushOutcome> } {
-    const pushed = this.unpushed.add(path.relative(this.journal.top, file).split(path.sep).join('/'), mode, text, message);
+    const rel = path.relative(this.journal.top, file);
+    // The folder's checks keep every write inside the clone; a path that left it would become a tree entry with `..`.
+    if (rel.startsWith('..') || path.isAbsolute(rel)) throw new NetcfgError('FILE_INVALID', `${file} lies outside the clone ${this.journal.top}; it is not pushed.`);
+    const pushed = this.unpushed.add(rel.split(path.sep).join('/'), mode, text, message);
     this.kick();
     return { pushed };
   }
@@ -130,7 +134,7 @@ export class GitSync {
 
   /** Where the clone stands. */
   status(): SyncStatus {
-    return this.report.status({ head: this.head, ahead: this.unpushed.length, behind: this.behind });
+    return this.report.status({ head: this.clone.head, ahead: this.unpushed.length, behind: this.clone.behind });
   }
 
   /** Starts the loop that talks to the remote, unless it runs. */
@@ -141,9 +145,9 @@ export class GitSync {
         this.report.lastError = `git failed in the clone: ${firstLine(err)}`;
       })
       .finally(() => {
-      this.working = null;
-      if (this.unpushed.length > 0 || this.pullWaiters.length > 0) this.kick();
-    });
+        this.working = null;
+        if (this.unpushed.length > 0 || this.pullWaiters.length > 0) this.kick();
+      });
   }
 
   /** Pushes while there is something to push, then pulls if asked to; one remote round trip at a time. */
@@ -154,7 +158,7 @@ export class GitSync {
         await this.pushAll().catch((err: unknown) => this.failAll(err));
       } else if (this.pullWaiters.length > 0) {
         const waiters = this.pullWaiters.splice(0);
-        await this.pullOnce();
+        await pullOnce({ branch: this.branch, report: this.report, exclusive: this.exclusive, journal: this.journal, queued: () => this.unpushed.length }, this.clone);
         for (const done of waiters) done();
       } else return;
     }
@@ -168,7 +172,7 @@ export class GitSync {
     const batch = this.unpushed.length;
     let failure: unknown = null;
     let refused: NetcfgError | null = null;
-    const base = this.head ?? (await this.branch.rev('HEAD'));
+    const base = this.clone.head ?? (await this.branch.rev('HEAD'));
     try {
       await this.branch.fastImport(this.unpushed.fastImportInput(batch, base, this.journal.authorLine));
     } catch (err) {
@@ -186,7 +190,7 @@ export class GitSync {
       await this.journal
         .serial(() => this.branch.moveTo(OUTGOING))
         .catch((err: unknown) => (this.report.lastError = `git could not move the clone to what it pushed: ${firstLine(err)}`));
-      this.head = await this.branch.rev('HEAD').catch(() => null);
+      this.clone.head = await this.branch.rev('HEAD').catch(() => null);
       this.unpushed.settleFirst(batch, 'pushed');
       this.share.pushed(pushMs, this.unpushed.length > 0);
       return;
@@ -201,30 +205,15 @@ export class GitSync {
       return; // the loop pushes the same writes again, on top of the remote's head
     }
     this.rebases = 0;
-    const unavailable = refused === null && !rejected ? await this.pushFailure(failure) : null;
+    const unavailable = refused === null && !rejected ? await pushFailure(failure, this.branch, this.report, this.options.remoteTimeoutMs) : null;
     await this.exclusive(() =>
       this.journal.serial(async () => {
         // The writes queued after the batch go with it: the files on disk are put back too.
         await this.branch.resetHard().catch(() => undefined);
-        this.head = await this.branch.rev('HEAD').catch(() => null);
+        this.clone.head = await this.branch.rev('HEAD').catch(() => null);
         this.unpushed.settleAll((i) => (rejected || (refused !== null && i >= batch) ? 'rejected' : (refused ?? unavailable ?? 'rejected')));
       }),
     );
-  }
-
-  /** What the writers hear when a push failed for another reason than the branch moving on (and readiness says it). */
-  private async pushFailure(failure: unknown): Promise<NetcfgError> {
-    const reason = (failure as { reason?: string }).reason;
-    // A lease refused: the branch is not where it was; gone, when the remote no longer lists it.
-    if (/stale info/.test(String((failure as { stderr?: string }).stderr)) && (await this.branch.remoteHead().catch(() => null)) === '') {
-      return new NetcfgError('GIT_REMOTE_UNAVAILABLE', `${this.report.missing()}; nothing was changed.`);
-    }
-    this.report.lastError = `git push to ${this.upstream} failed: ${firstLine(failure)}`;
-    if (reason === 'timeout') {
-      return new NetcfgError('GIT_REMOTE_UNAVAILABLE', `${this.upstream} gave no answer to the push within ${this.options.remoteTimeoutMs} ms; the change is not served and most likely not pushed (if the remote took it after all, the next pull serves it): GET the network before you retry.`);
-    }
-    if (reason === 'aborted') return new NetcfgError('GIT_REMOTE_UNAVAILABLE', 'netcfg is shutting down: the change was not pushed and is not served; retry (another replica may answer).');
-    return new NetcfgError('GIT_REMOTE_UNAVAILABLE', `The change could not be pushed to ${this.upstream} (${firstLine(failure)}); nothing was changed, retry later.`, { cause: failure });
   }
 
   /**
@@ -237,7 +226,7 @@ export class GitSync {
     await this.exclusive(() =>
       this.journal.serial(async () => {
         await this.branch.resetHard().catch(() => undefined);
-        this.head = null; // asked again before the next push
+        this.clone.head = null; // asked again before the next push
         this.unpushed.settleAll(() => refusal);
       }),
     );
@@ -255,50 +244,11 @@ export class GitSync {
     if (changes.some((change) => queued.has(change.rel))) return false;
     await this.exclusive(() =>
       this.journal.serial(async () => {
-        await this.noteDropped();
+        await this.report.noteDropped(this.branch);
         await this.branch.moveKeepingOthers(changes);
-        this.head = await this.branch.rev('HEAD');
+        this.clone.head = await this.branch.rev('HEAD');
       }),
     );
     return true;
-  }
-
-  /**
-   * Brings the clone to the remote branch, whatever happened to it: moved on (the files follow),
-   * rewritten by a force-push (reset to it; what it dropped is reported), or deleted (reported;
-   * the clone stays, and writes are refused).
-   */
-  private async pullOnce(): Promise<void> {
-    try {
-      const remoteHead = await this.branch.remoteHead();
-      if (remoteHead === '') {
-        this.report.missing();
-        return;
-      }
-      if (remoteHead !== (await this.branch.rev(this.upstream))) await this.branch.fetch();
-      await this.exclusive(() =>
-        this.journal.serial(async () => {
-          // With writes not pushed yet, their push brings the remote's news (rejected, then made again on top).
-          const [head, upstream] = [await this.branch.rev('HEAD'), await this.branch.rev(this.upstream)];
-          if (this.unpushed.length === 0 && head !== upstream) {
-            await this.noteDropped();
-            await this.branch.resetHard();
-            this.head = upstream;
-          } else this.head = head;
-          this.behind = this.unpushed.length === 0 ? 0 : await this.branch.behind();
-        }),
-      );
-      this.report.reached('pull');
-    } catch (err) {
-      this.report.lastError = `git pull from ${this.upstream} failed: ${firstLine(err)}`;
-    }
-  }
-
-  /** Before the clone moves to the remote branch: the commits it has that the branch lost, said loudly. */
-  private async noteDropped(): Promise<void> {
-    const dropped = await this.branch.dropped();
-    if (dropped.length === 0) return;
-    const note = this.report.dropped(dropped, await this.branch.rev(this.upstream));
-    this.options.onDropped?.(note);
   }
 }

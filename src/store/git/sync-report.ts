@@ -4,7 +4,7 @@
  * A rewritten history is the one thing that loses acknowledged writes without any error, so it is
  * said loudly: in the log once, and in readiness (degraded) for DROPPED_NOTICE_MS after.
  */
-import type { DroppedCommit } from './tracked-branch.js';
+import type { DroppedCommit, TrackedBranch } from './tracked-branch.js';
 
 /** How long readiness stays degraded after a force-push dropped commits (the record itself stays until restart). */
 export const DROPPED_NOTICE_MS = 60 * 60_000;
@@ -43,7 +43,17 @@ export class SyncReport {
   branchMissing = false;
   private droppedNote: DroppedNote | null = null;
 
-  constructor(readonly upstream: string) {}
+  constructor(
+    readonly upstream: string,
+    /** Told once per force-push that dropped commits (the store logs it). */
+    private readonly onDropped: ((note: DroppedNote) => void) | undefined,
+  ) {}
+
+  /** Before the clone moves to the remote branch: the commits it has that the branch lost, said loudly. */
+  async noteDropped(branch: TrackedBranch): Promise<void> {
+    const commits = await branch.dropped();
+    if (commits.length > 0) this.onDropped?.(this.dropped(commits, await branch.rev(this.upstream)));
+  }
 
   /** A pull or push reached the remote. */
   reached(kind: 'pull' | 'push'): void {

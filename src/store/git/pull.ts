@@ -1,0 +1,56 @@
+/**
+ * GIT_SYNC's pull: the clone follows the remote branch whatever happened to it. Moved on: the files
+ * follow. Rewritten by a force-push: the clone is reset to it, and the commits it dropped are said
+ * loudly (sync-report.ts). Deleted: said, the clone stays as it is, and writes are refused. With
+ * writes not pushed yet the clone stays where it is: their push brings the remote's news (rejected,
+ * then made again on top).
+ */
+import type { GitJournal } from './git-journal.js';
+import { firstLine } from './remote-answers.js';
+import type { SyncReport } from './sync-report.js';
+import type { TrackedBranch } from './tracked-branch.js';
+
+/** Runs `fn` when no write is between its read and its commit (the writers' turn). */
+export type Exclusive = <T>(fn: () => Promise<T>) => Promise<T>;
+
+/** Where the clone's branch is, and how many commits of the remote's it does not have yet. */
+export interface CloneState {
+  head: string | null;
+  behind: number;
+}
+
+export interface PullParts {
+  branch: TrackedBranch;
+  report: SyncReport;
+  /** What moves the work tree waits for the writers' turn. */
+  exclusive: Exclusive;
+  journal: GitJournal;
+  /** How many writes wait for their push. */
+  queued(): number;
+}
+
+/** One pull; `clone` is updated, and every failure goes to the report (readiness), never thrown. */
+export async function pullOnce({ branch, report, exclusive, journal, queued }: PullParts, clone: CloneState): Promise<void> {
+  try {
+    const remoteHead = await branch.remoteHead();
+    if (remoteHead === '') {
+      report.missing();
+      return;
+    }
+    if (remoteHead !== (await branch.rev(branch.upstream))) await branch.fetch();
+    await exclusive(() =>
+      journal.serial(async () => {
+        const [head, upstream] = [await branch.rev('HEAD'), await branch.rev(branch.upstream)];
+        if (queued() === 0 && head !== upstream) {
+          await report.noteDropped(branch);
+          await branch.resetHard();
+          clone.head = upstream;
+        } else clone.head = head;
+        clone.behind = queued() === 0 ? 0 : await branch.behind();
+      }),
+    );
+    report.reached('pull');
+  } catch (err) {
+    report.lastError = `git pull from ${branch.upstream} failed: ${firstLine(err)}`;
+  }
+}
