@@ -15,7 +15,7 @@ import { NetcfgError } from '../../errors.js';
 import { BranchShare } from './branch-share.js';
 import { clearStaleIndexLock, excludeOwnFolders } from './clone-setup.js';
 import type { GitJournal } from './git-journal.js';
-import { pullOnce, type CloneState, type Exclusive } from './pull.js';
+import { backToRemote, pullOnce, rebased, type CloneState, type Exclusive, type PullParts } from './pull.js';
 import { firstLine, isRejection, pushFailure } from './remote-answers.js';
 import { SyncReport, type DroppedNote, type SyncStatus } from './sync-report.js';
 import { TrackedBranch } from './tracked-branch.js';
@@ -53,6 +53,8 @@ export class GitSync {
   /** Pushes in a row made again on a remote that moved on, without asking the writers. */
   private rebases = 0;
   private readonly share = new BranchShare();
+  /** What the moves of the clone to the remote branch work with (pull.ts). */
+  private readonly parts: PullParts;
 
   private constructor(
     private readonly journal: GitJournal,
@@ -61,6 +63,7 @@ export class GitSync {
     private readonly options: GitSyncOptions,
   ) {
     this.report = new SyncReport(branch.upstream, options.onDropped);
+    this.parts = { branch, report: this.report, exclusive, journal, queued: () => this.unpushed.length };
   }
 
   /** `origin/main`: the remote branch the clone's branch tracks. */
@@ -158,7 +161,7 @@ export class GitSync {
         await this.pushAll().catch((err: unknown) => this.failAll(err));
       } else if (this.pullWaiters.length > 0) {
         const waiters = this.pullWaiters.splice(0);
-        await pullOnce({ branch: this.branch, report: this.report, exclusive: this.exclusive, journal: this.journal, queued: () => this.unpushed.length }, this.clone);
+        await pullOnce(this.parts, this.clone);
         for (const done of waiters) done();
       } else return;
     }
@@ -200,7 +203,7 @@ export class GitSync {
     if (rejected) this.share.rejected(pushMs);
     // A write that waited two remote deadlines already is answered now rather than pushed once more.
     const young = this.unpushed.oldestAgeMs() < 2 * this.options.remoteTimeoutMs;
-    if (rejected && young && this.rebases < MAX_REBASES && (await this.rebased())) {
+    if (rejected && young && this.rebases < MAX_REBASES && (await rebased(this.parts, this.clone, this.unpushed.paths()))) {
       this.rebases++;
       return; // the loop pushes the same writes again, on top of the remote's head
     }
@@ -209,7 +212,7 @@ export class GitSync {
     await this.exclusive(() =>
       this.journal.serial(async () => {
         // The writes queued after the batch go with it: the files on disk are put back too.
-        await this.branch.resetHard().catch(() => undefined);
+        await backToRemote(this.branch, this.report);
         this.clone.head = await this.branch.rev('HEAD').catch(() => null);
         this.unpushed.settleAll((i) => (rejected || (refused !== null && i >= batch) ? 'rejected' : (refused ?? unavailable ?? 'rejected')));
       }),
@@ -225,30 +228,10 @@ export class GitSync {
     const refusal = new NetcfgError('STORAGE_UNAVAILABLE', `git failed in the clone (${firstLine(err)}); nothing was changed, retry later.`, { cause: err });
     await this.exclusive(() =>
       this.journal.serial(async () => {
-        await this.branch.resetHard().catch(() => undefined);
+        await backToRemote(this.branch, this.report);
         this.clone.head = null; // asked again before the next push
         this.unpushed.settleAll(() => refusal);
       }),
     );
-  }
-
-  /**
-   * After a rejected push and a fetch: when the remote changed none of the files the queued writes
-   * touch, what each write made is still exactly what it would make on the remote's head, so the
-   * clone moves to that head (files changed there are brought in, the queued ones stay) and the
-   * same writes are pushed again. Else false: the writers must edit the remote's version.
-   */
-  private async rebased(): Promise<boolean> {
-    const changes = await this.branch.changes();
-    const queued = this.unpushed.paths();
-    if (changes.some((change) => queued.has(change.rel))) return false;
-    await this.exclusive(() =>
-      this.journal.serial(async () => {
-        await this.report.noteDropped(this.branch);
-        await this.branch.moveKeepingOthers(changes);
-        this.clone.head = await this.branch.rev('HEAD');
-      }),
-    );
-    return true;
   }
 }

@@ -1,9 +1,10 @@
 /**
- * GIT_SYNC's pull: the clone follows the remote branch whatever happened to it. Moved on: the files
- * follow. Rewritten by a force-push: the clone is reset to it, and the commits it dropped are said
- * loudly (sync-report.ts). Deleted: said, the clone stays as it is, and writes are refused. With
- * writes not pushed yet the clone stays where it is: their push brings the remote's news (rejected,
- * then made again on top).
+ * GIT_SYNC's clone moving to the remote branch: the pull, and the moves after a refused push. The
+ * clone follows the remote branch whatever happened to it. Moved on: the files follow. Rewritten by
+ * a force-push: the clone is reset to it, and every commit of its own that this drops is said
+ * loudly first (sync-report.ts). Deleted: said, the clone stays as it is, and writes are refused.
+ * With writes not pushed yet a pull leaves the clone where it is: their push brings the remote's
+ * news (rejected, then made again on top).
  */
 import type { GitJournal } from './git-journal.js';
 import { firstLine } from './remote-answers.js';
@@ -53,4 +54,32 @@ export async function pullOnce({ branch, report, exclusive, journal, queued }: P
   } catch (err) {
     report.lastError = `git pull from ${branch.upstream} failed: ${firstLine(err)}`;
   }
+}
+
+/**
+ * The clone back to the remote branch as last fetched (when git lets it), after saying which
+ * commits of its own that drops: a force-push may have taken them from the remote meanwhile.
+ */
+export async function backToRemote(branch: TrackedBranch, report: SyncReport): Promise<void> {
+  await report.noteDropped(branch).catch(() => undefined);
+  await branch.resetHard().catch(() => undefined);
+}
+
+/**
+ * After a rejected push and a fetch: when the remote changed none of the files the queued writes
+ * touch (`queuedPaths`), what each write made is still exactly what it would make on the remote's
+ * head, so the clone moves to that head (files changed there are brought in, the queued ones stay)
+ * and the same writes are pushed again. Else false: the writers must edit the remote's version.
+ */
+export async function rebased({ branch, report, exclusive, journal }: PullParts, clone: CloneState, queuedPaths: Set<string>): Promise<boolean> {
+  const changes = await branch.changes();
+  if (changes.some((change) => queuedPaths.has(change.rel))) return false;
+  await exclusive(() =>
+    journal.serial(async () => {
+      await report.noteDropped(branch);
+      await branch.moveKeepingOthers(changes);
+      clone.head = await branch.rev('HEAD');
+    }),
+  );
+  return true;
 }
