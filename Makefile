@@ -55,7 +55,8 @@ bench: $(BUILD)
 # The reliability tests at soak scale (see RELIABILITY.md); not part of `make test`.
 soak: $(BUILD)
 	KILL_LOOPS=$${KILL_LOOPS:-500} STORM_CYCLES=$${STORM_CYCLES:-100} FUZZ_RUNS=$${FUZZ_RUNS:-50000} FUZZ_FILES=$${FUZZ_FILES:-5000} CHECKOUT_RACES=$${CHECKOUT_RACES:-3000} \
-	  npx mocha --timeout 0 'test/reliability/**/*.test.ts' test/store/network-file-fuzz.test.ts
+	  SHAPE_FLIPS=$${SHAPE_FLIPS:-500} FORCE_PUSH_CYCLES=$${FORCE_PUSH_CYCLES:-100} \
+	  npx mocha --timeout 0 'test/reliability/**/*.test.ts' test/store/validation/network-file-fuzz.test.ts
 
 clean:
 	rm -rf dist node_modules
