@@ -66,7 +66,8 @@ export function gitProcessesRunning(): number {
 const STDERR_KEEP = 16 * 1024;
 
 export function runGit(call: GitCall): Promise<string> {
-  const verb = call.args.find((a, i) => i > 0 && call.args[i - 1] !== '-C' && a !== '-C' && !a.startsWith('-')) ?? 'git';
+  // The command's name (`push`, `ls-remote`), for messages: the first argument that is neither an option nor -C's folder.
+  const verb = call.args.find((a, i) => !a.startsWith('-') && call.args[i - 1] !== '-C') ?? 'git';
   return new Promise((resolve, reject) => {
     if (call.signal?.aborted) return reject(new GitError(`git ${verb} was not started: netcfg is shutting down`, '', 'aborted'));
     const child = spawn('git', call.args, { env: call.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -118,4 +119,10 @@ export function runGit(call: GitCall): Promise<string> {
       finish(new GitError(`git ${verb} failed (${signal ?? `exit ${code}`})${said ? `: ${said}` : ''}`, redactText(err), 'exit'));
     });
   });
+}
+
+/** The first line git wrote to stderr (or the error's message), with every URL's credentials hidden. */
+export function firstLine(err: unknown): string {
+  const text = String((err as { stderr?: string }).stderr || (err as Error).message);
+  return redactText(text.trim().split('\n')[0] ?? '');
 }

@@ -7,7 +7,7 @@
  * news (rejected, then made again on top).
  */
 import type { GitJournal } from './git-journal.js';
-import { firstLine } from './remote-answers.js';
+import { firstLine } from './git-process.js';
 import type { SyncReport } from './sync-report.js';
 import type { TrackedBranch } from './tracked-branch.js';
 

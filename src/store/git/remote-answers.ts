@@ -1,10 +1,10 @@
 /**
  * What git's failures mean for GIT_SYNC: a push refused because the branch moved on (the writers
  * edit again) told apart from one that could not reach the remote or found the branch gone (the
- * writers hear 503, and readiness says why), each said in one line without a URL's credentials.
+ * writers hear 503, and readiness says why).
  */
 import { NetcfgError } from '../../errors.js';
-import { redactText } from '../../redact.js';
+import { firstLine } from './git-process.js';
 import type { SyncReport } from './sync-report.js';
 import type { TrackedBranch } from './tracked-branch.js';
 
@@ -16,11 +16,6 @@ export function isRejection(err: unknown): boolean {
   return /\[rejected\]|non-fast-forward|fetch first|cannot lock ref|failed to update ref/.test(String((err as { stderr?: string }).stderr ?? ''));
 }
 
-/** The first line git wrote to stderr (or the error's message), with every URL's credentials hidden. */
-export function firstLine(err: unknown): string {
-  const text = String((err as { stderr?: string }).stderr || (err as Error).message);
-  return redactText(text.trim().split('\n')[0] ?? '');
-}
 
 /** What the writers hear when a push failed for another reason than the branch moving on; `report` says it to readiness. */
 export async function pushFailure(failure: unknown, branch: TrackedBranch, report: SyncReport, remoteTimeoutMs: number): Promise<NetcfgError> {

@@ -4,7 +4,7 @@
  */
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { firstLine } from './remote-answers.js';
+import { firstLine } from './git-process.js';
 import type { GitJournal } from './git-journal.js';
 
 export interface Change {

@@ -1,6 +1,6 @@
 /** What git's failures mean for GIT_SYNC: a push refused because the branch moved on, told from a remote that cannot be reached. */
 import { expect } from 'chai';
-import { firstLine, isRejection } from '../../../src/store/git/remote-answers.js';
+import { isRejection } from '../../../src/store/git/remote-answers.js';
 
 describe('store/git/remote-answers', () => {
   const refusals: Array<[string, boolean]> = [
@@ -18,8 +18,4 @@ describe('store/git/remote-answers', () => {
     });
   }
 
-  it('the first line of what git said, with a URL\'s credentials hidden', () => {
-    expect(firstLine({ stderr: "fatal: unable to access 'https://bot:t0ken@git.example.com/x.git/'\nmore" })).to.equal("fatal: unable to access 'https://***@git.example.com/x.git/'");
-    expect(firstLine(new Error('spawn git ENOENT'))).to.equal('spawn git ENOENT');
-  });
 });
