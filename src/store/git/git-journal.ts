@@ -92,10 +92,6 @@ export class GitJournal {
     return { commits, total: Number(count.trim()) || 0 };
   }
 
-  close(): void {
-    clearTimeout(this.retryTimer);
-  }
-
   /** Kills every git command running now (shutdown); later ones fail at once. */
   stop(): void {
     clearTimeout(this.retryTimer);
