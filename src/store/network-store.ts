@@ -7,11 +7,11 @@ import path from 'node:path';
 import { setTimeout as delay, setImmediate as yieldToLoop } from 'node:timers/promises';
 import { NetcfgError } from '../errors.js';
 import { ConfigFolder } from './files/config-folder.js';
-import { LOCK_DIR, candidatesOf, parseNetworkId, type NetworkId } from './files/layout.js';
+import { LOCK_DIR, candidatesOf, requireNetworkId } from './files/layout.js';
 import { sweepTempFiles } from './files/temp-files.js';
-import { GitJournal, type Commit, type GitAuthor } from './git/git-journal.js';
-import { GitSync } from './git/git-sync.js';
-import type { DroppedNote } from './git/sync-report.js';
+import type { Commit, GitAuthor, GitJournal } from './git/git-journal.js';
+import type { GitSync } from './git/git-sync.js';
+import { openGit, type GitSyncSettings } from './open-git.js';
 import { ChangeLog } from './index/change-log.js';
 import { DiskSync } from './index/disk-sync.js';
 import { IndexCache } from './index/index-cache.js';
@@ -29,6 +29,7 @@ import { NetworkWriter } from './write/network-writer.js';
 import { DEFAULT_LOCK, WriteLocks, type LockOptions } from './write/write-lock.js';
 
 export type { HealthStatus, Readiness } from './readiness.js';
+export type { GitSyncSettings } from './open-git.js';
 
 export interface StoreOptions {
   root: string;
@@ -52,21 +53,10 @@ export interface StoreOptions {
 /** A PATCH's outcome: the record written, and what its URLs answered that was not fine (RPC_PROBE_ON_PATCH). */
 export type { UrlCheck, UrlFinding } from './validation/patch-urls.js';
 
-export interface GitSyncSettings {
-  intervalMs: number;
-  /** The deadline of each command that talks to the remote (default 10 s). */
-  remoteTimeoutMs?: number;
-  /** Told once when a force-push dropped commits the clone had (to be logged loudly). */
-  onDropped?: (note: DroppedNote) => void;
-}
-
 export interface Updated {
   record: NetworkRecord;
   findings: UrlFinding[];
 }
-
-/** GIT_REMOTE_TIMEOUT_MS's default: a git host that has not answered in 10 s is not going to. */
-export const DEFAULT_REMOTE_TIMEOUT_MS = 10_000;
 
 /** Files read between two yields of the first load, so /ready answers 503 meanwhile. */
 const LOAD_CHUNK = 250;
@@ -160,7 +150,7 @@ export class NetworkStore {
 
   /** A network by id; INVALID_ID for a malformed id, NETWORK_NOT_FOUND for an unknown one. */
   get(id: string): NetworkRecord {
-    const record = this.index.get(this.parseId(id).id);
+    const record = this.index.get(requireNetworkId(id).id);
     if (!record) throw new NetcfgError('NETWORK_NOT_FOUND', `Network ${id} was not found; GET /api/v1/networks lists the ids.`);
     return record;
   }
@@ -191,7 +181,7 @@ export class NetworkStore {
    * `reject` mode one that serves another chain refuses the PATCH.
    */
   async update(id: string, body: unknown, ifMatch?: string): Promise<Updated> {
-    const networkId = this.parseId(id);
+    const networkId = requireNetworkId(id);
     const details = validatePatch(body, this.policy);
     if (details.length > 0) {
       throw new NetcfgError('VALIDATION_FAILED', `The request body is invalid: ${details[0]?.message}${details.length > 1 ? ` (and ${details.length - 1} more)` : ''}`, { details });
@@ -215,14 +205,14 @@ export class NetworkStore {
     if (!this.journal) {
       throw new NetcfgError('NOT_IMPLEMENTED', 'History needs the config folder to be inside a git work tree; it is not.');
     }
-    const files = candidatesOf(this.parseId(record.id)).map(({ rel }) => path.join(this.root, rel));
+    const files = candidatesOf(requireNetworkId(record.id)).map(({ rel }) => path.join(this.root, rel));
     return this.journal.history(files, skip, limit);
   }
 
   /** The network as of commit `sha` and just before it (the folder must be in a git work tree). */
   async versionAt(id: string, sha: string): Promise<NetworkVersion> {
     if (!this.journal) throw new NetcfgError('NOT_IMPLEMENTED', 'History needs the config folder to be inside a git work tree; it is not.');
-    return versionAt(this.journal, this.root, this.parseId(id), sha, this.policy);
+    return versionAt(this.journal, this.root, requireNetworkId(id), sha, this.policy);
   }
 
   readiness(): Readiness {
@@ -241,46 +231,13 @@ export class NetworkStore {
   }
 
   private async openJournal(): Promise<void> {
-    // Found from the clone's top, not through the folder: a commit may have made the folder a link out.
-    this.journal = await GitJournal.open(this.folder.cloneTop ?? this.root, this.gitAuthor);
-    if (this.gitSyncOptions) {
-      if (!this.journal) throw new Error(`GIT_SYNC needs CONFIG_DIR (${this.root}) inside a git clone; it is not in a git work tree.`);
-      // What moves the work tree waits for the writers' turn: never between a write's read and its commit.
-      const sync = await GitSync.open(this.journal, (fn) => this.locks.inTurn('*', fn), {
-        staleMs: this.locks.staleMs,
-        remoteTimeoutMs: this.gitSyncOptions.remoteTimeoutMs ?? DEFAULT_REMOTE_TIMEOUT_MS,
-        onDropped: this.gitSyncOptions.onDropped,
-      });
-      this.follower = sync;
-      // Every PATCH is committed and pushed before its 200, and served once it is in the remote.
-      this.writer.upstream = {
-        hold: (id) => {
-          this.sync.hold(id);
-          return () => this.sync.release(id);
-        },
-        queue: (file, mode, text, message) => sync.queue(file, mode, text, message),
-        pushedSoFar: () => sync.pushedSoFar(),
-      };
-      this.writer.gitLock = this.journal.indexLock;
-      return;
-    }
-    if (this.journal && this.gitCommit) {
-      const journal = this.journal;
-      this.writer.afterWrite = (file, id, fields) => journal.commit(file, `netcfg: update ${fields.join(', ')} of ${id.id}`);
-    }
-    this.writer.gitLock = this.journal?.indexLock ?? null;
+    const git = await openGit({ root: this.root, cloneTop: this.folder.cloneTop, author: this.gitAuthor, gitCommit: this.gitCommit, gitSync: this.gitSyncOptions, locks: this.locks, writer: this.writer, disk: this.sync });
+    this.journal = git.journal;
+    this.follower = git.follower;
   }
 
   private saveCache(): Promise<void> {
     return this.cache?.save(this.index.revision, () => this.sync.servedFiles()) ?? Promise.resolve();
-  }
-
-  private parseId(id: string): NetworkId {
-    const parsed = parseNetworkId(id);
-    if (!parsed) {
-      throw new NetcfgError('INVALID_ID', `"${truncate(id)}" is not a network id; an id is <family>:<name>, each part lower-case letters, digits, "-" or "_" (e.g. evm:sepolia).`);
-    }
-    return parsed;
   }
 
   /** The first full read: every file (from the index cache where unchanged), yielding between chunks. */
@@ -297,10 +254,4 @@ export class NetworkStore {
     }
     for (const [rel, reason] of foreign) this.sync.refreshForeign(rel, reason);
   }
-}
-
-function truncate(s: string): string {
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what we hide
-  const printable = s.replace(/[\u0000-\u001f\u007f]/g, '?');
-  return printable.length > 80 ? `${printable.slice(0, 77)}...` : printable;
 }

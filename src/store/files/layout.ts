@@ -5,6 +5,7 @@
  * ID_PART can ever become a path, so no id can escape the config folder.
  */
 import path from 'node:path';
+import { NetcfgError } from '../../errors.js';
 
 export const ID_PART = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 export const EXTENSIONS = ['.yaml', '.yml'] as const;
@@ -29,6 +30,16 @@ export function parseNetworkId(id: string): NetworkId | null {
   const name = id.slice(colon + 1);
   if (!ID_PART.test(family) || !ID_PART.test(name)) return null;
   return { id, family, name };
+}
+
+/** Parses `<family>:<name>`; INVALID_ID, saying what an id is, when it is not one. */
+export function requireNetworkId(id: string): NetworkId {
+  const parsed = parseNetworkId(id);
+  if (parsed) return parsed;
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is hidden
+  const printable = id.replace(/[\u0000-\u001f\u007f]/g, '?');
+  const shown = printable.length > 80 ? `${printable.slice(0, 77)}...` : printable;
+  throw new NetcfgError('INVALID_ID', `"${shown}" is not a network id; an id is <family>:<name>, each part lower-case letters, digits, "-" or "_" (e.g. evm:sepolia).`);
 }
 
 /** Relative path (posix separators) of a network's file with the given extension. */
