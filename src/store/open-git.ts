@@ -45,11 +45,8 @@ export async function openGit({ root, cloneTop, author, gitCommit, gitSync, lock
   }
   if (!journal) throw new Error(`GIT_SYNC needs CONFIG_DIR (${path.resolve(root)}) inside a git clone; it is not in a git work tree.`);
   // What moves the work tree waits for the writers' turn: never between a write's read and its commit.
-  const follower = await GitSync.open(journal, (fn) => locks.inTurn('*', fn), {
-    staleMs: locks.staleMs,
-    remoteTimeoutMs: gitSync.remoteTimeoutMs ?? DEFAULT_REMOTE_TIMEOUT_MS,
-    onDropped: gitSync.onDropped,
-  });
+  const remoteTimeoutMs = gitSync.remoteTimeoutMs ?? DEFAULT_REMOTE_TIMEOUT_MS;
+  const follower = await GitSync.open(journal, (fn) => locks.inTurn('*', fn), { staleMs: locks.staleMs, remoteTimeoutMs, onDropped: gitSync.onDropped });
   // Every PATCH is committed and pushed before its 200, and served once it is in the remote.
   writer.upstream = {
     hold: (id) => {
@@ -58,6 +55,8 @@ export async function openGit({ root, cloneTop, author, gitCommit, gitSync, lock
     },
     queue: (file, mode, text, message) => follower.queue(file, mode, text, message),
     pushedSoFar: () => follower.pushedSoFar(),
+    // With the push in flight and the one after, a PATCH hears within three remote deadlines.
+    retryForMs: 2 * remoteTimeoutMs,
   };
   writer.gitLock = journal.indexLock;
   return { journal, follower };

@@ -200,11 +200,12 @@ export class GitSync {
       return;
     }
     // Refused because the branch moved (by the check before the push, or by a push that won the race to update the ref).
-    const rejected = refused === null && isRejection(failure) && (await this.branch.fetched());
+    // Writes that waited two remote deadlines already are answered now (their writers give up) rather than fetched for again.
+    const moved = refused === null && isRejection(failure);
+    const late = this.unpushed.oldestAgeMs() >= 2 * this.options.remoteTimeoutMs;
+    const rejected = moved && (late || (await this.branch.fetched()));
     if (rejected) this.share.rejected(pushMs);
-    // A write that waited two remote deadlines already is answered now rather than pushed once more.
-    const young = this.unpushed.oldestAgeMs() < 2 * this.options.remoteTimeoutMs;
-    if (rejected && young && this.rebases < MAX_REBASES && (await rebased(this.parts, this.clone, this.unpushed.paths()))) {
+    if (rejected && !late && this.rebases < MAX_REBASES && (await rebased(this.parts, this.clone, this.unpushed.paths()))) {
       this.rebases++;
       return; // the loop pushes the same writes again, on top of the remote's head
     }

@@ -62,6 +62,8 @@ export interface Upstream {
   /** Queues the file just written (holding `text`) for the next push, as a commit of its own. */
   queue(file: string, mode: number, text: string, message: string): { pushed: Promise<PushOutcome> };
   pushedSoFar(): Promise<PushOutcome>;
+  /** After this long a write the remote refused is not made again: its PATCH hears 503 within one more push. */
+  retryForMs: number;
 }
 
 export class NetworkWriter {
@@ -93,12 +95,13 @@ export class NetworkWriter {
   }
 
   async update(request: UpdateRequest): Promise<NetworkRecord> {
+    const started = performance.now();
     try {
       for (let attempt = 1; ; attempt++) {
         const written = await this.locks.inTurn(this.upstream ? '*' : request.id.id, () => this.attempts(request));
         if (!written.pushed || (await written.pushed) === 'pushed') return written.record;
         // Rejected: the clone is at the remote's new head; the next attempt edits that version (If-Match is checked against it).
-        if (attempt >= PUSH_ATTEMPTS) throw new NetcfgError('GIT_REMOTE_UNAVAILABLE', `The remote kept moving while ${request.id.id} was pushed; nothing was changed, retry the request.`);
+        if (attempt >= PUSH_ATTEMPTS || performance.now() - started > (this.upstream?.retryForMs ?? Infinity)) throw new NetcfgError('GIT_REMOTE_UNAVAILABLE', `The remote kept moving while ${request.id.id} was pushed; nothing was changed, retry the request.`);
         await delay(Math.random() * 20 * attempt); // jitter: replicas racing on one branch take turns
       }
     } catch (err) {
