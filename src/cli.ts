@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { Command, Option } from 'commander';
-import { configFromEnv, ConfigError } from './config.js';
+import { configFromEnv, ConfigError, environment, policyFromEnv } from './config.js';
 import { serve } from './main.js';
 import { probeNetworks } from './probe/probe-folder.js';
 import { DEFAULT_PROBER, Prober } from './probe/prober.js';
@@ -19,6 +19,7 @@ function fail(message: string, code = 2): never {
 }
 
 export function buildCli(): Command {
+  const env = environment();
   const program = new Command('netcfg').description('GitOps network configuration service').showHelpAfterError();
 
   program
@@ -42,7 +43,7 @@ export function buildCli(): Command {
     .addOption(new Option('--index-cache <file>', "file that keeps what was parsed, for a fast restart; 'off' to disable (default: in the OS temp folder) [INDEX_CACHE]"))
     .addHelpText('after', '\nThe API key is read from API_KEY only (a flag would show it in the process list).')
     .action(async (opts: Record<string, string | boolean | undefined>) => {
-      const env: Record<string, string | undefined> = { ...process.env };
+      const env = environment();
       const set = (name: string, value: string | boolean | undefined): void => {
         if (value !== undefined) env[name] = String(value);
       };
@@ -73,15 +74,22 @@ export function buildCli(): Command {
   program
     .command('validate')
     .description('check a config folder with the server\'s own code and schemas; exit 1 on any problem')
-    .argument('[dir]', 'the config folder', process.env.CONFIG_DIR || 'config/networks')
+    .argument('[dir]', 'the config folder', env.CONFIG_DIR || 'config/networks')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .addOption(new Option('--block-private-ips', 'apply RPC_BLOCK_PRIVATE_IPS [RPC_BLOCK_PRIVATE_IPS]'))
     .addOption(new Option('--allowed-hosts <hosts>', 'apply RPC_ALLOWED_HOSTS [RPC_ALLOWED_HOSTS]'))
     .addOption(new Option('--probe', 'also ask every enabled RPC URL which chain it serves (wrong chain or unreachable: a problem; far behind: a warning)'))
     .action(async (dir: string, opts: { format: string; blockPrivateIps?: boolean | string; allowedHosts?: string; probe?: boolean }) => {
-      const blockPrivate = opts.blockPrivateIps === true || /^(true|1|yes)$/i.test(process.env.RPC_BLOCK_PRIVATE_IPS ?? '');
-      const allowedHosts = (opts.allowedHosts ?? process.env.RPC_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
-      const report = validateFolder(path.resolve(dir), { blockPrivate, allowedHosts });
+      // The flags override the environment, read by the same rules as the server's.
+      let policy;
+      try {
+        policy = policyFromEnv({ ...env, ...(opts.blockPrivateIps === true ? { RPC_BLOCK_PRIVATE_IPS: 'true' } : {}), ...(opts.allowedHosts === undefined ? {} : { RPC_ALLOWED_HOSTS: opts.allowedHosts }) });
+      } catch (err) {
+        if (err instanceof ConfigError) fail(err.message);
+        throw err;
+      }
+      const { blockPrivate } = policy;
+      const report = validateFolder(path.resolve(dir), policy);
       const started = performance.now();
       const probed = opts.probe
         ? await probeNetworks(

@@ -37,7 +37,7 @@ export class ConfigError extends Error {}
 export const MIN_API_KEY_LENGTH = 32;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-type Env = Record<string, string | undefined>;
+export type Env = Record<string, string | undefined>;
 
 function oneOf<T extends string>(env: Env, name: string, choices: readonly T[], fallback: T): T {
   const value = (env[name] || fallback).toLowerCase();
@@ -80,6 +80,17 @@ function apiKeyOf(raw: string | undefined): string | undefined {
   return key;
 }
 
+/** The process's environment, read here (and handed on) so that no other module reads it. */
+export function environment(): Env {
+  return { ...process.env };
+}
+
+/** RPC_BLOCK_PRIVATE_IPS and RPC_ALLOWED_HOSTS: which RPC URLs a file or a PATCH may name. */
+export function policyFromEnv(env: Env): UrlPolicy {
+  const allowedHosts = (env.RPC_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== '');
+  return { blockPrivate: flag(env, 'RPC_BLOCK_PRIVATE_IPS'), allowedHosts };
+}
+
 export function configFromEnv(env: Env): Config {
   const host = env.HOST || '127.0.0.1';
   const apiKey = apiKeyOf(env.API_KEY);
@@ -91,7 +102,6 @@ export function configFromEnv(env: Env): Config {
   }
   const logLevel = (env.LOG_LEVEL || 'info').toLowerCase();
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}; got "${env.LOG_LEVEL}".`);
-  const allowedHosts = (env.RPC_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== '');
   return {
     host,
     port: int(env, 'PORT', 3000, 0, 65535),
@@ -99,7 +109,7 @@ export function configFromEnv(env: Env): Config {
     apiKey,
     logLevel,
     requireIfMatch: flag(env, 'REQUIRE_IF_MATCH'),
-    policy: { blockPrivate: flag(env, 'RPC_BLOCK_PRIVATE_IPS'), allowedHosts },
+    policy: policyFromEnv(env),
     watchPoll: flag(env, 'WATCH_POLL'),
     watchPollIntervalMs: int(env, 'WATCH_POLL_INTERVAL_MS', 1000, 50, 60_000),
     lockStaleMs: int(env, 'LOCK_STALE_MS', 5000, 2000, 600_000),

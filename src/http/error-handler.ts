@@ -10,6 +10,10 @@ import type { Logger } from 'pino';
 import { NetcfgError, type ErrorCode } from '../errors.js';
 import { logRequest } from '../log.js';
 
+/** The largest request body a PATCH may send: a network's rpc_urls are a few hundred bytes. */
+export const BODY_LIMIT_BYTES = 64 * 1024;
+const TOO_LARGE = `The request body is larger than ${BODY_LIMIT_BYTES / 1024} KiB.`;
+
 export const STATUS_OF: Record<ErrorCode, number> = {
   INVALID_ID: 400,
   INVALID_QUERY: 400,
@@ -46,7 +50,7 @@ function fromHttpError(err: HttpishError): NetcfgError | null {
   if (status === undefined || status < 400 || status >= 500) return null;
   switch (err.type) {
     case 'entity.too.large':
-      return new NetcfgError('PAYLOAD_TOO_LARGE', 'The request body is larger than 64 KiB.');
+      return new NetcfgError('PAYLOAD_TOO_LARGE', TOO_LARGE);
     case 'entity.parse.failed':
       return new NetcfgError('MALFORMED_JSON', `The request body is not valid JSON: ${err.message}.`);
     case 'charset.unsupported':
@@ -56,7 +60,7 @@ function fromHttpError(err: HttpishError): NetcfgError | null {
       // co-body throws JSON.parse's SyntaxError with status 400 and no type.
       if (status === 400 && err.name === 'SyntaxError') return new NetcfgError('MALFORMED_JSON', `The request body is not valid JSON: ${err.message}.`);
       if (status === 415) return new NetcfgError('UNSUPPORTED_MEDIA_TYPE', err.message);
-      if (status === 413) return new NetcfgError('PAYLOAD_TOO_LARGE', 'The request body is larger than 64 KiB.');
+      if (status === 413) return new NetcfgError('PAYLOAD_TOO_LARGE', TOO_LARGE);
       return new NetcfgError('BAD_REQUEST', err.expose === false ? 'The request could not be read.' : `The request could not be read: ${err.message}.`);
   }
 }

@@ -3,7 +3,7 @@
  * PATCH bodies (OpenAPI 3.1 speaks JSON Schema 2020-12), so the published contract cannot drift
  * from what the server enforces. The schemas keep their `$id`, so their internal `$ref`s resolve.
  */
-import { STATUS_OF } from './error-handler.js';
+import { BODY_LIMIT_BYTES, STATUS_OF } from './error-handler.js';
 import type { ErrorCode } from '../errors.js';
 import type { JsonSchema, Schemas } from '../store/validation/schemas.js';
 
@@ -59,7 +59,7 @@ const ERROR_EXAMPLES: Partial<Record<ErrorCode, string>> = {
   NETWORK_NOT_FOUND: 'Network evm:nope was not found.',
   FILE_INVALID: 'evm/sepolia.yaml is not valid YAML, so it cannot be edited safely.',
   PRECONDITION_FAILED: 'evm:sepolia has changed since the ETag in If-Match was read.',
-  PAYLOAD_TOO_LARGE: 'The request body is larger than 64 KiB.',
+  PAYLOAD_TOO_LARGE: `The request body is larger than ${BODY_LIMIT_BYTES / 1024} KiB.`,
   UNSUPPORTED_MEDIA_TYPE: 'The body must be JSON.',
   PRECONDITION_REQUIRED: 'This server requires If-Match on PATCH.',
   STORAGE_UNAVAILABLE: 'The disk refused to write evm/sepolia.yaml (ENOSPC); the file is unchanged.',

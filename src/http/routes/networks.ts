@@ -7,6 +7,7 @@ import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import bodyParser from 'koa-bodyparser';
 import { NetcfgError } from '../../errors.js';
+import { BODY_LIMIT_BYTES } from '../error-handler.js';
 import { jsonOf } from '../../store/network-record.js';
 import type { NetworkStore } from '../../store/network-store.js';
 import { linkHeader, parsePageQuery, totalPages } from '../pagination.js';
@@ -15,7 +16,6 @@ export interface NetworkRouteOptions {
   requireIfMatch: boolean;
 }
 
-export const BODY_LIMIT = '64kb';
 const JSON_TYPES = ['application/json', 'application/merge-patch+json'];
 
 const EMPTY_BODY = 'The request body is empty; send a JSON object such as {"rpc_urls": ["https://rpc.example.com"]}.';
@@ -40,7 +40,7 @@ const requireJson: Middleware = async (ctx, next) => {
 const parseJson = bodyParser({
   enableTypes: ['json'],
   extendTypes: { json: ['application/merge-patch+json'] },
-  jsonLimit: BODY_LIMIT,
+  jsonLimit: String(BODY_LIMIT_BYTES), // bytes, as the body parser reads a bare number
   strict: false, // a body of `42` or `"x"` is a schema error naming the body, not a parse error
 });
 

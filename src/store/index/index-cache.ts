@@ -121,8 +121,8 @@ export async function writeIndexCache(file: string, fingerprint: string, entries
 }
 
 /**
- * One config folder's cache file: read once at the first load, written after it (when it parsed
- * anything) and at shutdown (when the index changed since). Failures never reach a client: the
+ * One config folder's cache file: read once at the first load, written after it (off the path to
+ * ready) and at shutdown when the index changed since. Failures never reach a client: the
  * cache is reported through `onError` and the server runs on without it.
  */
 export class IndexCache {
@@ -158,10 +158,5 @@ export class IndexCache {
       }
     });
     return this.saving;
-  }
-
-  /** The revision the file holds, once the first load found nothing to parse (it is current). */
-  markCurrent(revision: number): void {
-    this.savedRevision = revision;
   }
 }
