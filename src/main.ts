@@ -37,7 +37,7 @@ export async function serve(config: Config): Promise<void> {
     onError: (err) => log.error({ err }, 'store error'),
   });
   // The first load adds every network; log changes after it, not thousands of lines at start.
-  store.onChange((change) => {
+  store.subscribe((change) => {
     if (store.loaded) log.info({ change }, 'index change');
   });
   const shutdown = new AbortController();
@@ -130,10 +130,7 @@ if (runDirectly()) {
 function liveProberOf(store: NetworkStore, config: Config): LiveProber {
   const prober = new Prober({ ...DEFAULT_PROBER, blockPrivate: config.policy.blockPrivate });
   const networks = function* () {
-    for (const id of store.index.ids()) {
-      const record = store.index.get(id);
-      if (record) yield { id, fields: networkOf(record) };
-    }
+    for (const id of store.ids()) yield { id, fields: networkOf(store.get(id)) };
   };
   return new LiveProber(prober, () => targetsOf(networks()), config.probeIntervalMs ?? 60_000);
 }

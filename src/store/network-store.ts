@@ -48,6 +48,8 @@ export interface StoreOptions {
   gitSync?: GitSyncSettings;
   /** RPC_PROBE_ON_PATCH: the URLs of a PATCH asked which chain they serve before the write. */
   urlCheck?: UrlCheck;
+  /** The index to serve from (default: a new, empty one); a test may hand in one it fills itself. */
+  index?: NetworkIndex;
 }
 
 /** A PATCH's outcome: the record written, and what its URLs answered that was not fine (RPC_PROBE_ON_PATCH). */
@@ -63,10 +65,10 @@ const LOAD_CHUNK = 250;
 
 export class NetworkStore {
   readonly root: string;
-  readonly index = new NetworkIndex();
+  private readonly index: NetworkIndex;
   /** Recent changes, for clients resuming a change stream. */
-  readonly changes = new ChangeLog(this.index);
-  readonly watcher: ConfigWatcher;
+  private readonly changes: ChangeLog;
+  private readonly watcher: ConfigWatcher;
   private readonly folder: ConfigFolder;
   private readonly sync: DiskSync;
   private readonly writer: NetworkWriter;
@@ -88,6 +90,8 @@ export class NetworkStore {
 
   constructor(options: StoreOptions) {
     this.root = path.resolve(options.root);
+    this.index = options.index ?? new NetworkIndex();
+    this.changes = new ChangeLog(this.index);
     this.policy = options.policy ?? OPEN_POLICY;
     const onError = options.onError ?? (() => {});
     loadSchemas(); // compile once, at start, so a broken schema fails fast
@@ -155,12 +159,34 @@ export class NetworkStore {
     return record;
   }
 
-  list(offset: number, limit: number, family?: string): Page {
+  /** A page of networks in id order (of one family when given), with the total and the revision it was read at. */
+  page(offset: number, limit: number, family?: string): Page {
     return this.index.page(offset, limit, family);
   }
 
-  onChange(listener: (change: IndexChange) => void): () => void {
+  /** Every id served (in no particular order). */
+  ids(): string[] {
+    return [...this.index.ids()];
+  }
+
+  /** The index revision: one more at every change of what is served. */
+  revision(): number {
+    return this.index.revision;
+  }
+
+  /** The changes after `revision`, oldest first; null when they are no longer kept (list again). */
+  changesSince(revision: number): IndexChange[] | null {
+    return this.changes.since(revision);
+  }
+
+  /** Hears every change of what is served, as it happens (the change stream, the log); returns the way to stop. */
+  subscribe(listener: (change: IndexChange) => void): () => void {
     return this.index.onChange(listener);
+  }
+
+  /** Resolves once every change the watcher has seen so far is served. */
+  whenIdle(): Promise<void> {
+    return this.watcher.whenIdle();
   }
 
   /** Pulls started so far with GIT_SYNC (by the interval or a webhook); null when it is off. */

@@ -25,6 +25,8 @@ describe('console/network-page: a network, its RPC URLs and its history (headles
     expect(pending, 'the diff before Save').to.include('removed: https://rpc.example.com (weight 100)').and.include('added: https://new.example.com (weight 100)');
     await page.getByLabel('Weight 2').fill('0');
     await page.getByRole('button', { name: 'Add URL' }).click();
+    // The page moves focus in an effect, after the click's render: wait for it (with a deadline), then check.
+    await page.waitForFunction("document.activeElement?.id === 'url-2'", undefined, { timeout: 5000 }).catch(() => undefined);
     expect(await page.evaluate('document.activeElement.id'), 'focus moves to the new field').to.equal('url-2');
     await page.getByLabel('RPC URL 3').fill('https://third.example.com');
     await page.getByLabel('RPC URL 3').press('Enter');
@@ -95,6 +97,7 @@ describe('console/network-page: a network, its RPC URLs and its history (headles
     await page.getByRole('button', { name: `Revert to ${seed}` }).click();
     const dialog = page.getByRole('dialog');
     await dialog.waitFor();
+    await page.waitForFunction("document.activeElement?.id === 'revert-title'", undefined, { timeout: 5000 }).catch(() => undefined);
     expect(await page.evaluate('document.activeElement.id'), 'focus moves to the dialog').to.equal('revert-title');
     expect(await dialog.getByRole('list').textContent()).to.include('removed: https://edited.example.com').and.include('added: https://rpc.example.com');
     expect(h.read('evm/sepolia.yaml'), 'nothing changes before Apply').to.include('https://edited.example.com');

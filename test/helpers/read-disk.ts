@@ -5,14 +5,14 @@
 import { closeSync, existsSync, openSync, readdirSync, readlinkSync, writeSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { DiskSync } from '../../src/store/index/disk-sync.js';
-import { NetworkIndex, type InvalidFile } from '../../src/store/index/network-index.js';
+import { NetworkIndex, type InvalidFile, type Page } from '../../src/store/index/network-index.js';
 import type { NetworkStore } from '../../src/store/network-store.js';
 import { ConfigFolder } from '../../src/store/files/config-folder.js';
 import { OPEN_POLICY } from '../../src/store/validation/url-rules.js';
 
-/** id -> ETag of every network the index serves, in id order. */
-export function servedEtags(index: NetworkIndex): Map<string, string> {
-  const page = index.page(0, Number.MAX_SAFE_INTEGER);
+/** id -> ETag of every network an index (or a store) serves, in id order. */
+export function servedEtags(source: { page(offset: number, limit: number): Page }): Map<string, string> {
+  const page = source.page(0, Number.MAX_SAFE_INTEGER);
   return new Map(page.records.map((r) => [r.id, r.etag]));
 }
 

@@ -4,6 +4,7 @@
  */
 import { NetworkStore, type StoreOptions } from '../../src/store/network-store.js';
 import type { IndexChange } from '../../src/store/index/network-index.js';
+import type { NetworkRecord } from '../../src/store/network-record.js';
 
 export async function startStore(root: string, options: Partial<StoreOptions> = {}): Promise<NetworkStore> {
   const store = new NetworkStore({ root, ...options });
@@ -18,7 +19,7 @@ export function nextChange(store: NetworkStore, predicate: (c: IndexChange) => b
       off();
       reject(new Error(`no matching index change within ${deadlineMs} ms`));
     }, deadlineMs);
-    const off = store.onChange((change) => {
+    const off = store.subscribe((change) => {
       if (!predicate(change)) return;
       clearTimeout(timer);
       off();
@@ -32,7 +33,12 @@ export async function until(store: NetworkStore, condition: () => boolean, deadl
   const deadline = Date.now() + deadlineMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`${what} not met within ${deadlineMs} ms`);
-    await Promise.race([store.watcher.whenIdle(), new Promise((r) => setTimeout(r, 20))]);
+    await Promise.race([store.whenIdle(), new Promise((r) => setTimeout(r, 20))]);
     await new Promise((r) => setImmediate(r));
   }
+}
+
+/** The record `store` serves for `id`, or undefined when it serves none. */
+export function served(store: NetworkStore, id: string): NetworkRecord | undefined {
+  return store.ids().includes(id) ? store.get(id) : undefined;
 }

@@ -18,6 +18,7 @@ import { makeConfigDir, removeDir, standardFiles } from '../helpers/fixtures.js'
 import { openSse } from '../helpers/sse.js';
 import { startStore } from '../helpers/store.js';
 import { DrivenView, StreamReader } from '../helpers/event-stream.js';
+import { NetworkIndex } from '../../src/store/index/network-index.js';
 
 const EVENT_URL_BYTES = 10_000;
 const EVENTS = 4_000; // 40 MB of frames
@@ -27,6 +28,7 @@ describe('http/events: what waits for one client is bounded', function () {
   this.timeout(60_000);
   let root: string;
   let store: NetworkStore;
+  let index: NetworkIndex;
   let view: DrivenView;
   let server: http.Server;
   let url: string;
@@ -35,7 +37,9 @@ describe('http/events: what waits for one client is bounded', function () {
 
   beforeEach(async () => {
     root = makeConfigDir(standardFiles());
-    store = await startStore(root);
+    // The index is handed in, so the replay test can fill it without 10,000 file changes.
+    index = new NetworkIndex();
+    store = await startStore(root, { index });
     view = new DrivenView();
     server = await listen(createApp(store, { heartbeatMs: 50, rpcHealth: view }), '127.0.0.1', 0);
     url = addressOf(server);
@@ -60,7 +64,7 @@ describe('http/events: what waits for one client is bounded', function () {
   }
 
   it('a client that stops reading is dropped after far fewer bytes than were emitted, and resumes with Last-Event-ID', async () => {
-    const revision = store.changes.revision;
+    const revision = store.revision();
     const reader = await connect();
     reader.socket.pause();
     const patched = await fetch(`${url}/api/v1/networks/evm:sepolia`, { method: 'PATCH', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ rpc_urls: ['https://while-stalled.example.com'] }) });
@@ -103,11 +107,11 @@ describe('http/events: what waits for one client is bounded', function () {
   });
 
   it('a replay larger than the bound and the kernel\'s buffers, with a live event behind it, is delivered whole', async () => {
-    const revision = store.changes.revision;
-    const base = store.index.get('evm:sepolia')!;
+    const revision = store.revision();
+    const base = index.get('evm:sepolia')!;
     // 10,000 changes in one burst, as after a checkout of thousands of files; long ETags stand in
     // for a replay that the kernel's buffers cannot take at once (10 MB).
-    for (let i = 0; i < 10_000; i++) store.index.put({ ...base, etag: `"${String(i).padStart(1000, 'e')}"` });
+    for (let i = 0; i < 10_000; i++) index.put({ ...base, etag: `"${String(i).padStart(1000, 'e')}"` });
     const reader = await StreamReader.open(port, `GET /api/v1/networks/events HTTP/1.1\r\nHost: 127.0.0.1\r\nLast-Event-ID: ${revision}\r\n\r\n`);
     sockets.push(reader.socket);
     reader.socket.pause(); // the replay waits in the server while the live event comes

@@ -68,7 +68,7 @@ describe('http/events (change stream)', () => {
     expect(JSON.parse(second!.data)).to.include({ id: 'evm:mainnet' });
 
     // Once each: the watcher's own event for the PATCHed bytes changes nothing.
-    await store.watcher.whenIdle();
+    await store.whenIdle();
     await until(store, () => stream.comments.some((c) => c.startsWith('heartbeat')), 2000, 'a heartbeat');
     expect(stream.events.map((e) => e.id)).to.deep.equal([String(list.revision + 1), String(list.revision + 2)]);
   });
@@ -97,7 +97,7 @@ describe('http/events (change stream)', () => {
 
     const future = await open({ 'Last-Event-ID': '999999' });
     const [reset] = await future.waitFor(1);
-    expect(reset).to.include({ event: 'reset', id: String(store.changes.revision) });
+    expect(reset).to.include({ event: 'reset', id: String(store.revision()) });
   });
 
   it('needs the API key, and rejects a malformed Last-Event-ID', async () => {

@@ -30,7 +30,7 @@ describe('probe/live-prober: RPC_PROBE_INTERVAL_MS (fake endpoints on loopback)'
     return f;
   };
   const liveOver = (intervalMs: number): LiveProber =>
-    new LiveProber(new Prober({ ...DEFAULT_PROBER, timeoutMs: 500 }), () => targetsOf([...store.index.ids()].map((id) => ({ id, fields: networkOf(store.get(id)) }))), intervalMs);
+    new LiveProber(new Prober({ ...DEFAULT_PROBER, timeoutMs: 500 }), () => targetsOf(store.ids().map((id) => ({ id, fields: networkOf(store.get(id)) }))), intervalMs);
   afterEach(async () => {
     await live?.stop();
     await store?.close();

@@ -86,7 +86,7 @@ describe('reliability: a force-push storm on a GIT_SYNC replica', function () {
     const remoteHead = git(bareOf(remote), 'rev-parse', 'main').trim();
     await until(s, () => s.readiness().components.git?.head === remoteHead && s.readiness().components.git?.ahead === 0, 10_000, 'the clone at the remote head');
     await s.writesSettled();
-    await s.watcher.whenIdle();
+    await s.whenIdle();
     expect(git(replica, 'status', '--porcelain')).to.equal('');
     for (const id of IDS) {
       const rel = `${id.replace(':', '/')}.yaml`;

@@ -54,11 +54,11 @@ export function eventRoutes(router: Router, store: NetworkStore, guard: Middlewa
     ctx.set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no' });
     ctx.body = stream;
 
-    stream.write(`retry: 1000\n: netcfg change stream at revision ${store.changes.revision}\n\n`);
+    stream.write(`retry: 1000\n: netcfg change stream at revision ${store.revision()}\n\n`);
     if (resumeFrom !== undefined) {
-      const missed = store.changes.since(resumeFrom);
+      const missed = store.changesSince(resumeFrom);
       if (missed === null) {
-        stream.write(`id: ${store.changes.revision}\nevent: reset\ndata: ${JSON.stringify({ revision: store.changes.revision, reason: 'the asked revision is no longer kept; list the networks again' })}\n\n`);
+        stream.write(`id: ${store.revision()}\nevent: reset\ndata: ${JSON.stringify({ revision: store.revision(), reason: 'the asked revision is no longer kept; list the networks again' })}\n\n`);
       } else {
         for (const change of missed) stream.write(frame(change));
       }
@@ -70,7 +70,7 @@ export function eventRoutes(router: Router, store: NetworkStore, guard: Middlewa
       stream.write(text);
       if (waiting() > allowed) drop();
     };
-    const offIndex = store.onChange((change) => send(frame(change)));
+    const offIndex = store.subscribe((change) => send(frame(change)));
     const offRpc = options.rpcHealth?.onChange((change) => send(rpcHealthFrame(change)));
     const heartbeat = setInterval(() => send(`: heartbeat ${Date.now()}\n\n`), options.heartbeatMs);
     let ended = false;

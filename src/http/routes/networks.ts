@@ -50,13 +50,13 @@ export function networkRoutes(router: Router, store: NetworkStore, guard: Middle
 
   const pages = new PageCache();
   router.get(lists, ...guard, (ctx: Context) => {
-    const revision = store.index.revision;
+    const revision = store.revision();
     // Keyed by the URL as sent: relayers repeat the same few, and a repeat is answered without
     // parsing its query again. An invalid query throws below, before anything is kept.
     let rendered = pages.get(revision, ctx.url);
     if (!rendered) {
       const query = parsePageQuery(ctx);
-      const page = store.list((query.page - 1) * query.perPage, query.perPage, query.family);
+      const page = store.page((query.page - 1) * query.perPage, query.perPage, query.family);
       const pagination = `{"current_page":${query.page},"per_page":${query.perPage},"total_items":${page.total},"total_pages":${totalPages(page.total, query.perPage)}}`;
       rendered = {
         body: Buffer.from(`{"success":true,"data":[${page.records.map(jsonOf).join(',')}],"error":null,"pagination":${pagination},"revision":${page.revision}}`),

@@ -49,7 +49,7 @@ describe('store/git/git-sync: writes (a real remote: git daemon on loopback)', f
     const answer = patch('evm:n0', 'https://new.example.com').then((res) => res);
     await gate.waiting();
     expect(readFileSync(path.join(folder(), 'evm', 'n0.yaml'), 'utf8')).to.include('https://new.example.com');
-    await store.watcher.whenIdle(); // the watcher saw the new file, and still serves the pushed one
+    await store.whenIdle(); // the watcher saw the new file, and still serves the pushed one
     expect(firstUrl('evm:n0')).to.equal(before);
     expect(store.readiness().components.git).to.include({ ahead: 1 });
     gate.release();

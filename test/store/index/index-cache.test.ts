@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import { readIndexCache } from '../../../src/store/index/index-cache.js';
 import type { NetworkStore } from '../../../src/store/network-store.js';
 import { makeConfigDir, networkYaml, removeDir, writeFile } from '../../helpers/fixtures.js';
-import { startStore } from '../../helpers/store.js';
+import { startStore, served } from '../../helpers/store.js';
 import { networkOf } from '../../../src/store/network-record.js';
 
 const SERVED = 'https://rpc.example.com';
@@ -28,7 +28,7 @@ function plant(cacheFile: string, rel: string): void {
 }
 
 function firstUrl(store: NetworkStore, id: string): string | undefined {
-  const record = store.index.get(id);
+  const record = served(store, id);
   return record ? (networkOf(record).rpc_urls as Array<{ url: string }>)[0]?.url : undefined;
 }
 
@@ -57,7 +57,7 @@ describe('store/index-cache', () => {
     const warm = await runOnce();
     expect(firstUrl(warm, 'fam1:net4')).to.equal(PLANTED); // from the cache: the file was not parsed
     expect(firstUrl(warm, 'fam1:net7')).to.equal(SERVED);
-    for (const id of cold.index.ids()) if (id !== 'fam1:net4') expect(warm.index.get(id)).to.deep.equal(cold.index.get(id));
+    for (const id of cold.ids()) if (id !== 'fam1:net4') expect(served(warm, id)).to.deep.equal(served(cold, id));
   });
 
   it('a file edited while stopped is parsed again, even with its size and mtime put back', async () => {
@@ -81,8 +81,8 @@ describe('store/index-cache', () => {
     await runOnce();
     writeFile(root, 'fam2/net5.yaml', 'rpc_urls: [\n');
     const warm = await runOnce();
-    expect(warm.index.has('fam2:net5')).to.equal(false);
-    expect(warm.index.invalidFiles().map((f) => f.path)).to.deep.equal(['fam2/net5.yaml']);
+    expect(warm.ids().includes('fam2:net5')).to.equal(false);
+    expect(warm.readiness().components.index.invalid_files.map((f) => f.path)).to.deep.equal(['fam2/net5.yaml']);
   });
 
   it('a cache written under another URL policy is not used', async () => {
@@ -97,7 +97,7 @@ describe('store/index-cache', () => {
     const good = readFileSync(cache, 'utf8');
     writeFileSync(cache, good.slice(0, Math.floor(good.length / 2)));
     const warm = await runOnce();
-    expect(warm.index.size).to.equal(30);
+    expect(warm.ids().length).to.equal(30);
     expect(readFileSync(cache, 'utf8').split('\n').filter((l) => l !== '')).to.have.length(31);
   });
 
@@ -116,7 +116,7 @@ describe('store/index-cache', () => {
   it('a cache that cannot be written is reported and changes nothing else', async () => {
     const errors: Error[] = [];
     const store = await startStore(root, { indexCache: path.join(root, 'fam0', 'net0.yaml', 'index.jsonl'), onError: (e) => errors.push(e) });
-    expect(store.index.size).to.equal(30);
+    expect(store.ids().length).to.equal(30);
     await store.close();
     expect(errors.map((e) => e.message).join('\n')).to.match(/could not write the index cache/);
   });

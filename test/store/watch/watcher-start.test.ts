@@ -9,7 +9,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { etagOf } from '../../../src/store/validation/network-file.js';
 import type { NetworkStore } from '../../../src/store/network-store.js';
 import { makeConfigDir, networkYaml, removeDir, standardFiles, writeFile } from '../../helpers/fixtures.js';
-import { startStore, until } from '../../helpers/store.js';
+import { served, startStore, until } from '../../helpers/store.js';
 
 describe('store/watcher while it starts (real folder, inotify)', () => {
   let root: string;
@@ -44,11 +44,11 @@ describe('store/watcher while it starts (real folder, inotify)', () => {
       writeFile(root, `${family}/a.yaml`, v1);
       const madeAt = Math.round(performance.now() - began);
       const s = (store = await starting);
-      const served = (text: string) => (): boolean => s.index.get(`${family}:a`)?.etag === etagOf(text);
-      await until(s, served(v1), 5000, `${family} (made ${madeAt} ms into a ${Math.round(startMs)} ms start) served`);
-      await s.watcher.whenIdle(); // past the re-check that follows each change: only an event can tell now
+      const serves = (text: string) => (): boolean => served(s, `${family}:a`)?.etag === etagOf(text);
+      await until(s, serves(v1), 5000, `${family} (made ${madeAt} ms into a ${Math.round(startMs)} ms start) served`);
+      await s.whenIdle(); // past the re-check that follows each change: only an event can tell now
       writeFileSync(path.join(root, family, 'a.yaml'), v2);
-      await until(s, served(v2), 5000, `the edit in ${family} (made ${madeAt} ms into a ${Math.round(startMs)} ms start) served`);
+      await until(s, serves(v2), 5000, `the edit in ${family} (made ${madeAt} ms into a ${Math.round(startMs)} ms start) served`);
       await s.close();
       store = undefined;
     }

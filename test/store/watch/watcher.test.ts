@@ -14,7 +14,7 @@ import type { NetworkStore } from '../../../src/store/network-store.js';
 import { OPEN_POLICY } from '../../../src/store/validation/url-rules.js';
 import { makeConfigDir, networkYaml, removeDir, standardFiles, writeFile } from '../../helpers/fixtures.js';
 import { freshScan, invalidPaths, servedEtags, writeInTwoChunks } from '../../helpers/read-disk.js';
-import { nextChange, startStore, until } from '../../helpers/store.js';
+import { nextChange, served, startStore, until } from '../../helpers/store.js';
 
 /** Holds this thread for `ms` without yielding: the test process stands for a writer the OS paused. */
 function busyFor(ms: number): void {
@@ -35,13 +35,13 @@ for (const mode of MODES) describe(`store/watcher (real folder, ${mode.title})`,
   let store: NetworkStore;
   let changes: IndexChange[];
   const file = (rel: string): string => path.join(root, rel);
-  const etagServed = (id: string): string | undefined => store.index.get(id)?.etag;
+  const etagServed = (id: string): string | undefined => served(store, id)?.etag;
 
   beforeEach(async () => {
     root = makeConfigDir(standardFiles());
     store = await startStore(root, { watch: mode.watch });
     changes = [];
-    store.onChange((c) => changes.push(c));
+    store.subscribe((c) => changes.push(c));
   });
   afterEach(async () => {
     await store.close();
@@ -84,8 +84,8 @@ for (const mode of MODES) describe(`store/watcher (real folder, ${mode.title})`,
   it('a file that was never valid is reported, never served, and forgotten once deleted', async () => {
     writeFile(root, 'evm/broken.yaml', BAD);
     await until(store, () => invalidPaths(store).includes('evm/broken.yaml'), 5000, 'broken reported');
-    expect(store.index.has('evm:broken')).to.equal(false);
-    expect(store.list(0, 100).total).to.equal(3);
+    expect(store.ids().includes('evm:broken')).to.equal(false);
+    expect(store.page(0, 100).total).to.equal(3);
     unlinkSync(file('evm/broken.yaml'));
     await until(store, () => invalidPaths(store).length === 0, 5000, 'report cleared');
     expect(changes).to.deep.equal([]);
@@ -97,7 +97,7 @@ for (const mode of MODES) describe(`store/watcher (real folder, ${mode.title})`,
     writeFile(root, 'evm/.sepolia.yaml.4242.tmp', saved);
     renameSync(file('evm/.sepolia.yaml.4242.tmp'), file('evm/sepolia.yaml'));
     expect(await seen).to.include({ etag: etagOf(saved) });
-    await store.watcher.whenIdle();
+    await store.whenIdle();
     expect(etagServed('evm:sepolia')).to.equal(etagOf(saved));
     expect(invalidPaths(store)).to.deep.equal([]);
   });
@@ -109,7 +109,7 @@ for (const mode of MODES) describe(`store/watcher (real folder, ${mode.title})`,
     // Each step waits for the watcher to be idle, so no look still under way can find the next.
     const served = async (symbol: string, what: string): Promise<void> => {
       await until(store, () => etagServed('evm:alias') === etagOf(version(symbol)), 5000, what);
-      await store.watcher.whenIdle();
+      await store.whenIdle();
     };
     const replace = (rel: string, text: string): void => {
       writeFile(root, `${rel}.new`, text);
@@ -150,9 +150,9 @@ for (const mode of MODES) describe(`store/watcher (real folder, ${mode.title})`,
       if (i === 3) writeFileSync(file('evm/sepolia.yaml'), changed);
       await delay(5);
     }
-    await until(store, () => names.every((n) => store.index.has(`evm:${n}`)), 5000, 'every added file served');
+    await until(store, () => names.every((n) => store.ids().includes(`evm:${n}`)), 5000, 'every added file served');
     await until(store, () => etagServed('evm:sepolia') === etagOf(changed), 5000, 'the change served');
-    await store.watcher.whenIdle();
+    await store.whenIdle();
     expect(invalidPaths(store)).to.deep.equal([]);
   });
 
@@ -164,9 +164,9 @@ for (const mode of MODES) describe(`store/watcher (real folder, ${mode.title})`,
     const seen = nextChange(store, (c) => c.id === 'evm:sentinel');
     writeFile(root, 'evm/sentinel.yaml', networkYaml());
     await seen;
-    await store.watcher.whenIdle();
+    await store.whenIdle();
     expect(invalidPaths(store)).to.deep.equal([]);
-    expect([...servedEtags(store.index).keys()]).to.deep.equal(['evm:mainnet', 'evm:sentinel', 'evm:sepolia', 'solana:devnet']);
+    expect([...servedEtags(store).keys()]).to.deep.equal(['evm:mainnet', 'evm:sentinel', 'evm:sepolia', 'solana:devnet']);
   });
 
   it('a .yml beside a .yaml is reported as a duplicate; deleting the .yaml serves the .yml', async () => {
@@ -184,21 +184,21 @@ for (const mode of MODES) describe(`store/watcher (real folder, ${mode.title})`,
     mkdirSync(file('cosmos'));
     writeFile(root, 'cosmos/hub.yaml', networkYaml());
     writeFile(root, 'cosmos/theta.yml', networkYaml());
-    await until(store, () => store.list(0, 100, 'cosmos').total === 2, 5000, 'cosmos added');
+    await until(store, () => store.page(0, 100, 'cosmos').total === 2, 5000, 'cosmos added');
 
     // git checkout style: a whole folder appears at once by rename.
     writeFile(root, '.staging/stellar/testnet.yaml', networkYaml());
     writeFile(root, '.staging/stellar/mainnet.yaml', networkYaml());
     writeFile(root, '.staging/stellar/Bad.yaml', networkYaml());
     renameSync(file('.staging/stellar'), file('stellar'));
-    await until(store, () => store.list(0, 100, 'stellar').total === 2, 5000, 'stellar moved in');
+    await until(store, () => store.page(0, 100, 'stellar').total === 2, 5000, 'stellar moved in');
     await until(store, () => invalidPaths(store).includes('stellar/Bad.yaml'), 5000, 'bad name reported');
 
     rmSync(file('cosmos'), { recursive: true });
     rmSync(file('stellar'), { recursive: true });
-    await until(store, () => store.list(0, 100, 'cosmos').total === 0 && store.list(0, 100, 'stellar').total === 0, 5000, 'families removed');
+    await until(store, () => store.page(0, 100, 'cosmos').total === 0 && store.page(0, 100, 'stellar').total === 0, 5000, 'families removed');
     await until(store, () => invalidPaths(store).length === 0, 5000, 'reports of the removed folder cleared');
-    expect([...servedEtags(store.index)]).to.deep.equal([...freshScan(root).etags]);
+    expect([...servedEtags(store)]).to.deep.equal([...freshScan(root).etags]);
   });
 
   it('a burst swap of 500 files settles to exactly the files on disk', async function () {
@@ -207,9 +207,9 @@ for (const mode of MODES) describe(`store/watcher (real folder, ${mode.title})`,
     const v1 = (i: number): string => networkYaml({ rpc_urls: [`https://n${i}.example.com`] });
     const v2 = (i: number): string => networkYaml({ rpc_urls: [`https://n${i}.example.com`], extra: 'symbol: V2' });
     const name = (i: number): string => `burst/n${String(i).padStart(3, '0')}.yaml`;
-    const expected = new Map(servedEtags(store.index));
+    const expected = new Map(servedEtags(store));
     const matches = (): boolean => {
-      const got = servedEtags(store.index);
+      const got = servedEtags(store);
       return got.size === expected.size && [...expected].every(([id, etag]) => got.get(id) === etag);
     };
 
@@ -229,9 +229,9 @@ for (const mode of MODES) describe(`store/watcher (real folder, ${mode.title})`,
       else expected.set(id, etagOf(v2(i)));
     }
     await until(store, matches, 20000, 'swap and delete settled');
-    await store.watcher.whenIdle();
+    await store.whenIdle();
     const scan = freshScan(root);
-    expect([...servedEtags(store.index)]).to.deep.equal([...scan.etags]);
+    expect([...servedEtags(store)]).to.deep.equal([...scan.etags]);
     expect([...scan.etags]).to.deep.equal([...expected].sort(([a], [b]) => (a < b ? -1 : 1)));
     expect(store.readiness().components.index.invalid_files).to.deep.equal(scan.invalid).and.deep.equal([]);
   });
@@ -258,7 +258,7 @@ for (const mode of MODES) describe(`store/watcher (real folder, ${mode.title})`,
         writeFileSync(file(rel(i)), version(round, i));
       }
       await until(store, () => served(round), 10000, `round ${round} served`);
-      await store.watcher.whenIdle();
+      await store.whenIdle();
     }
   });
 
@@ -271,10 +271,10 @@ for (const mode of MODES) describe(`store/watcher (real folder, ${mode.title})`,
         writeFileSync(f, version(tag));
       }
       await until(store, () => etagServed('evm:sepolia') === etagOf(version(`B${round}`)), 5000, `round ${round}: the second replacement served`);
-      await store.watcher.whenIdle();
+      await store.whenIdle();
       writeFileSync(f, version(`EDIT${round}`)); // in place: the inode git made last
       await until(store, () => etagServed('evm:sepolia') === etagOf(version(`EDIT${round}`)), 5000, `round ${round}: the in-place edit after it served`);
-      await store.watcher.whenIdle();
+      await store.whenIdle();
     }
   });
 
@@ -288,7 +288,7 @@ for (const mode of MODES) describe(`store/watcher (real folder, ${mode.title})`,
     // check stands between the half and the index. The default window is 10 ms (RELIABILITY.md).
     await store.close();
     store = await startStore(root, { watch: { ...mode.watch, debounceMs: 5, stableMs: 200 } });
-    store.onChange((c) => changes.push(c));
+    store.subscribe((c) => changes.push(c));
     const full = networkYaml({ extra: 'symbol: FULL' });
     const half = full.slice(0, full.indexOf('chain_id'));
     // The first chunk alone is a valid network, so serving it would be visible (and wrong).
@@ -320,7 +320,7 @@ for (const mode of MODES) describe(`store/watcher (real folder, ${mode.title})`,
     if (mode.title === 'polling') await delay(20); // a later clock tick, which a poll can see
     writeFileSync(file('evm/sepolia.yaml'), inPlace);
     await until(store, () => etagServed('evm:sepolia') === etagOf(inPlace), 5000, 'the in-place edit served');
-    await store.watcher.whenIdle();
+    await store.whenIdle();
     expect(etagServed('evm:sepolia')).to.equal(etagOf(inPlace));
   });
 
@@ -334,7 +334,7 @@ for (const mode of MODES) describe(`store/watcher (real folder, ${mode.title})`,
       }
       const last = etagOf(versions[versions.length - 1] as string);
       await until(store, () => etagServed('evm:sepolia') === last, 5000, 'last write served');
-      await store.watcher.whenIdle();
+      await store.whenIdle();
       expect(etagServed('evm:sepolia')).to.equal(last);
       // Every version served on the way was one that was written whole.
       const written = new Set(versions.map((v) => etagOf(v)));

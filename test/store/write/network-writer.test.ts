@@ -232,7 +232,7 @@ describe('store/network-writer', () => {
         expect(readFileSync(rig.file(SEPOLIA)).equals(before), 'the old file changed').to.equal(true);
         expect(await leftoversOf(rig)).to.deep.equal([]);
 
-        await rig.store.watcher.whenIdle();
+        await rig.store.whenIdle();
         const got = await request(app).get('/api/v1/networks/evm:sepolia').expect(200);
         expect(got.headers.etag).to.equal(sha256Etag(before));
         const ready = await request(app).get('/api/v1/ready');
