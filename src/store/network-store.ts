@@ -248,9 +248,9 @@ export class NetworkStore {
       folderWarning: this.sync.folderWarning(),
       networks: this.index.size,
       invalid: this.index.invalidFiles(),
-      watcher: this.watcher,
+      watcher: { status: this.watcher.status, lastEventAt: this.watcher.lastEventAt, lastError: this.watcher.lastError },
       writeFailure: this.writer.lastFailure,
-      journal: this.journal,
+      journal: this.journal && { pendingCount: this.journal.pendingCount, waiting: this.journal.indexLock.waiting, lastFailure: this.journal.lastFailure },
       gitCommit: this.gitCommit,
       sync: this.follower?.status() ?? null,
     });

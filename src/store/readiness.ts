@@ -3,10 +3,9 @@
  * git). The HTTP layer turns it into 200 or 503; invalid files only make it "degraded", since one
  * bad file merged in git must not take every replica out of service.
  */
-import type { GitJournal } from './git/git-journal.js';
 import type { SyncStatus } from './git/sync-report.js';
 import type { InvalidFile } from './index/network-index.js';
-import type { ConfigWatcher } from './watch/watcher.js';
+import type { WatcherStatus } from './watch/watcher.js';
 
 export type HealthStatus = 'healthy' | 'degraded' | 'unhealthy';
 
@@ -31,9 +30,10 @@ export interface ReadinessInputs {
   folderWarning: string | null;
   networks: number;
   invalid: InvalidFile[];
-  watcher: ConfigWatcher;
+  watcher: { status: WatcherStatus; lastEventAt: Date | null; lastError: string | null };
   writeFailure: { at: Date; message: string } | null;
-  journal: GitJournal | null;
+  /** The git work tree holding the folder, when there is one: commits waiting, writes waiting for git's lock, its last failure. */
+  journal: { pendingCount: number; waiting: number; lastFailure: { message: string } | null } | null;
   gitCommit: boolean;
   /** GIT_SYNC's view of the remote, when it is on. */
   sync: SyncStatus | null;
@@ -79,7 +79,7 @@ export function readinessOf({ loadedAt, rootProblem, folderWarning, networks, in
               status: gitFailure ? 'degraded' : 'healthy',
               commit_on_write: gitCommit,
               pending_commits: journal.pendingCount,
-              writes_waiting_for_git: journal.indexLock.waiting,
+              writes_waiting_for_git: journal.waiting,
               ...(gitFailure ? { error: gitFailure.message } : {}),
               ...(sync ?? {}),
             },
