@@ -6,6 +6,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import { NetcfgError } from '../errors.js';
+import type { Actor } from '../store/actor.js';
+
+/** API_KEY's holder, as commits and change events name them. */
+const API_KEY_ACTOR: Actor = { kind: 'token', name: 'api-key' };
 
 function digest(value: string): Buffer {
   return createHash('sha256').update(value).digest();
@@ -33,6 +37,7 @@ export function bearerAuth(apiKey: string) {
     if (count !== 1 || !ok) {
       throw new NetcfgError('UNAUTHORIZED', 'Missing or wrong API key; send "Authorization: Bearer <API_KEY>".');
     }
+    ctx.state.actor = API_KEY_ACTOR; // what the key's holder writes is theirs, down to the commit
     await next();
   };
 }

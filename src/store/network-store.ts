@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { setTimeout as delay, setImmediate as yieldToLoop } from 'node:timers/promises';
 import { NetcfgError } from '../errors.js';
+import type { Actor } from './actor.js';
 import { ConfigFolder } from './files/config-folder.js';
 import { LOCK_DIR, candidatesOf, requireNetworkId } from './files/layout.js';
 import { sweepTempFiles } from './files/temp-files.js';
@@ -104,10 +105,10 @@ export class NetworkStore {
     // Wait long enough for a lock left by a killed process to go stale and be taken over.
     const maxWaitMs = options.lock?.maxWaitMs ?? Math.max(DEFAULT_LOCK.maxWaitMs, staleMs * 2 + 2000);
     this.locks = new WriteLocks(() => path.join(this.folder.forWriting(), LOCK_DIR), fs, { staleMs, maxWaitMs });
-    this.writer = new NetworkWriter(this.folder, this.index, this.policy, fs, this.locks);
+    this.gitAuthor = options.gitAuthor ?? { name: 'netcfg', email: 'netcfg@localhost' };
+    this.writer = new NetworkWriter(this.gitAuthor, this.folder, this.index, this.policy, fs, this.locks);
     this.cache = options.indexCache ? new IndexCache(options.indexCache, this.policy, onError) : null;
     this.gitCommit = options.gitCommit ?? false;
-    this.gitAuthor = options.gitAuthor ?? { name: 'netcfg', email: 'netcfg@localhost' };
     this.gitSyncOptions = options.gitSync;
     this.urlCheck = options.urlCheck;
   }
@@ -202,11 +203,11 @@ export class NetworkStore {
   }
 
   /**
-   * Validates a PATCH body and writes it (see NetworkWriter for the write itself). With a URL check,
+   * Validates a PATCH body and writes it as `actor` (see NetworkWriter for the write itself). With a URL check,
    * the URLs are asked first (after the 404 and If-Match checks against the version served): in
    * `reject` mode one that serves another chain refuses the PATCH.
    */
-  async update(id: string, body: unknown, ifMatch?: string): Promise<Updated> {
+  async update(id: string, body: unknown, ifMatch: string | undefined, actor: Actor): Promise<Updated> {
     const networkId = requireNetworkId(id);
     const details = validatePatch(body, this.policy);
     if (details.length > 0) {
@@ -222,7 +223,7 @@ export class NetworkStore {
     const current = this.index.get(networkId.id);
     const served = { id: networkId, record: current, onDisk: current !== undefined && !this.index.problemPaths().includes(current.path) };
     const findings = this.urlCheck ? await checkPatchUrls(this.urlCheck, served, changes, ifMatch) : [];
-    return { record: await this.writer.update({ id: networkId, changes, ifMatch }), findings };
+    return { record: await this.writer.update({ id: networkId, changes, ifMatch, actor }), findings };
   }
 
   /** The commits of a network's file, newest first (the folder must be in a git work tree). */

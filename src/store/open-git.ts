@@ -39,7 +39,7 @@ export async function openGit({ root, cloneTop, author, gitCommit, gitSync, lock
   // Found from the clone's top, not through the folder: a commit may have made the folder a link out.
   const journal = await GitJournal.open(cloneTop ?? root, author);
   if (!gitSync) {
-    if (journal && gitCommit) writer.afterWrite = (file, id, fields) => journal.commit(file, `netcfg: update ${fields.join(', ')} of ${id.id}`);
+    if (journal && gitCommit) writer.afterWrite = (file, message, commitAuthor) => journal.commit(file, message, commitAuthor);
     writer.gitLock = journal?.indexLock ?? null;
     return { journal, follower: null };
   }
@@ -51,9 +51,9 @@ export async function openGit({ root, cloneTop, author, gitCommit, gitSync, lock
   writer.upstream = {
     hold: (id) => {
       disk.hold(id);
-      return () => disk.release(id);
+      return (actor) => disk.release(id, actor);
     },
-    queue: (file, mode, text, message) => follower.queue(file, mode, text, message),
+    queue: (file, mode, text, message, commitAuthor) => follower.queue(file, mode, text, message, commitAuthor),
     pushedSoFar: () => follower.pushedSoFar(),
     // With the push in flight and the one after, a PATCH hears within three remote deadlines.
     retryForMs: 2 * remoteTimeoutMs,

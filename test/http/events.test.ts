@@ -63,9 +63,9 @@ describe('http/events (change stream)', () => {
 
     const [first, second] = await stream.waitFor(2);
     expect(first).to.include({ event: 'modified', id: String(list.revision + 1) });
-    expect(JSON.parse(first!.data)).to.deep.equal({ id: 'evm:sepolia', etag: patchedEtag, revision: list.revision + 1 });
+    expect(JSON.parse(first!.data)).to.deep.equal({ id: 'evm:sepolia', etag: patchedEtag, revision: list.revision + 1, actor: 'token:api-key' });
     expect(second).to.include({ event: 'modified', id: String(list.revision + 2) });
-    expect(JSON.parse(second!.data)).to.include({ id: 'evm:mainnet' });
+    expect(JSON.parse(second!.data)).to.include({ id: 'evm:mainnet', actor: null });
 
     // Once each: the watcher's own event for the PATCHed bytes changes nothing.
     await store.whenIdle();

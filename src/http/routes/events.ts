@@ -30,7 +30,7 @@ export interface EventRouteOptions {
 }
 
 function frame(change: IndexChange): string {
-  return `id: ${change.revision}\nevent: ${change.kind}\ndata: ${JSON.stringify({ id: change.id, etag: change.etag, revision: change.revision })}\n\n`;
+  return `id: ${change.revision}\nevent: ${change.kind}\ndata: ${JSON.stringify({ id: change.id, etag: change.etag, revision: change.revision, actor: change.actor })}\n\n`;
 }
 
 function lastEventId(ctx: Context): number | undefined {

@@ -8,6 +8,7 @@ import type { Context, Middleware } from 'koa';
 import bodyParser from 'koa-bodyparser';
 import { NetcfgError } from '../../errors.js';
 import { BODY_LIMIT_BYTES } from '../error-handler.js';
+import { ANONYMOUS, type Actor } from '../../store/actor.js';
 import { jsonOf } from '../../store/network-record.js';
 import type { NetworkStore } from '../../store/network-store.js';
 import { linkHeader, parsePageQuery, totalPages } from '../pagination.js';
@@ -106,7 +107,7 @@ export function networkRoutes(router: Router, store: NetworkStore, guard: Middle
       throw new NetcfgError('PRECONDITION_REQUIRED', 'This server requires If-Match on PATCH; GET the network and send its ETag in If-Match.');
     }
     if (String(ctx.request.rawBody ?? '').trim() === '') throw new NetcfgError('MALFORMED_JSON', EMPTY_BODY); // chunked, with nothing in it
-    const { record, findings } = await store.update(String(ctx.params.network_id), ctx.request.body, ifMatch);
+    const { record, findings } = await store.update(String(ctx.params.network_id), ctx.request.body, ifMatch, (ctx.state.actor as Actor | undefined) ?? ANONYMOUS);
     ctx.set('ETag', record.etag);
     ctx.type = 'application/json';
     // What the URLs answered that was not fine (RPC_PROBE_ON_PATCH) goes beside the data.

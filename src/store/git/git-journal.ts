@@ -38,7 +38,8 @@ export interface GitOptions {
 
 export class GitJournal {
   lastFailure: { at: Date; message: string } | null = null;
-  private readonly pending = new Map<string, string>(); // path from top -> message
+  /** Writes not committed yet: path from the top -> the commit's message and author. */
+  private readonly pending = new Map<string, { message: string; author: string }>();
   private chain: Promise<unknown> = Promise.resolve();
   private retryTimer: NodeJS.Timeout | undefined;
   private retries = 0;
@@ -67,10 +68,10 @@ export class GitJournal {
     return this.pending.size;
   }
 
-  /** Commits `file` alone. Never throws: a failure is kept for a retry and shown in readiness. */
-  commit(file: string, message: string): Promise<void> {
+  /** Commits `file` alone, authored by `author` (`Name <email>`; netcfg commits it). Never throws: a failure is kept for a retry and shown in readiness. */
+  commit(file: string, message: string, author: string = this.authorLine): Promise<void> {
     const rel = path.relative(this.top, file);
-    this.pending.set(rel, message);
+    this.pending.set(rel, { message, author });
     return this.serial(() => this.flush());
   }
 
@@ -99,11 +100,11 @@ export class GitJournal {
   }
 
   private async flush(): Promise<void> {
-    for (const [rel, message] of [...this.pending]) {
+    for (const [rel, { message, author }] of [...this.pending]) {
       try {
         await this.indexLock.ours(async () => {
           await this.git(['add', '--', rel]);
-          await this.git(['commit', '--no-verify', '--quiet', '--only', '-m', message, '--', rel]);
+          await this.git(['commit', '--no-verify', '--quiet', '--only', `--author=${author}`, '-m', message, '--', rel]);
         });
         this.pending.delete(rel);
       } catch (err) {

@@ -122,11 +122,11 @@ export class GitSync {
    * `pushed` settles once the remote has it, or throws GIT_REMOTE_UNAVAILABLE (the remote cannot be
    * reached) or STORAGE_UNAVAILABLE (git could not commit); nothing is changed then.
    */
-  queue(file: string, mode: number, text: string, message: string): { pushed: Promise<PushOutcome> } {
+  queue(file: string, mode: number, text: string, message: string, author: string): { pushed: Promise<PushOutcome> } {
     const rel = path.relative(this.journal.top, file);
     // The folder's checks keep every write inside the clone; a path that left it would become a tree entry with `..`.
     if (rel.startsWith('..') || path.isAbsolute(rel)) throw new NetcfgError('FILE_INVALID', `${file} lies outside the clone ${this.journal.top}; it is not pushed.`);
-    const pushed = this.unpushed.add(rel.split(path.sep).join('/'), mode, text, message);
+    const pushed = this.unpushed.add(rel.split(path.sep).join('/'), mode, text, message, author);
     this.kick();
     return { pushed };
   }

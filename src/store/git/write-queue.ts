@@ -18,6 +18,8 @@ interface Queued {
   executable: boolean;
   text: string;
   message: string;
+  /** Its commit's author, `Name <email>` (netcfg commits it). */
+  author: string;
   /** When it was queued (performance.now()). */
   since: number;
   settle(outcome: PushOutcome | NetcfgError): void;
@@ -31,10 +33,10 @@ export class WriteQueue {
   }
 
   /** Queues a write; the promise settles with the outcome of the push that carries it. */
-  add(rel: string, mode: number, text: string, message: string): Promise<PushOutcome> {
+  add(rel: string, mode: number, text: string, message: string, author: string): Promise<PushOutcome> {
     const pushed = new Promise<PushOutcome>((resolve, reject) => {
       const settle = (outcome: PushOutcome | NetcfgError): void => (outcome instanceof NetcfgError ? reject(outcome) : resolve(outcome));
-      this.items.push({ rel, executable: (mode & 0o111) !== 0, text, message, since: performance.now(), settle });
+      this.items.push({ rel, executable: (mode & 0o111) !== 0, text, message, author, since: performance.now(), settle });
     });
     pushed.catch(() => undefined); // awaited by the writer once it let its turn go
     return pushed;
@@ -75,8 +77,8 @@ export class WriteQueue {
     this.items.splice(0).forEach((item, i) => item.settle(outcomeOf(i)));
   }
 
-  /** What fast-import reads to make the first `count` writes one commit each on OUTGOING, on top of `base`. */
-  fastImportInput(count: number, base: string, author: string): Buffer {
+  /** What fast-import reads to make the first `count` writes one commit each on OUTGOING, on top of `base`, committed by `committer`. */
+  fastImportInput(count: number, base: string, committer: string): Buffer {
     const parts: Buffer[] = [];
     const add = (text: string): number => parts.push(Buffer.from(text));
     const data = (bytes: Buffer): void => {
@@ -85,7 +87,7 @@ export class WriteQueue {
       add('\n');
     };
     this.items.slice(0, count).forEach((item, i) => {
-      add(`commit ${OUTGOING}\nauthor ${author} now\ncommitter ${author} now\n`);
+      add(`commit ${OUTGOING}\nauthor ${item.author} now\ncommitter ${committer} now\n`);
       data(Buffer.from(item.message));
       if (i === 0) add(`from ${base}\n`);
       // The path runs to the end of the line; ids and the folder layout keep line breaks out of it.

@@ -86,16 +86,19 @@ export class DiskSync {
     this.held.set(id.id, (this.held.get(id.id) ?? 0) + 1);
   }
 
-  /** Lets go of one `hold`; after the last, serves what is on disk. */
-  release(id: NetworkId): void {
+  /** Lets go of one `hold`; after the last, serves what is on disk, as changed by `actor` (the write's, actor.ts). */
+  release(id: NetworkId, actor: string | null = null): void {
     const left = (this.held.get(id.id) ?? 1) - 1;
     if (left > 0) return void this.held.set(id.id, left);
     this.held.delete(id.id);
-    this.apply(this.observe(id));
+    this.apply(this.observe(id), actor);
   }
 
-  /** Serves the observed state: `.yaml` wins over `.yml`; a bad file keeps the last good version. */
-  apply(obs: Observation): void {
+  /**
+   * Serves the observed state: `.yaml` wins over `.yml`; a bad file keeps the last good version.
+   * `actor` made the change (null: found on disk).
+   */
+  apply(obs: Observation, actor: string | null = null): void {
     if (this.held.has(obs.id.id)) return;
     if (!obs.folder.ok && obs.folder.kind !== 'missing') return; // readiness says why; the last good versions stay
     if (obs.familyOutside) {
@@ -128,7 +131,7 @@ export class DiskSync {
       this.problem(source.rel, outcome.problems);
       return;
     }
-    this.index.put(outcome.record);
+    this.index.put(outcome.record, actor);
     this.served.set(source.rel, { stamp: source.stamp, etag: outcome.record.etag });
     this.index.clearProblems(source.rel);
   }

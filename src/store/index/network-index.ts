@@ -14,6 +14,8 @@ export interface IndexChange {
   /** ETag after the change; null when deleted. */
   etag: string | null;
   revision: number;
+  /** Who made it (`token:<name>`, `system:<part>`; actor.ts); null for a change found on disk (git, an editor). */
+  actor: string | null;
 }
 
 export interface InvalidFile {
@@ -59,19 +61,19 @@ export class NetworkIndex {
   }
 
   /** Stores a record; returns the change, or null when the same bytes were already served. */
-  put(record: NetworkRecord): IndexChange | null {
+  put(record: NetworkRecord, actor: string | null = null): IndexChange | null {
     const previous = this.records.get(record.id);
     if (previous && previous.etag === record.etag && previous.path === record.path) return null;
     this.records.set(record.id, record);
     if (!previous) this.insertId(record.id);
-    return this.emit(previous ? 'modified' : 'added', record.id, record.etag);
+    return this.emit(previous ? 'modified' : 'added', record.id, record.etag, actor);
   }
 
   remove(id: string): IndexChange | null {
     if (!this.records.delete(id)) return null;
     const at = this.unsorted ? this.sorted.indexOf(id) : lowerBound(this.sorted, id);
     if (this.sorted[at] === id) this.sorted.splice(at, 1);
-    return this.emit('deleted', id, null);
+    return this.emit('deleted', id, null, null);
   }
 
   /** Appends without sorting; the next read sorts once. For loading thousands of files. */
@@ -132,8 +134,8 @@ export class NetworkIndex {
     else this.sorted.splice(lowerBound(this.sorted, id), 0, id);
   }
 
-  private emit(kind: ChangeKind, id: string, etag: string | null): IndexChange {
-    const change = { kind, id, etag, revision: ++this.rev };
+  private emit(kind: ChangeKind, id: string, etag: string | null, actor: string | null): IndexChange {
+    const change = { kind, id, etag, revision: ++this.rev, actor };
     for (const listener of this.listeners) listener(change);
     return change;
   }

@@ -27,6 +27,7 @@ import { FileReplacer } from './file-replacer.js';
 import type { FsSeam } from './fs-seam.js';
 import type { HeldLock, WriteLocks } from './write-lock.js';
 import { detailsOf, editedText, ifMatchAccepts } from './network-edit.js';
+import { actorLabel, actorTrailer, authorLineOf, type Actor } from '../actor.js';
 
 export interface UpdateRequest {
   id: NetworkId;
@@ -34,6 +35,8 @@ export interface UpdateRequest {
   changes: Record<string, unknown>;
   /** The If-Match header as sent, if any. */
   ifMatch?: string | undefined;
+  /** Who writes: the commit's author and the change event's actor. */
+  actor: Actor;
 }
 
 /** A write done in this clone; with GIT_SYNC, `pushed` settles once the remote has it. */
@@ -52,15 +55,15 @@ const MOVED_ATTEMPTS = 3;
 /** Pushes a remote that moved on may reject before a PATCH gives up (GIT_SYNC). */
 const PUSH_ATTEMPTS = 10;
 
-/** GIT_COMMIT: called under the lock once a write is durable, to commit it. */
-export type AfterWrite = (file: string, id: NetworkId, fields: string[]) => Promise<void>;
+/** GIT_COMMIT: called under the lock once a write is durable, to commit it with `message`, authored by `author` (a git identity). */
+export type AfterWrite = (file: string, message: string, author: string) => Promise<void>;
 
 /** GIT_SYNC: the remote branch every write goes to before its answer (git-sync.ts, wired by the store). */
 export interface Upstream {
-  /** Keeps `id` served at its pushed version; the function returned serves what is on disk again. */
-  hold(id: NetworkId): () => void;
-  /** Queues the file just written (holding `text`) for the next push, as a commit of its own. */
-  queue(file: string, mode: number, text: string, message: string): { pushed: Promise<PushOutcome> };
+  /** Keeps `id` served at its pushed version; the function returned serves what is on disk again, as changed by an actor (null: not this write's). */
+  hold(id: NetworkId): (actor: string | null) => void;
+  /** Queues the file just written (holding `text`) for the next push, as a commit of its own by `author`. */
+  queue(file: string, mode: number, text: string, message: string, author: string): { pushed: Promise<PushOutcome> };
   pushedSoFar(): Promise<PushOutcome>;
   /** After this long a write the remote refused is not made again: its PATCH hears 503 within one more push. */
   retryForMs: number;
@@ -80,6 +83,8 @@ export class NetworkWriter {
   };
 
   constructor(
+    /** netcfg's own git identity: its commits' committer, and the author of what the operator writes (actor.ts). */
+    private readonly netcfgAuthor: { name: string; email: string },
     private readonly folder: ConfigFolder,
     private readonly index: NetworkIndex,
     private readonly policy: UrlPolicy,
@@ -172,11 +177,11 @@ export class NetworkWriter {
       return { record: outcome.record };
     }
     const next = editedText(id, rel, text, parsed.doc, data, changed, this.policy);
-    return this.write(id, current, next, changed.map(([key]) => key), held);
+    return this.write(request, current, next, changed.map(([key]) => key), held);
   }
 
   /** Holding the network's cross-process lock: replace the file, serve the new record, commit it. */
-  private async write(id: NetworkId, current: Current, next: { text: string; record: NetworkRecord }, fields: string[], held: HeldLock | null): Promise<Written | Retry> {
+  private async write({ id, actor }: UpdateRequest, current: Current, next: { text: string; record: NetworkRecord }, fields: string[], held: HeldLock | null): Promise<Written | Retry> {
     const lock = held ?? (await this.locks.acquire(id));
     // With GIT_SYNC the new version is served once it is in the remote, not when it is on this disk.
     const serveDisk = this.upstream?.hold(id);
@@ -191,21 +196,29 @@ export class NetworkWriter {
       });
       if (outcome === 'changed') return 'moved';
       if (outcome === 'gone') return 'gone';
-      const message = `netcfg: update ${fields.join(', ')} of ${id.id}`;
+      const message = `netcfg: update ${fields.join(', ')} of ${id.id}\n\n${actorTrailer(actor)}\n`;
+      const author = authorLineOf(actor, this.netcfgAuthor);
       if (this.upstream && serveDisk) {
         // The remote is what makes it durable: a restart resets the clone to it, so no folder fsync here.
-        const { pushed } = this.upstream.queue(current.abs, current.mode, next.text, message);
-        written = { record: next.record, pushed: pushed.finally(serveDisk) };
-        written.pushed?.catch(() => undefined); // awaited by update() once the turn is let go
+        const { pushed } = this.upstream.queue(current.abs, current.mode, next.text, message, author);
+        const served = pushed.then(
+          (outcome) => (serveDisk(outcome === 'pushed' ? actorLabel(actor) : null), outcome),
+          (err: unknown) => {
+            serveDisk(null); // the clone is back at the remote's version: not this write's
+            throw err;
+          },
+        );
+        written = { record: next.record, pushed: served };
+        served.catch(() => undefined); // awaited by update() once the turn is let go
         return written;
       }
       // Renamed: the new file is what is on disk, so it is served, even if the folder sync fails.
-      this.index.put(next.record);
+      this.index.put(next.record, actorLabel(actor));
       await this.syncFolder(current, next.record);
-      await this.afterWrite?.(current.abs, id, fields);
+      await this.afterWrite?.(current.abs, message, author);
       return { record: next.record };
     } finally {
-      if (!written) serveDisk?.();
+      if (!written) serveDisk?.(null);
       if (lock !== held) await lock.release();
     }
   }

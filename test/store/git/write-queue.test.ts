@@ -25,9 +25,9 @@ describe('store/git/write-queue', () => {
 
   it('fast-import makes one commit per queued write, each of its file alone, in order, on top of the base', () => {
     const queue = new WriteQueue();
-    void queue.add('config/evm/a.yaml', 0o644, 'a: 2 # kept\n', 'netcfg: update a');
-    void queue.add('config/evm/b.yaml', 0o755, 'b: 2\n', 'netcfg: update b');
-    void queue.add('config/evm/a.yaml', 0o644, 'a: 3\n', 'netcfg: update a again');
+    void queue.add('config/evm/a.yaml', 0o644, 'a: 2 # kept\n', 'netcfg: update a', 'netcfg <netcfg@localhost>');
+    void queue.add('config/evm/b.yaml', 0o755, 'b: 2\n', 'netcfg: update b', 'netcfg <netcfg@localhost>');
+    void queue.add('config/evm/a.yaml', 0o644, 'a: 3\n', 'netcfg: update a again', 'netcfg <netcfg@localhost>');
     execFileSync('git', ['-C', repo, 'fast-import', '--quiet', '--date-format=now'], { input: queue.fastImportInput(3, 'HEAD', 'netcfg <netcfg@localhost>') });
     const log = git(repo, 'log', '--format=%an <%ae>|%s', OUTGOING).trim().split('\n');
     expect(log).to.deep.equal(['netcfg <netcfg@localhost>|netcfg: update a again', 'netcfg <netcfg@localhost>|netcfg: update b', 'netcfg <netcfg@localhost>|netcfg: update a', 'seed <seed@example.com>|seed']);
@@ -40,8 +40,8 @@ describe('store/git/write-queue', () => {
 
   it('each promise settles with its outcome; settledSoFar waits for the last write queued', async () => {
     const queue = new WriteQueue();
-    const first = queue.add('a', 0o644, 'x', 'm');
-    const second = queue.add('b', 0o644, 'y', 'm');
+    const first = queue.add('a', 0o644, 'x', 'm', 'netcfg <netcfg@localhost>');
+    const second = queue.add('b', 0o644, 'y', 'm', 'netcfg <netcfg@localhost>');
     const soFar = queue.settledSoFar();
     expect(queue.paths()).to.deep.equal(new Set(['a', 'b']));
     queue.settleFirst(1, 'pushed');

@@ -30,12 +30,12 @@ describe('store/network-index', () => {
     index.onChange((c) => changes.push(c));
     const v0 = record('evm:sepolia', 0);
     const v1 = record('evm:sepolia', 1);
-    expect(index.put(v0)).to.deep.equal({ kind: 'added', id: 'evm:sepolia', etag: v0.etag, revision: 1 });
+    expect(index.put(v0)).to.deep.equal({ kind: 'added', id: 'evm:sepolia', etag: v0.etag, revision: 1, actor: null });
     expect(index.put(record('evm:sepolia', 0))).to.equal(null);
     expect(index.revision).to.equal(1);
-    expect(index.put(v1)).to.deep.equal({ kind: 'modified', id: 'evm:sepolia', etag: v1.etag, revision: 2 });
+    expect(index.put(v1, 'token:ops')).to.deep.equal({ kind: 'modified', id: 'evm:sepolia', etag: v1.etag, revision: 2, actor: 'token:ops' });
     expect(index.get('evm:sepolia')).to.equal(v1);
-    expect(index.remove('evm:sepolia')).to.deep.equal({ kind: 'deleted', id: 'evm:sepolia', etag: null, revision: 3 });
+    expect(index.remove('evm:sepolia')).to.deep.equal({ kind: 'deleted', id: 'evm:sepolia', etag: null, revision: 3, actor: null });
     expect(index.remove('evm:sepolia')).to.equal(null);
     expect(index.revision).to.equal(3);
     expect(changes.map((c) => c.kind)).to.deep.equal(['added', 'modified', 'deleted']);

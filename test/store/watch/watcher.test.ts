@@ -15,6 +15,7 @@ import { OPEN_POLICY } from '../../../src/store/validation/url-rules.js';
 import { makeConfigDir, networkYaml, removeDir, standardFiles, writeFile } from '../../helpers/fixtures.js';
 import { freshScan, invalidPaths, servedEtags, writeInTwoChunks } from '../../helpers/read-disk.js';
 import { nextChange, served, startStore, until } from '../../helpers/store.js';
+import { ANONYMOUS } from '../../../src/store/actor.js';
 
 /** Holds this thread for `ms` without yielding: the test process stands for a writer the OS paused. */
 function busyFor(ms: number): void {
@@ -303,13 +304,13 @@ for (const mode of MODES) describe(`store/watcher (real folder, ${mode.title})`,
   // The watcher answers the event of the store's own PATCH with a stat, not a read (DiskSync.wrote):
   // an edit by someone else right after it must still be read, however alike the two stats look.
   it('an edit landing right after a PATCH is served: a file replaced (new inode), then one written in place', async () => {
-    await store.update('evm:sepolia', { rpc_urls: ['https://a1.example.com'] });
+    await store.update('evm:sepolia', { rpc_urls: ['https://a1.example.com'] }, undefined, ANONYMOUS);
     const replaced = networkYaml({ extra: 'symbol: GIT' });
     writeFile(root, 'evm/.sepolia.yaml.77.tmp', replaced);
     renameSync(file('evm/.sepolia.yaml.77.tmp'), file('evm/sepolia.yaml'));
     await until(store, () => etagServed('evm:sepolia') === etagOf(replaced), 5000, 'the replaced file served');
 
-    await store.update('evm:sepolia', { rpc_urls: ['https://a2.example.com'] });
+    await store.update('evm:sepolia', { rpc_urls: ['https://a2.example.com'] }, undefined, ANONYMOUS);
     const written = readFileSync(file('evm/sepolia.yaml'), 'utf8');
     // Same size and inode as the PATCH's own write. On a kernel with coarse file times (before
     // Linux 6.13) it can also share its clock tick, so its stat equals the write's, and only the
