@@ -4,17 +4,16 @@
  * HTTP: it returns data, and its errors carry data.
  */
 import path from 'node:path';
-import { setTimeout as delay, setImmediate as yieldToLoop } from 'node:timers/promises';
+import { setTimeout as delay } from 'node:timers/promises';
 import { NetcfgError } from '../errors.js';
 import type { Actor } from './actor.js';
 import { ConfigFolder } from './files/config-folder.js';
 import { LOCK_DIR, candidatesOf, requireNetworkId } from './files/layout.js';
-import { sweepTempFiles } from './files/temp-files.js';
-import type { Commit, GitAuthor, GitJournal } from './git/git-journal.js';
-import type { GitSync } from './git/git-sync.js';
-import { openGit, type GitSyncSettings } from './open-git.js';
+import type { Commit, GitAuthor } from './git/git-journal.js';
+import { StoreGit, type GitSyncSettings } from './store-git.js';
 import { ChangeLog } from './index/change-log.js';
 import { DiskSync } from './index/disk-sync.js';
+import { firstLoad } from './index/first-load.js';
 import { IndexCache } from './index/index-cache.js';
 import { NetworkIndex, type IndexChange, type Page } from './index/network-index.js';
 import type { NetworkRecord } from './network-record.js';
@@ -30,7 +29,7 @@ import { NetworkWriter } from './write/network-writer.js';
 import { DEFAULT_LOCK, WriteLocks, type LockOptions } from './write/write-lock.js';
 
 export type { HealthStatus, Readiness } from './readiness.js';
-export type { GitSyncSettings } from './open-git.js';
+export type { GitSyncSettings } from './store-git.js';
 
 export interface StoreOptions {
   root: string;
@@ -61,9 +60,6 @@ export interface Updated {
   findings: UrlFinding[];
 }
 
-/** Files read between two yields of the first load, so /ready answers 503 meanwhile. */
-const LOAD_CHUNK = 250;
-
 export class NetworkStore {
   readonly root: string;
   private readonly index: NetworkIndex;
@@ -80,13 +76,9 @@ export class NetworkStore {
   private writesOpen = false;
   /** Set by close(): new writes are refused. */
   private closing = false;
-  private journal: GitJournal | null = null;
-  /** GIT_SYNC: the clone following its remote branch, when on. */
-  private follower: GitSync | null = null;
+  /** The work tree holding the folder, and with GIT_SYNC the clone following its remote: the writer's write strategy. */
+  private readonly git: StoreGit;
   private readonly cache: IndexCache | null;
-  private readonly gitCommit: boolean;
-  private readonly gitAuthor: GitAuthor;
-  private readonly gitSyncOptions: StoreOptions['gitSync'];
   private readonly urlCheck: UrlCheck | undefined;
 
   constructor(options: StoreOptions) {
@@ -105,11 +97,10 @@ export class NetworkStore {
     // Wait long enough for a lock left by a killed process to go stale and be taken over.
     const maxWaitMs = options.lock?.maxWaitMs ?? Math.max(DEFAULT_LOCK.maxWaitMs, staleMs * 2 + 2000);
     this.locks = new WriteLocks(() => path.join(this.folder.forWriting(), LOCK_DIR), fs, { staleMs, maxWaitMs });
-    this.gitAuthor = options.gitAuthor ?? { name: 'netcfg', email: 'netcfg@localhost' };
-    this.writer = new NetworkWriter(this.gitAuthor, this.folder, this.index, this.policy, fs, this.locks);
+    const author = options.gitAuthor ?? { name: 'netcfg', email: 'netcfg@localhost' };
+    this.git = new StoreGit({ root: this.root, cloneTop: this.folder.cloneTop, author, gitCommit: options.gitCommit ?? false, gitSync: options.gitSync, locks: this.locks, disk: this.sync });
+    this.writer = new NetworkWriter(author, this.folder, this.index, this.policy, fs, this.locks, this.git);
     this.cache = options.indexCache ? new IndexCache(options.indexCache, this.policy, onError) : null;
-    this.gitCommit = options.gitCommit ?? false;
-    this.gitSyncOptions = options.gitSync;
     this.urlCheck = options.urlCheck;
   }
 
@@ -119,13 +110,13 @@ export class NetworkStore {
    * what changed since (a stat per file) once chokidar is ready.
    */
   async start(): Promise<void> {
-    await Promise.all([this.load(), this.openJournal().then(() => (this.writesOpen = true))]);
+    await Promise.all([firstLoad(this.folder, this.sync, this.index, this.cache?.read() ?? null), this.git.open().then(() => (this.writesOpen = true))]);
     // Ready once git is open too: a PATCH answered before that would be neither committed nor pushed.
     this.loadedAt = new Date();
     await this.watcher.start();
     this.watcher.refreshChanged();
     void this.saveCache();
-    await this.follower?.start(this.gitSyncOptions?.intervalMs ?? 5000);
+    await this.git.follow();
   }
 
   /**
@@ -137,9 +128,8 @@ export class NetworkStore {
     const grace = new AbortController();
     await Promise.race([this.writer.settled(), delay(graceMs, undefined, { signal: grace.signal }).catch(() => undefined)]);
     grace.abort();
-    await this.follower?.close();
+    await this.git.stop();
     await this.writer.settled();
-    this.journal?.stop();
     await this.watcher.close();
     if (this.loaded) await this.saveCache();
   }
@@ -192,14 +182,12 @@ export class NetworkStore {
 
   /** Pulls started so far with GIT_SYNC (by the interval or a webhook); null when it is off. */
   get pullsStarted(): number | null {
-    return this.follower?.pulls ?? null;
+    return this.git.follower?.pulls ?? null;
   }
 
   /** Starts a pull from the remote now (a verified webhook); false when GIT_SYNC is off. */
   pullNow(): boolean {
-    if (!this.follower) return false;
-    void this.follower.pull();
-    return true;
+    return this.git.pullNow();
   }
 
   /**
@@ -217,7 +205,7 @@ export class NetworkStore {
     if (!this.writesOpen || (!this.index.has(networkId.id) && !this.loaded)) {
       throw new NetcfgError('NOT_READY', 'netcfg is still loading its configuration; retry in a moment.');
     }
-    const refusal = this.follower?.refusal();
+    const refusal = this.git.follower?.refusal();
     if (refusal) throw refusal;
     const changes = body as Record<string, unknown>;
     const current = this.index.get(networkId.id);
@@ -229,17 +217,17 @@ export class NetworkStore {
   /** The commits of a network's file, newest first (the folder must be in a git work tree). */
   async history(id: string, skip: number, limit: number): Promise<{ commits: Commit[]; total: number }> {
     const record = this.get(id);
-    if (!this.journal) {
+    if (!this.git.journal) {
       throw new NetcfgError('NOT_IMPLEMENTED', 'History needs the config folder to be inside a git work tree; it is not.');
     }
     const files = candidatesOf(requireNetworkId(record.id)).map(({ rel }) => path.join(this.root, rel));
-    return this.journal.history(files, skip, limit);
+    return this.git.journal.history(files, skip, limit);
   }
 
   /** The network as of commit `sha` and just before it (the folder must be in a git work tree). */
   async versionAt(id: string, sha: string): Promise<NetworkVersion> {
-    if (!this.journal) throw new NetcfgError('NOT_IMPLEMENTED', 'History needs the config folder to be inside a git work tree; it is not.');
-    return versionAt(this.journal, this.root, requireNetworkId(id), sha, this.policy);
+    if (!this.git.journal) throw new NetcfgError('NOT_IMPLEMENTED', 'History needs the config folder to be inside a git work tree; it is not.');
+    return versionAt(this.git.journal, this.root, requireNetworkId(id), sha, this.policy);
   }
 
   readiness(): Readiness {
@@ -251,34 +239,11 @@ export class NetworkStore {
       invalid: this.index.invalidFiles(),
       watcher: { status: this.watcher.status, lastEventAt: this.watcher.lastEventAt, lastError: this.watcher.lastError },
       writeFailure: this.writer.lastFailure,
-      journal: this.journal && { pendingCount: this.journal.pendingCount, waiting: this.journal.indexLock.waiting, lastFailure: this.journal.lastFailure },
-      gitCommit: this.gitCommit,
-      sync: this.follower?.status() ?? null,
+      ...this.git.report(),
     });
-  }
-
-  private async openJournal(): Promise<void> {
-    const git = await openGit({ root: this.root, cloneTop: this.folder.cloneTop, author: this.gitAuthor, gitCommit: this.gitCommit, gitSync: this.gitSyncOptions, locks: this.locks, writer: this.writer, disk: this.sync });
-    this.journal = git.journal;
-    this.follower = git.follower;
   }
 
   private saveCache(): Promise<void> {
     return this.cache?.save(this.index.revision, () => this.sync.servedFiles()) ?? Promise.resolve();
-  }
-
-  /** The first full read: every file (from the index cache where unchanged), yielding between chunks. */
-  private async load(): Promise<void> {
-    const folder = this.folder.check();
-    if (folder.ok) sweepTempFiles(folder.real);
-    this.index.beginBulk();
-    const { ids, foreign } = this.sync.listTargets(folder);
-    const load = { folder, cache: this.cache?.read() ?? null, linkedFamilies: new Map<string, boolean>() };
-    let read = 0;
-    for (const id of ids.values()) {
-      this.sync.apply(this.sync.observe(id, load));
-      if (++read % LOAD_CHUNK === 0) await yieldToLoop();
-    }
-    for (const [rel, reason] of foreign) this.sync.refreshForeign(rel, reason);
   }
 }

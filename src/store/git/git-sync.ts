@@ -44,7 +44,7 @@ export class GitSync {
   pulls = 0;
   private readonly report: SyncReport;
   /** Where the clone's branch is, and how far behind the remote's (the pull keeps it too). */
-  private readonly clone: CloneState = { head: null, behind: 0 };
+  private clone: CloneState = { head: null, behind: 0 };
   private timer: NodeJS.Timeout | undefined;
   /** Writes not pushed yet, oldest first. */
   private readonly unpushed = new WriteQueue();
@@ -79,7 +79,7 @@ export class GitSync {
     // The clone is netcfg's: what a killed process left (a commit not pushed, a file not committed) never got its 200.
     await sync.branch.resetHard();
     await excludeOwnFolders(journal);
-    sync.clone.head = await sync.branch.rev('HEAD');
+    sync.clone = { head: await sync.branch.rev('HEAD'), behind: 0 };
     return sync;
   }
 
@@ -146,7 +146,7 @@ export class GitSync {
     if (this.working) return;
     this.working = this.work()
       .catch((err: unknown) => {
-        this.report.lastError = `git failed in the clone: ${firstLine(err)}`;
+        this.report.failed(`git failed in the clone: ${firstLine(err)}`);
       })
       .finally(() => {
         this.working = null;
@@ -162,7 +162,7 @@ export class GitSync {
         await this.pushAll().catch((err: unknown) => this.failAll(err));
       } else if (this.pullWaiters.length > 0) {
         const waiters = this.pullWaiters.splice(0);
-        await pullOnce(this.parts, this.clone);
+        this.clone = (await pullOnce(this.parts)) ?? this.clone;
         for (const done of waiters) done();
       } else return;
     }
@@ -193,8 +193,8 @@ export class GitSync {
       // already) before the answers, so a client that got its 200 finds `git status` clean.
       await this.journal
         .serial(() => this.branch.moveTo(OUTGOING))
-        .catch((err: unknown) => (this.report.lastError = `git could not move the clone to what it pushed: ${firstLine(err)}`));
-      this.clone.head = await this.branch.rev('HEAD').catch(() => null);
+        .catch((err: unknown) => this.report.failed(`git could not move the clone to what it pushed: ${firstLine(err)}`));
+      this.clone = { ...this.clone, head: await this.branch.rev('HEAD').catch(() => null) };
       this.unpushed.settleFirst(batch, 'pushed');
       this.share.pushed(pushMs, this.unpushed.length > 0);
       return;
@@ -205,7 +205,9 @@ export class GitSync {
     const late = this.unpushed.oldestAgeMs() >= 2 * this.options.remoteTimeoutMs;
     const rejected = moved && (late || (await this.branch.fetched()));
     if (rejected) this.share.rejected(pushMs);
-    if (rejected && !late && this.rebases < MAX_REBASES && (await rebased(this.parts, this.clone, this.unpushed.paths()))) {
+    const movedTo = rejected && !late && this.rebases < MAX_REBASES ? await rebased(this.parts, this.unpushed.paths()) : null;
+    if (movedTo !== null) {
+      this.clone = { ...this.clone, head: movedTo };
       this.rebases++;
       return; // the loop pushes the same writes again, on top of the remote's head
     }
@@ -215,7 +217,7 @@ export class GitSync {
       this.journal.serial(async () => {
         // The writes queued after the batch go with it: the files on disk are put back too.
         await backToRemote(this.branch, this.report);
-        this.clone.head = await this.branch.rev('HEAD').catch(() => null);
+        this.clone = { ...this.clone, head: await this.branch.rev('HEAD').catch(() => null) };
         this.unpushed.settleAll((i) => (rejected || (refused !== null && i >= batch) ? 'rejected' : (refused ?? unavailable ?? 'rejected')));
       }),
     );
@@ -226,12 +228,12 @@ export class GitSync {
    * and the clone goes back to the remote's last known head when git lets it.
    */
   private async failAll(err: unknown): Promise<void> {
-    this.report.lastError = `git failed in the clone: ${firstLine(err)}`;
+    this.report.failed(`git failed in the clone: ${firstLine(err)}`);
     const refusal = new NetcfgError('STORAGE_UNAVAILABLE', `git failed in the clone (${firstLine(err)}); nothing was changed, retry later.`, { cause: err });
     await this.exclusive(() =>
       this.journal.serial(async () => {
         await backToRemote(this.branch, this.report);
-        this.clone.head = null; // asked again before the next push
+        this.clone = { ...this.clone, head: null }; // asked again before the next push
         this.unpushed.settleAll(() => refusal);
       }),
     );

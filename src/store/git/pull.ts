@@ -30,29 +30,31 @@ export interface PullParts {
   queued(): number;
 }
 
-/** One pull; `clone` is updated, and every failure goes to the report (readiness), never thrown. */
-export async function pullOnce({ branch, report, exclusive, journal, queued }: PullParts, clone: CloneState): Promise<void> {
+/** One pull: where the clone now stands, or null when it could not (the report says why; never thrown). */
+export async function pullOnce({ branch, report, exclusive, journal, queued }: PullParts): Promise<CloneState | null> {
   try {
     const remoteHead = await branch.remoteHead();
     if (remoteHead === '') {
       report.missing();
-      return;
+      return null;
     }
     if (remoteHead !== (await branch.rev(branch.upstream))) await branch.fetch();
-    await exclusive(() =>
-      journal.serial(async () => {
+    const clone = await exclusive(() =>
+      journal.serial(async (): Promise<CloneState> => {
         const [head, upstream] = [await branch.rev('HEAD'), await branch.rev(branch.upstream)];
-        if (queued() === 0 && head !== upstream) {
+        if (queued() > 0) return { head, behind: await branch.behind() };
+        if (head !== upstream) {
           await report.noteDropped(branch);
           await branch.resetHard();
-          clone.head = upstream;
-        } else clone.head = head;
-        clone.behind = queued() === 0 ? 0 : await branch.behind();
+        }
+        return { head: upstream, behind: 0 };
       }),
     );
     report.reached('pull');
+    return clone;
   } catch (err) {
-    report.lastError = `git pull from ${branch.upstream} failed: ${firstLine(err)}`;
+    report.failed(`git pull from ${branch.upstream} failed: ${firstLine(err)}`);
+    return null;
   }
 }
 
@@ -69,17 +71,16 @@ export async function backToRemote(branch: TrackedBranch, report: SyncReport): P
  * After a rejected push and a fetch: when the remote changed none of the files the queued writes
  * touch (`queuedPaths`), what each write made is still exactly what it would make on the remote's
  * head, so the clone moves to that head (files changed there are brought in, the queued ones stay)
- * and the same writes are pushed again. Else false: the writers must edit the remote's version.
+ * and the same writes are pushed again: the clone's new head. Else null: the writers must edit the remote's version.
  */
-export async function rebased({ branch, report, exclusive, journal }: PullParts, clone: CloneState, queuedPaths: Set<string>): Promise<boolean> {
+export async function rebased({ branch, report, exclusive, journal }: PullParts, queuedPaths: Set<string>): Promise<string | null> {
   const changes = await branch.changes();
-  if (changes.some((change) => queuedPaths.has(change.rel))) return false;
-  await exclusive(() =>
+  if (changes.some((change) => queuedPaths.has(change.rel))) return null;
+  return exclusive(() =>
     journal.serial(async () => {
       await report.noteDropped(branch);
       await branch.moveKeepingOthers(changes);
-      clone.head = await branch.rev('HEAD');
+      return branch.rev('HEAD');
     }),
   );
-  return true;
 }

@@ -24,7 +24,7 @@ export async function pushFailure(failure: unknown, branch: TrackedBranch, repor
   if (/stale info/.test(String((failure as { stderr?: string }).stderr)) && (await branch.remoteHead().catch(() => null)) === '') {
     return new NetcfgError('GIT_REMOTE_UNAVAILABLE', `${report.missing()}; nothing was changed.`);
   }
-  report.lastError = `git push to ${branch.upstream} failed: ${firstLine(failure)}`;
+  report.failed(`git push to ${branch.upstream} failed: ${firstLine(failure)}`);
   if (reason === 'timeout') {
     return new NetcfgError('GIT_REMOTE_UNAVAILABLE', `${branch.upstream} gave no answer to the push within ${remoteTimeoutMs} ms; the change is not served and most likely not pushed (if the remote took it after all, the next pull serves it): GET the network before you retry.`);
   }

@@ -37,10 +37,10 @@ export interface SyncStatus {
 }
 
 export class SyncReport {
-  lastPullAt: Date | null = null;
-  lastPushAt: Date | null = null;
-  lastError: string | null = null;
-  branchMissing = false;
+  private lastPullAt: Date | null = null;
+  private lastPushAt: Date | null = null;
+  private lastErrorText: string | null = null;
+  private missingBranch = false;
   private droppedNote: DroppedNote | null = null;
 
   constructor(
@@ -55,19 +55,34 @@ export class SyncReport {
     if (commits.length > 0) this.onDropped?.(this.dropped(commits, await branch.rev(this.upstream)));
   }
 
+  /** The last failure to reach the remote or to move the clone, until the remote is reached again. */
+  get lastError(): string | null {
+    return this.lastErrorText;
+  }
+
+  /** The remote branch does not exist (deleted): writes are refused. */
+  get branchMissing(): boolean {
+    return this.missingBranch;
+  }
+
   /** A pull or push reached the remote. */
   reached(kind: 'pull' | 'push'): void {
     if (kind === 'pull') this.lastPullAt = new Date();
     else this.lastPushAt = new Date();
-    this.lastError = null;
-    this.branchMissing = false;
+    this.lastErrorText = null;
+    this.missingBranch = false;
+  }
+
+  /** Something failed (said in one line, without credentials); shown until the remote is reached again. */
+  failed(message: string): void {
+    this.lastErrorText = message;
   }
 
   /** The remote branch is gone; returns the sentence said everywhere. */
   missing(): string {
-    this.branchMissing = true;
-    this.lastError = `the remote branch ${this.upstream} does not exist any more (deleted on the remote?); writes are refused until it is back, and netcfg will not re-create it`;
-    return this.lastError;
+    this.missingBranch = true;
+    this.lastErrorText = `the remote branch ${this.upstream} does not exist any more (deleted on the remote?); writes are refused until it is back, and netcfg will not re-create it`;
+    return this.lastErrorText;
   }
 
   /** A force-push to `remoteHead` dropped `commits`; returns the note (for the log). */
@@ -90,10 +105,10 @@ export class SyncReport {
       last_push_at: this.lastPushAt?.toISOString() ?? null,
       ahead: fields.ahead,
       behind: fields.behind,
-      last_error: this.lastError,
-      branch_missing: this.branchMissing,
+      last_error: this.lastErrorText,
+      branch_missing: this.missingBranch,
       dropped: this.droppedNote,
-      problem: this.lastError ?? (recentDrop ? (this.droppedNote?.message ?? null) : null),
+      problem: this.lastErrorText ?? (recentDrop ? (this.droppedNote?.message ?? null) : null),
     };
   }
 }

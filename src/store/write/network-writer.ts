@@ -69,14 +69,25 @@ export interface Upstream {
   retryForMs: number;
 }
 
+/**
+ * Where a write goes beyond its file, chosen once when the store is built: nowhere, a commit
+ * (GIT_COMMIT) or the remote (GIT_SYNC). Its parts are known once git is open (store-git.ts).
+ */
+export interface WriteStrategy {
+  /** git's lock on the work tree holding the folder, if it is in one: a write waits for it. */
+  readonly gitLock: GitIndexLock | null;
+  /** GIT_COMMIT: commits the file just written, under its lock. */
+  readonly commit: AfterWrite | undefined;
+  /** GIT_SYNC: writes take one turn in this process (one clone), from their read through their commit, and wait for their push. */
+  readonly upstream: Upstream | null;
+}
+
+/** Writes that go to their file and nowhere else (no git work tree). */
+export const FILE_ONLY: WriteStrategy = { gitLock: null, commit: undefined, upstream: null };
+
 export class NetworkWriter {
   /** The last write the disk refused, until a write succeeds again (shown in readiness). */
   lastFailure: { at: Date; message: string; dir?: string } | null = null;
-  afterWrite: AfterWrite | undefined;
-  /** GIT_SYNC: writes take one turn in this process (one clone), from their read through their commit. */
-  upstream: Upstream | null = null;
-  /** git's lock on the work tree holding the folder, if it is in one: a write waits for it. */
-  gitLock: GitIndexLock | null = null;
   private readonly files: FileReplacer;
   private readonly refused = (message: string): void => {
     this.lastFailure = { at: new Date(), message };
@@ -90,8 +101,21 @@ export class NetworkWriter {
     private readonly policy: UrlPolicy,
     private readonly fs: FsSeam,
     private readonly locks: WriteLocks,
+    private readonly strategy: WriteStrategy = FILE_ONLY,
   ) {
     this.files = new FileReplacer(fs);
+  }
+
+  private get upstream(): Upstream | null {
+    return this.strategy.upstream;
+  }
+
+  private get afterWrite(): AfterWrite | undefined {
+    return this.strategy.commit;
+  }
+
+  private get gitLock(): GitIndexLock | null {
+    return this.strategy.gitLock;
   }
 
   /** Resolves once every write queued so far is done. */

@@ -1,0 +1,126 @@
+/**
+ * The git side of a store, opened at start: the journal of the work tree holding the config folder
+ * (history, GIT_COMMIT's commits), and with GIT_SYNC the clone following its remote branch. It is
+ * the writer's write strategy: a write is committed after it, or queued for the push that answers
+ * it, and waits for git's own lock on the work tree either way.
+ */
+import path from 'node:path';
+import type { DiskSync } from './index/disk-sync.js';
+import type { ReadinessInputs } from './readiness.js';
+import { GitJournal, type GitAuthor } from './git/git-journal.js';
+import { GitSync } from './git/git-sync.js';
+import type { DroppedNote } from './git/sync-report.js';
+import type { GitIndexLock } from './git/git-index-lock.js';
+import type { AfterWrite, Upstream, WriteStrategy } from './write/network-writer.js';
+import type { WriteLocks } from './write/write-lock.js';
+
+export interface GitSyncSettings {
+  intervalMs: number;
+  /** The deadline of each command that talks to the remote (default 10 s). */
+  remoteTimeoutMs?: number;
+  /** Told once when a force-push dropped commits the clone had (to be logged loudly). */
+  onDropped?: (note: DroppedNote) => void;
+}
+
+/** GIT_REMOTE_TIMEOUT_MS's default: a git host that has not answered in 10 s is not going to. */
+export const DEFAULT_REMOTE_TIMEOUT_MS = 10_000;
+
+export interface GitParts {
+  root: string;
+  /** The clone's top on the way to the folder (config-folder.ts), when the folder is in one. */
+  cloneTop: string | null;
+  author: GitAuthor;
+  gitCommit: boolean;
+  gitSync: GitSyncSettings | undefined;
+  locks: WriteLocks;
+  disk: DiskSync;
+}
+
+/**
+ * The store's git, built with the store and opened at its start, and the writer's write strategy
+ * (network-writer.ts): what the writer asks of it is known once `open()` found the work tree.
+ */
+export class StoreGit implements WriteStrategy {
+  private opened: { journal: GitJournal | null; follower: GitSync | null; upstream: Upstream | null } = { journal: null, follower: null, upstream: null };
+
+  constructor(private readonly parts: GitParts) {}
+
+  /** The journal of the work tree holding the folder (history, commits), once open; null outside one. */
+  get journal(): GitJournal | null {
+    return this.opened.journal;
+  }
+
+  /** GIT_SYNC: the clone following its remote branch, once open. */
+  get follower(): GitSync | null {
+    return this.opened.follower;
+  }
+
+  get gitLock(): GitIndexLock | null {
+    return this.opened.journal?.indexLock ?? null;
+  }
+
+  get upstream(): Upstream | null {
+    return this.opened.upstream;
+  }
+
+  /** GIT_COMMIT: the file just written, committed alone. */
+  get commit(): AfterWrite | undefined {
+    const journal = this.opened.journal;
+    if (!journal || !this.parts.gitCommit || this.parts.gitSync) return undefined;
+    return (file, message, author) => journal.commit(file, message, author);
+  }
+
+  /** GIT_SYNC: pulls now, then every GIT_SYNC_INTERVAL_MS (after the first load). */
+  async follow(): Promise<void> {
+    await this.follower?.start(this.parts.gitSync?.intervalMs ?? 5000);
+  }
+
+  /** Starts a pull now (a verified webhook); false without GIT_SYNC. */
+  pullNow(): boolean {
+    if (!this.follower) return false;
+    void this.follower.pull();
+    return true;
+  }
+
+  /** Stops following and kills every git command still running (writes waiting for a push hear 503). */
+  async stop(): Promise<void> {
+    await this.follower?.close();
+    this.journal?.stop();
+  }
+
+  /** What readiness shows of git: the work tree's state, and with GIT_SYNC the clone's against its remote. */
+  report(): Pick<ReadinessInputs, 'journal' | 'gitCommit' | 'sync'> {
+    const journal = this.journal;
+    return {
+      journal: journal && { pendingCount: journal.pendingCount, waiting: journal.indexLock.waiting, lastFailure: journal.lastFailure },
+      gitCommit: this.parts.gitCommit,
+      sync: this.follower?.status() ?? null,
+    };
+  }
+
+  async open(): Promise<void> {
+    const { root, cloneTop, author, gitSync, locks, disk } = this.parts;
+    // Found from the clone's top, not through the folder: a commit may have made the folder a link out.
+    const journal = await GitJournal.open(cloneTop ?? root, author);
+    if (!gitSync) {
+      this.opened = { journal, follower: null, upstream: null };
+      return;
+    }
+    if (!journal) throw new Error(`GIT_SYNC needs CONFIG_DIR (${path.resolve(root)}) inside a git clone; it is not in a git work tree.`);
+    // What moves the work tree waits for the writers' turn: never between a write's read and its commit.
+    const remoteTimeoutMs = gitSync.remoteTimeoutMs ?? DEFAULT_REMOTE_TIMEOUT_MS;
+    const follower = await GitSync.open(journal, (fn) => locks.inTurn('*', fn), { staleMs: locks.staleMs, remoteTimeoutMs, onDropped: gitSync.onDropped });
+    // Every PATCH is committed and pushed before its 200, and served once it is in the remote.
+    const upstream: Upstream = {
+      hold: (id) => {
+        disk.hold(id);
+        return (actor) => disk.release(id, actor);
+      },
+      queue: (file, mode, text, message, commitAuthor) => follower.queue(file, mode, text, message, commitAuthor),
+      pushedSoFar: () => follower.pushedSoFar(),
+      // With the push in flight and the one after, a PATCH hears within three remote deadlines.
+      retryForMs: 2 * remoteTimeoutMs,
+    };
+    this.opened = { journal, follower, upstream };
+  }
+}
