@@ -67,7 +67,8 @@ export class NetworkStore {
   private readonly changes: ChangeLog;
   private readonly watcher: ConfigWatcher;
   private readonly folder: ConfigFolder;
-  private readonly sync: DiskSync;
+  /** Disk -> index: what the folder holds, read back and served (disk-sync.ts). */
+  private readonly disk: DiskSync;
   private readonly writer: NetworkWriter;
   private readonly locks: WriteLocks;
   private readonly policy: UrlPolicy;
@@ -90,15 +91,15 @@ export class NetworkStore {
     loadSchemas(); // compile once, at start, so a broken schema fails fast
     // With GIT_SYNC the clone is netcfg's own: no link below its top is the operator's.
     this.folder = new ConfigFolder(this.root, options.gitSync !== undefined);
-    this.sync = new DiskSync(this.folder, this.index, this.policy);
-    this.watcher = new ConfigWatcher(this.sync, { ...DEFAULT_WATCH, ...options.watch }, onError);
+    this.disk = new DiskSync(this.folder, this.index, this.policy);
+    this.watcher = new ConfigWatcher(this.disk, { ...DEFAULT_WATCH, ...options.watch }, onError);
     const fs = options.fs ?? nodeFs;
     const staleMs = options.lock?.staleMs ?? DEFAULT_LOCK.staleMs;
     // Wait long enough for a lock left by a killed process to go stale and be taken over.
     const maxWaitMs = options.lock?.maxWaitMs ?? Math.max(DEFAULT_LOCK.maxWaitMs, staleMs * 2 + 2000);
     this.locks = new WriteLocks(() => path.join(this.folder.forWriting(), LOCK_DIR), fs, { staleMs, maxWaitMs });
     const author = options.gitAuthor ?? { name: 'netcfg', email: 'netcfg@localhost' };
-    this.git = new StoreGit({ root: this.root, cloneTop: this.folder.cloneTop, author, gitCommit: options.gitCommit ?? false, gitSync: options.gitSync, locks: this.locks, disk: this.sync });
+    this.git = new StoreGit({ root: this.root, cloneTop: this.folder.cloneTop, author, gitCommit: options.gitCommit ?? false, gitSync: options.gitSync, locks: this.locks, disk: this.disk });
     this.writer = new NetworkWriter(author, this.folder, this.index, this.policy, fs, this.locks, this.git);
     this.cache = options.indexCache ? new IndexCache(options.indexCache, this.policy, onError) : null;
     this.urlCheck = options.urlCheck;
@@ -110,7 +111,7 @@ export class NetworkStore {
    * what changed since (a stat per file) once chokidar is ready.
    */
   async start(): Promise<void> {
-    await Promise.all([firstLoad(this.folder, this.sync, this.index, this.cache?.read() ?? null), this.git.open().then(() => (this.writesOpen = true))]);
+    await Promise.all([firstLoad(this.folder, this.disk, this.index, this.cache?.read() ?? null), this.git.open().then(() => (this.writesOpen = true))]);
     // Ready once git is open too: a PATCH answered before that would be neither committed nor pushed.
     this.loadedAt = new Date();
     await this.watcher.start();
@@ -233,8 +234,8 @@ export class NetworkStore {
   readiness(): Readiness {
     return readinessOf({
       loadedAt: this.loadedAt,
-      rootProblem: this.sync.rootProblem(),
-      folderWarning: this.sync.folderWarning(),
+      rootProblem: this.disk.rootProblem(),
+      folderWarning: this.disk.folderWarning(),
       networks: this.index.size,
       invalid: this.index.invalidFiles(),
       watcher: { status: this.watcher.status, lastEventAt: this.watcher.lastEventAt, lastError: this.watcher.lastError },
@@ -244,6 +245,6 @@ export class NetworkStore {
   }
 
   private saveCache(): Promise<void> {
-    return this.cache?.save(this.index.revision, () => this.sync.servedFiles()) ?? Promise.resolve();
+    return this.cache?.save(this.index.revision, () => this.disk.servedFiles()) ?? Promise.resolve();
   }
 }
