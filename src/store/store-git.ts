@@ -11,7 +11,7 @@ import { GitJournal, type GitAuthor } from './git/git-journal.js';
 import { GitSync } from './git/git-sync.js';
 import type { DroppedNote } from './git/sync-report.js';
 import type { GitIndexLock } from './git/git-index-lock.js';
-import type { AfterWrite, Upstream, WriteStrategy } from './write/network-writer.js';
+import type { AfterWrite, Upstream, WriteStrategy } from './write/write-strategy.js';
 import type { WriteLocks } from './write/write-lock.js';
 
 export interface GitSyncSettings {

@@ -13,8 +13,8 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
 import { NetcfgError } from '../../errors.js';
-import type { GitIndexLock } from '../git/git-index-lock.js';
 import type { PushOutcome } from '../git/git-sync.js';
+import { FILE_ONLY, type WriteStrategy } from './write-strategy.js';
 import type { ConfigFolder } from '../files/config-folder.js';
 import type { NetworkId } from '../files/layout.js';
 import { isGone } from '../files/served-file.js';
@@ -55,36 +55,6 @@ const MOVED_ATTEMPTS = 3;
 /** Pushes a remote that moved on may reject before a PATCH gives up (GIT_SYNC). */
 const PUSH_ATTEMPTS = 10;
 
-/** GIT_COMMIT: called under the lock once a write is durable, to commit it with `message`, authored by `author` (a git identity). */
-export type AfterWrite = (file: string, message: string, author: string) => Promise<void>;
-
-/** GIT_SYNC: the remote branch every write goes to before its answer (git-sync.ts, wired by the store). */
-export interface Upstream {
-  /** Keeps `id` served at its pushed version; the function returned serves what is on disk again, as changed by an actor (null: not this write's). */
-  hold(id: NetworkId): (actor: string | null) => void;
-  /** Queues the file just written (holding `text`) for the next push, as a commit of its own by `author`. */
-  queue(file: string, mode: number, text: string, message: string, author: string): { pushed: Promise<PushOutcome> };
-  pushedSoFar(): Promise<PushOutcome>;
-  /** After this long a write the remote refused is not made again: its PATCH hears 503 within one more push. */
-  retryForMs: number;
-}
-
-/**
- * Where a write goes beyond its file, chosen once when the store is built: nowhere, a commit
- * (GIT_COMMIT) or the remote (GIT_SYNC). Its parts are known once git is open (store-git.ts).
- */
-export interface WriteStrategy {
-  /** git's lock on the work tree holding the folder, if it is in one: a write waits for it. */
-  readonly gitLock: GitIndexLock | null;
-  /** GIT_COMMIT: commits the file just written, under its lock. */
-  readonly commit: AfterWrite | undefined;
-  /** GIT_SYNC: writes take one turn in this process (one clone), from their read through their commit, and wait for their push. */
-  readonly upstream: Upstream | null;
-}
-
-/** Writes that go to their file and nowhere else (no git work tree). */
-export const FILE_ONLY: WriteStrategy = { gitLock: null, commit: undefined, upstream: null };
-
 export class NetworkWriter {
   /** The last write the disk refused, until a write succeeds again (shown in readiness). */
   lastFailure: { at: Date; message: string; dir?: string } | null = null;
@@ -106,18 +76,6 @@ export class NetworkWriter {
     this.files = new FileReplacer(fs);
   }
 
-  private get upstream(): Upstream | null {
-    return this.strategy.upstream;
-  }
-
-  private get afterWrite(): AfterWrite | undefined {
-    return this.strategy.commit;
-  }
-
-  private get gitLock(): GitIndexLock | null {
-    return this.strategy.gitLock;
-  }
-
   /** Resolves once every write queued so far is done. */
   settled(): Promise<void> {
     return this.locks.settled();
@@ -127,10 +85,10 @@ export class NetworkWriter {
     const started = performance.now();
     try {
       for (let attempt = 1; ; attempt++) {
-        const written = await this.locks.inTurn(this.upstream ? '*' : request.id.id, () => this.attempts(request));
+        const written = await this.locks.inTurn(this.strategy.upstream ? '*' : request.id.id, () => this.attempts(request));
         if (!written.pushed || (await written.pushed) === 'pushed') return written.record;
         // Rejected: the clone is at the remote's new head; the next attempt edits that version (If-Match is checked against it).
-        if (attempt >= PUSH_ATTEMPTS || performance.now() - started > (this.upstream?.retryForMs ?? Infinity)) throw new NetcfgError('GIT_REMOTE_UNAVAILABLE', `The remote kept moving while ${request.id.id} was pushed; nothing was changed, retry the request.`);
+        if (attempt >= PUSH_ATTEMPTS || performance.now() - started > (this.strategy.upstream?.retryForMs ?? Infinity)) throw new NetcfgError('GIT_REMOTE_UNAVAILABLE', `The remote kept moving while ${request.id.id} was pushed; nothing was changed, retry the request.`);
         await delay(Math.random() * 20 * attempt); // jitter: replicas racing on one branch take turns
       }
     } catch (err) {
@@ -144,7 +102,7 @@ export class NetworkWriter {
     // After a file moved on under a write (most likely another replica's write), the next read
     // is made holding the lock, so that replica cannot win every round. A write that is
     // committed to git holds it from its read through its commit.
-    let held: HeldLock | null = this.afterWrite || this.upstream ? await this.locks.acquire(request.id) : null;
+    let held: HeldLock | null = this.strategy.commit || this.strategy.upstream ? await this.locks.acquire(request.id) : null;
     try {
       for (let attempt = 1; ; attempt++) {
         const result = await this.attempt(request, held);
@@ -157,7 +115,7 @@ export class NetworkWriter {
         // Not there, or not whole, while a git command rewrites the tree: maybe only for the
         // moment a checkout replaces the file. The next attempt first waits for git's lock, so it
         // reads what git wrote; only a file still gone once git is idle is a 404.
-        if (this.gitLock !== null && attempt < GIT_ATTEMPTS) continue;
+        if (this.strategy.gitLock !== null && attempt < GIT_ATTEMPTS) continue;
         if (result === 'gone') throw new NetcfgError('NETWORK_NOT_FOUND', `Network ${request.id.id} does not exist (its file is gone); nothing was written.`);
         throw new NetcfgError('LOCK_TIMEOUT', `git kept rewriting ${request.id.id}'s file while it was being read; nothing was written, retry the request.`);
       }
@@ -169,7 +127,7 @@ export class NetworkWriter {
   /** One read-edit-write; `held` is the network's lock when this attempt already holds it. */
   private async attempt(request: UpdateRequest, held: HeldLock | null): Promise<Written | Retry> {
     const { id } = request;
-    await this.gitLock?.whenFree(this.locks.maxWaitMs);
+    await this.strategy.gitLock?.whenFree(this.locks.maxWaitMs);
     const current = await readCurrent(this.folder, this.fs, id, this.refused);
     if (current === null) return 'gone';
     const { rel, bytes } = current;
@@ -191,8 +149,8 @@ export class NetworkWriter {
     const changed = Object.entries(request.changes).filter(([key, value]) => !isDeepStrictEqual(data[key], value));
     if (changed.length === 0) {
       // With GIT_SYNC what was read may be a commit still on its way to the remote: answer once it is there.
-      if (this.upstream) {
-        const pushed = this.upstream.pushedSoFar();
+      if (this.strategy.upstream) {
+        const pushed = this.strategy.upstream.pushedSoFar();
         pushed.catch(() => undefined); // awaited by update() once the turn is let go, which may be after it failed
         return { record: outcome.record, pushed };
       }
@@ -208,10 +166,10 @@ export class NetworkWriter {
   private async write({ id, actor }: UpdateRequest, current: Current, next: { text: string; record: NetworkRecord }, fields: string[], held: HeldLock | null): Promise<Written | Retry> {
     const lock = held ?? (await this.locks.acquire(id));
     // With GIT_SYNC the new version is served once it is in the remote, not when it is on this disk.
-    const serveDisk = this.upstream?.hold(id);
+    const serveDisk = this.strategy.upstream?.hold(id);
     let written: Written | null = null;
     try {
-      const outcome = await this.files.replace(current.realRoot, current.abs, current.mode, current.bytes, next.text, this.gitLock?.fileToCheck() ?? null, () => {
+      const outcome = await this.files.replace(current.realRoot, current.abs, current.mode, current.bytes, next.text, this.strategy.gitLock?.fileToCheck() ?? null, () => {
         // Checked last thing before the rename: proper-lockfile calls a lock compromised once it
         // went unrefreshed for staleMs, and another process may hold it now.
         if (lock.compromised) throw new NetcfgError('LOCK_TIMEOUT', `The write lock was lost (${lock.compromised.message}); nothing was written, retry the request.`);
@@ -222,9 +180,9 @@ export class NetworkWriter {
       if (outcome === 'gone') return 'gone';
       const message = `netcfg: update ${fields.join(', ')} of ${id.id}\n\n${actorTrailer(actor)}\n`;
       const author = authorLineOf(actor, this.netcfgAuthor);
-      if (this.upstream && serveDisk) {
+      if (this.strategy.upstream && serveDisk) {
         // The remote is what makes it durable: a restart resets the clone to it, so no folder fsync here.
-        const { pushed } = this.upstream.queue(current.abs, current.mode, next.text, message, author);
+        const { pushed } = this.strategy.upstream.queue(current.abs, current.mode, next.text, message, author);
         const served = pushed.then(
           (outcome) => (serveDisk(outcome === 'pushed' ? actorLabel(actor) : null), outcome),
           (err: unknown) => {
@@ -239,7 +197,7 @@ export class NetworkWriter {
       // Renamed: the new file is what is on disk, so it is served, even if the folder sync fails.
       this.index.put(next.record, actorLabel(actor));
       await this.syncFolder(current, next.record);
-      await this.afterWrite?.(current.abs, message, author);
+      await this.strategy.commit?.(current.abs, message, author);
       return { record: next.record };
     } finally {
       if (!written) serveDisk?.(null);
@@ -268,8 +226,8 @@ export class NetworkWriter {
    * now, or the file no longer holds those bytes (git finished and let go in between).
    */
   private async gitRewriting(id: NetworkId, read: Buffer): Promise<boolean> {
-    if (this.gitLock === null) return false;
-    if (this.gitLock.heldByOther()) return true;
+    if (this.strategy.gitLock === null) return false;
+    if (this.strategy.gitLock.heldByOther()) return true;
     const now = await readCurrent(this.folder, this.fs, id, this.refused).catch(() => null);
     return now === null || !now.bytes.equals(read);
   }
