@@ -232,10 +232,11 @@ export class NetworkStore {
   }
 
   readiness(): Readiness {
+    const folder = this.disk.folderReport();
     return readinessOf({
       loadedAt: this.loadedAt,
-      rootProblem: this.disk.rootProblem(),
-      folderWarning: this.disk.folderWarning(),
+      rootProblem: folder.rootProblem,
+      folderWarning: folder.warning,
       networks: this.index.size,
       invalid: this.index.invalidFiles(),
       watcher: { status: this.watcher.status, lastEventAt: this.watcher.lastEventAt, lastError: this.watcher.lastError },

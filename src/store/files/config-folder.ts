@@ -115,3 +115,12 @@ export function lstatOrNull(p: string): fs.Stats | null {
     throw err;
   }
 }
+
+/** Whether `p` is a symbolic link (false when it cannot be looked at). */
+export function isLink(p: string): boolean {
+  try {
+    return lstatOrNull(p)?.isSymbolicLink() ?? false;
+  } catch {
+    return false;
+  }
+}

@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { isLink } from './config-folder.js';
 import { NESTED_FOLDER, classifyPath, isInside, parseNetworkId, type NetworkId } from './layout.js';
 
 /** Why a family folder that is a link out of the config folder is neither listed nor served: what it holds is not ours to name. */
@@ -102,6 +103,11 @@ function readDir(dir: string): fs.Dirent[] {
 function isDirectory(parent: string, entry: fs.Dirent): boolean {
   if (entry.isDirectory()) return true;
   return entry.isSymbolicLink() && isDirectoryPath(path.join(parent, entry.name));
+}
+
+/** Whether `p` is a link that leads out of the folder whose real path is `realRoot` (a family folder linked out). */
+export function linkLeadsOut(realRoot: string, p: string): boolean {
+  return isLink(p) && !linkStaysInside(realRoot, p);
 }
 
 /** Whether the link `p` resolves to a place inside the folder whose real path is `realRoot`. */

@@ -9,7 +9,7 @@
 import fs, { constants } from 'node:fs';
 import path from 'node:path';
 import { NetcfgError } from '../../errors.js';
-import { lstatOrNull } from './config-folder.js';
+import { isLink, lstatOrNull } from './config-folder.js';
 import { stampOf, stampOfStats } from './folder-listing.js';
 import { isInside } from './layout.js';
 
@@ -61,15 +61,6 @@ export function readServedFileSync(realRoot: string, rel: string, familyLinked?:
 }
 
 class NotServed extends Error {}
-
-/** Whether `p` is a symbolic link (false when it cannot be looked at). */
-function isLink(p: string): boolean {
-  try {
-    return lstatOrNull(p)?.isSymbolicLink() ?? false;
-  } catch {
-    return false;
-  }
-}
 
 /** A descriptor of `abs`, opened without blocking; a link (of the file or its family folder) only if it stays inside `realRoot`. */
 function openServed(realRoot: string, abs: string, familyLinked: boolean): number {

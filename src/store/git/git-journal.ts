@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { GitIndexLock } from './git-index-lock.js';
-import { runGit } from './git-process.js';
+import { firstLine, runGit } from './git-process.js';
 
 export interface GitAuthor {
   name: string;
@@ -113,7 +113,7 @@ export class GitJournal {
           this.pending.delete(rel);
           continue;
         }
-        this.lastFailure = { at: new Date(), message: `git commit of ${rel} failed: ${text.trim().split('\n')[0]}` };
+        this.lastFailure = { at: new Date(), message: `git commit of ${rel} failed: ${firstLine(err)}` };
         this.scheduleRetry();
         return;
       }

@@ -7,9 +7,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { lstatOrNull, type ConfigFolder, type FolderState } from '../files/config-folder.js';
+import { isLink, type ConfigFolder, type FolderState } from '../files/config-folder.js';
 import { candidatesOf, type NetworkId } from '../files/layout.js';
-import { FAMILY_OUTSIDE, isDirectoryPath, linkStaysInside, listFolder, stampOf, stampOfStats, type FolderTargets } from '../files/folder-listing.js';
+import { FAMILY_OUTSIDE, isDirectoryPath, linkLeadsOut, listFolder, stampOf, stampOfStats, type FolderTargets } from '../files/folder-listing.js';
 import { readServedFileSync, type FileLook } from '../files/served-file.js';
 import { etagOf, parseNetworkFile, type FileProblem, type ParseOutcome } from '../validation/network-file.js';
 import type { UrlPolicy } from '../validation/url-rules.js';
@@ -168,21 +168,19 @@ export class DiskSync {
   }
 
   /**
-   * Why the folder cannot be served at all (readiness 503): missing or unreadable. In netcfg's own
-   * clone a missing folder is no such problem: git removed it with its last network.
+   * What readiness says of the folder, from one look at it. `rootProblem`: it cannot be served at
+   * all (503): missing or unreadable; in netcfg's own clone a missing folder is no such problem (git
+   * removed it with its last network). `warning`: it is served, but not as it should be: a link git
+   * made, or no network at all.
    */
-  rootProblem(): string | null {
+  folderReport(): { rootProblem: string | null; warning: string | null } {
     const folder = this.folder.check();
-    if (folder.ok || folder.kind === 'link' || (folder.kind === 'missing' && this.folder.ownClone)) return null;
-    return folder.problem;
-  }
-
-  /** What readiness says of a folder that is served but not as it should be: a link git made, or no network at all. */
-  folderWarning(): string | null {
-    const folder = this.folder.check();
-    if (!folder.ok && folder.kind === 'link') return folder.problem;
-    if (this.index.size === 0 && (folder.ok || this.folder.ownClone)) return 'the config folder holds no network: nothing is served (a commit that deleted every network?)';
-    return null;
+    const missingInClone = !folder.ok && folder.kind === 'missing' && this.folder.ownClone;
+    const rootProblem = folder.ok || folder.kind === 'link' || missingInClone ? null : folder.problem;
+    let warning: string | null = null;
+    if (!folder.ok && folder.kind === 'link') warning = folder.problem;
+    else if (this.index.size === 0 && (folder.ok || this.folder.ownClone)) warning = 'the config folder holds no network: nothing is served (a commit that deleted every network?)';
+    return { rootProblem, warning };
   }
 
   abs(rel: string): string {
@@ -198,22 +196,13 @@ export class DiskSync {
 
   /** Whether a family folder is a symbolic link, looked at once per load. */
   private familyLinked(family: string, known: Map<string, boolean>): boolean {
-    if (!known.has(family)) known.set(family, this.isLink(this.abs(family)));
+    if (!known.has(family)) known.set(family, isLink(this.abs(family)));
     return known.get(family) as boolean;
   }
 
   /** Whether the family folder is a link that leads out of the folder whose real path is `realRoot`. */
   private familyOutside(realRoot: string, family: string): boolean {
-    const dir = this.abs(family);
-    return this.isLink(dir) && !linkStaysInside(realRoot, dir);
-  }
-
-  private isLink(p: string): boolean {
-    try {
-      return lstatOrNull(p)?.isSymbolicLink() ?? false;
-    } catch {
-      return false;
-    }
+    return linkLeadsOut(realRoot, this.abs(family));
   }
 
   /**

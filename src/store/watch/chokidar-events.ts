@@ -14,8 +14,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
-import { lstatOrNull } from '../files/config-folder.js';
-import { linkStaysInside } from '../files/folder-listing.js';
+import { isDirectoryPath, linkLeadsOut } from '../files/folder-listing.js';
 import { classifyPath, isHidden } from '../files/layout.js';
 
 export interface ChokidarOptions {
@@ -85,16 +84,8 @@ export class ChokidarEvents {
       return []; // the folder itself is gone: the store sees that
     }
     return entries
-      .filter((e) => !known.has(e.name) && !e.name.startsWith('.') && (e.isDirectory() || (e.isSymbolicLink() && isDirectory(path.join(this.root, e.name)))))
+      .filter((e) => !known.has(e.name) && !e.name.startsWith('.') && (e.isDirectory() || (e.isSymbolicLink() && isDirectoryPath(path.join(this.root, e.name)))))
       .map((e) => path.join(this.root, e.name));
-  }
-}
-
-function isDirectory(p: string): boolean {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false; // gone, or a folder on the way is a file now
   }
 }
 
@@ -105,10 +96,5 @@ function isDirectory(p: string): boolean {
 function behindLinkOut(root: string, p: string): boolean {
   const [family, ...rest] = path.relative(root, p).split(path.sep);
   if (!family || rest.length === 0) return false;
-  const dir = path.join(root, family);
-  try {
-    return (lstatOrNull(dir)?.isSymbolicLink() ?? false) && !linkStaysInside(root, dir);
-  } catch {
-    return false;
-  }
+  return linkLeadsOut(root, path.join(root, family));
 }
