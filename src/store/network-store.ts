@@ -8,7 +8,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { NetcfgError } from '../errors.js';
 import type { Actor } from './actor.js';
 import { ConfigFolder } from './files/config-folder.js';
-import { LOCK_DIR, candidatesOf, requireNetworkId } from './files/layout.js';
+import { LOCK_DIR, requireNetworkId } from './files/layout.js';
 import type { Commit, GitAuthor } from './git/git-journal.js';
 import { StoreGit, type GitSyncSettings } from './store-git.js';
 import { ChangeLog } from './index/change-log.js';
@@ -18,9 +18,10 @@ import { IndexCache } from './index/index-cache.js';
 import { NetworkIndex, type IndexChange, type Page } from './index/network-index.js';
 import type { NetworkRecord } from './network-record.js';
 import { readinessOf, type Readiness } from './readiness.js';
+import { RetryCounts, type RetryReason } from './retries.js';
 import { validatePatch } from './validation/network-rules.js';
 import { loadSchemas } from './validation/schemas.js';
-import { versionAt, type NetworkVersion } from './git/network-versions.js';
+import type { NetworkVersion } from './git/network-versions.js';
 import { checkPatchUrls, type UrlCheck, type UrlFinding } from './validation/patch-urls.js';
 import { OPEN_POLICY, type UrlPolicy } from './validation/url-rules.js';
 import { ConfigWatcher, DEFAULT_WATCH, type WatchOptions } from './watch/watcher.js';
@@ -70,7 +71,6 @@ export class NetworkStore {
   /** Disk -> index: what the folder holds, read back and served (disk-sync.ts). */
   private readonly disk: DiskSync;
   private readonly writer: NetworkWriter;
-  private readonly locks: WriteLocks;
   private readonly policy: UrlPolicy;
   private loadedAt: Date | null = null;
   /** Set once the writer knows where a write goes (git opened, GIT_SYNC's clone reset to its remote). */
@@ -81,6 +81,8 @@ export class NetworkStore {
   private readonly git: StoreGit;
   private readonly cache: IndexCache | null;
   private readonly urlCheck: UrlCheck | undefined;
+  /** Why writes were made again or waited, counted (retries.ts). */
+  private readonly retries = new RetryCounts();
 
   constructor(options: StoreOptions) {
     this.root = path.resolve(options.root);
@@ -97,10 +99,10 @@ export class NetworkStore {
     const staleMs = options.lock?.staleMs ?? DEFAULT_LOCK.staleMs;
     // Wait long enough for a lock left by a killed process to go stale and be taken over.
     const maxWaitMs = options.lock?.maxWaitMs ?? Math.max(DEFAULT_LOCK.maxWaitMs, staleMs * 2 + 2000);
-    this.locks = new WriteLocks(() => path.join(this.folder.forWriting(), LOCK_DIR), fs, { staleMs, maxWaitMs });
+    const locks = new WriteLocks(() => path.join(this.folder.forWriting(), LOCK_DIR), fs, { staleMs, maxWaitMs });
     const author = options.gitAuthor ?? { name: 'netcfg', email: 'netcfg@localhost' };
-    this.git = new StoreGit({ root: this.root, cloneTop: this.folder.cloneTop, author, gitCommit: options.gitCommit ?? false, gitSync: options.gitSync, locks: this.locks, disk: this.disk });
-    this.writer = new NetworkWriter(author, this.folder, this.index, this.policy, fs, this.locks, this.git);
+    this.git = new StoreGit({ root: this.root, cloneTop: this.folder.cloneTop, author, gitCommit: options.gitCommit ?? false, gitSync: options.gitSync, locks, retries: this.retries });
+    this.writer = new NetworkWriter({ netcfgAuthor: author, folder: this.folder, index: this.index, served: this.disk, policy: this.policy, fs, locks, strategy: this.git, retries: this.retries });
     this.cache = options.indexCache ? new IndexCache(options.indexCache, this.policy, onError) : null;
     this.urlCheck = options.urlCheck;
   }
@@ -120,10 +122,7 @@ export class NetworkStore {
     await this.git.follow();
   }
 
-  /**
-   * Stops: writes still waiting after `graceMs` for a remote that does not answer are refused (503)
-   * and their git commands killed, so a stalled remote cannot hold a shutdown.
-   */
+  /** Stops; writes still waiting on a silent remote after `graceMs` hear 503 and their git is killed. */
   async close(graceMs = 5000): Promise<void> {
     this.closing = true;
     const grace = new AbortController();
@@ -216,19 +215,18 @@ export class NetworkStore {
   }
 
   /** The commits of a network's file, newest first (the folder must be in a git work tree). */
-  async history(id: string, skip: number, limit: number): Promise<{ commits: Commit[]; total: number }> {
-    const record = this.get(id);
-    if (!this.git.journal) {
-      throw new NetcfgError('NOT_IMPLEMENTED', 'History needs the config folder to be inside a git work tree; it is not.');
-    }
-    const files = candidatesOf(requireNetworkId(record.id)).map(({ rel }) => path.join(this.root, rel));
-    return this.git.journal.history(files, skip, limit);
+  history(id: string, skip: number, limit: number): Promise<{ commits: Commit[]; total: number }> {
+    return this.git.history(requireNetworkId(this.get(id).id), skip, limit);
   }
 
   /** The network as of commit `sha` and just before it (the folder must be in a git work tree). */
-  async versionAt(id: string, sha: string): Promise<NetworkVersion> {
-    if (!this.git.journal) throw new NetcfgError('NOT_IMPLEMENTED', 'History needs the config folder to be inside a git work tree; it is not.');
-    return versionAt(this.git.journal, this.root, requireNetworkId(id), sha, this.policy);
+  versionAt(id: string, sha: string): Promise<NetworkVersion> {
+    return this.git.versionAt(id, sha, this.policy);
+  }
+
+  /** How often each retry reason of the write path happened since start (retries.ts). */
+  retryCounts(): Record<RetryReason, number> {
+    return this.retries.snapshot();
   }
 
   readiness(): Readiness {

@@ -5,13 +5,16 @@
  * it, and waits for git's own lock on the work tree either way.
  */
 import path from 'node:path';
-import type { DiskSync } from './index/disk-sync.js';
 import type { ReadinessInputs } from './readiness.js';
-import { GitJournal, type GitAuthor } from './git/git-journal.js';
+import { NetcfgError } from '../errors.js';
+import { candidatesOf, requireNetworkId, type NetworkId } from './files/layout.js';
+import { GitJournal, type Commit, type GitAuthor } from './git/git-journal.js';
+import { versionAt, type NetworkVersion } from './git/network-versions.js';
+import type { UrlPolicy } from './validation/url-rules.js';
 import { GitSync } from './git/git-sync.js';
 import type { DroppedNote } from './git/sync-report.js';
-import type { GitIndexLock } from './git/git-index-lock.js';
-import type { AfterWrite, Upstream, WriteStrategy } from './write/write-strategy.js';
+import type { RetryCounts } from './retries.js';
+import type { Committer, GitLock, PushQueue, WriteStrategy } from './write/write-strategy.js';
 import type { WriteLocks } from './write/write-lock.js';
 
 export interface GitSyncSettings {
@@ -33,7 +36,7 @@ export interface GitParts {
   gitCommit: boolean;
   gitSync: GitSyncSettings | undefined;
   locks: WriteLocks;
-  disk: DiskSync;
+  retries: RetryCounts;
 }
 
 /**
@@ -41,7 +44,7 @@ export interface GitParts {
  * (network-writer.ts): what the writer asks of it is known once `open()` found the work tree.
  */
 export class StoreGit implements WriteStrategy {
-  private opened: { journal: GitJournal | null; follower: GitSync | null; upstream: Upstream | null } = { journal: null, follower: null, upstream: null };
+  private opened: { journal: GitJournal | null; follower: GitSync | null } = { journal: null, follower: null };
 
   constructor(private readonly parts: GitParts) {}
 
@@ -55,19 +58,18 @@ export class StoreGit implements WriteStrategy {
     return this.opened.follower;
   }
 
-  get gitLock(): GitIndexLock | null {
+  get gitLock(): GitLock | null {
     return this.opened.journal?.indexLock ?? null;
   }
 
-  get upstream(): Upstream | null {
-    return this.opened.upstream;
+  /** GIT_SYNC: the clone's sync, which every write is pushed through. */
+  get push(): PushQueue | null {
+    return this.opened.follower;
   }
 
-  /** GIT_COMMIT: the file just written, committed alone. */
-  get commit(): AfterWrite | undefined {
-    const journal = this.opened.journal;
-    if (!journal || !this.parts.gitCommit || this.parts.gitSync) return undefined;
-    return (file, message, author) => journal.commit(file, message, author);
+  /** GIT_COMMIT (without GIT_SYNC): the work tree's git, which commits each file just written. */
+  get committer(): Committer | null {
+    return this.parts.gitCommit && !this.parts.gitSync ? this.opened.journal : null;
   }
 
   /** GIT_SYNC: pulls now, then every GIT_SYNC_INTERVAL_MS (after the first load). */
@@ -88,6 +90,23 @@ export class StoreGit implements WriteStrategy {
     this.journal?.stop();
   }
 
+  /** The commits of a network's file, newest first. */
+  async history(id: NetworkId, skip: number, limit: number): Promise<{ commits: Commit[]; total: number }> {
+    const journal = this.workTree();
+    return journal.history(candidatesOf(id).map(({ rel }) => path.join(this.parts.root, rel)), skip, limit);
+  }
+
+  /** The network as of commit `sha` and just before it. */
+  async versionAt(id: string, sha: string, policy: UrlPolicy): Promise<NetworkVersion> {
+    return versionAt(this.workTree(), this.parts.root, requireNetworkId(id), sha, policy);
+  }
+
+  /** The journal, for what only a work tree can answer; NOT_IMPLEMENTED outside one. */
+  private workTree(): GitJournal {
+    if (this.journal) return this.journal;
+    throw new NetcfgError('NOT_IMPLEMENTED', 'History needs the config folder to be inside a git work tree; it is not.');
+  }
+
   /** What readiness shows of git: the work tree's state, and with GIT_SYNC the clone's against its remote. */
   report(): Pick<ReadinessInputs, 'journal' | 'gitCommit' | 'sync'> {
     const journal = this.journal;
@@ -99,28 +118,17 @@ export class StoreGit implements WriteStrategy {
   }
 
   async open(): Promise<void> {
-    const { root, cloneTop, author, gitSync, locks, disk } = this.parts;
+    const { root, cloneTop, author, gitSync, locks, retries } = this.parts;
     // Found from the clone's top, not through the folder: a commit may have made the folder a link out.
     const journal = await GitJournal.open(cloneTop ?? root, author);
     if (!gitSync) {
-      this.opened = { journal, follower: null, upstream: null };
+      this.opened = { journal, follower: null };
       return;
     }
     if (!journal) throw new Error(`GIT_SYNC needs CONFIG_DIR (${path.resolve(root)}) inside a git clone; it is not in a git work tree.`);
     // What moves the work tree waits for the writers' turn: never between a write's read and its commit.
     const remoteTimeoutMs = gitSync.remoteTimeoutMs ?? DEFAULT_REMOTE_TIMEOUT_MS;
-    const follower = await GitSync.open(journal, (fn) => locks.inTurn('*', fn), { staleMs: locks.staleMs, remoteTimeoutMs, onDropped: gitSync.onDropped });
-    // Every PATCH is committed and pushed before its 200, and served once it is in the remote.
-    const upstream: Upstream = {
-      hold: (id) => {
-        disk.hold(id);
-        return (actor) => disk.release(id, actor);
-      },
-      queue: (file, mode, text, message, commitAuthor) => follower.queue(file, mode, text, message, commitAuthor),
-      pushedSoFar: () => follower.pushedSoFar(),
-      // With the push in flight and the one after, a PATCH hears within three remote deadlines.
-      retryForMs: 2 * remoteTimeoutMs,
-    };
-    this.opened = { journal, follower, upstream };
+    const follower = await GitSync.open(journal, (fn) => locks.inTurn('*', fn), { staleMs: locks.staleMs, remoteTimeoutMs, onDropped: gitSync.onDropped, retries });
+    this.opened = { journal, follower };
   }
 }

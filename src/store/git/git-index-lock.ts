@@ -12,11 +12,12 @@ import { existsSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import path from 'node:path';
 import { NetcfgError } from '../../errors.js';
+import type { GitLock } from '../write/write-strategy.js';
 
 /** How often a waiting write looks again (a watch on the git folder would wake on every object git writes). */
 const POLL_MS = 5;
 
-export class GitIndexLock {
+export class GitIndexLock implements GitLock {
   /** Writes waiting for a git command to finish (shown in readiness). */
   waiting = 0;
   /** This process's own git commands (the journal's) in flight: their lock is no reason to wait. */
@@ -41,9 +42,9 @@ export class GitIndexLock {
     return file !== null && existsSync(file);
   }
 
-  /** Resolves once no other git command holds the lock; LOCK_TIMEOUT after `maxWaitMs`. */
-  async whenFree(maxWaitMs: number): Promise<void> {
-    if (!this.heldByOther()) return;
+  /** Resolves once no other git command holds the lock (true when it had to wait); LOCK_TIMEOUT after `maxWaitMs`. */
+  async whenFree(maxWaitMs: number): Promise<boolean> {
+    if (!this.heldByOther()) return false;
     const deadline = Date.now() + maxWaitMs;
     this.waiting++;
     try {
@@ -56,6 +57,7 @@ export class GitIndexLock {
         }
         await delay(POLL_MS);
       }
+      return true;
     } finally {
       this.waiting--;
     }

@@ -20,9 +20,10 @@ import { firstLine } from './git-process.js';
 import { isRejection, pushFailure } from './remote-answers.js';
 import { SyncReport, type DroppedNote, type SyncStatus } from './sync-report.js';
 import { TrackedBranch } from './tracked-branch.js';
-import { OUTGOING, WriteQueue, type PushOutcome } from './write-queue.js';
+import { OUTGOING, WriteQueue } from './write-queue.js';
+import { MAX_REBASES, type RetryCounts } from '../retries.js';
+import type { PushOutcome, PushQueue } from '../write/write-strategy.js';
 
-export type { PushOutcome } from './write-queue.js';
 export type { SyncStatus } from './sync-report.js';
 
 export interface GitSyncOptions {
@@ -32,14 +33,14 @@ export interface GitSyncOptions {
   staleMs: number;
   /** Told once when a force-push dropped commits the clone had (the store logs it). */
   onDropped?: ((note: DroppedNote) => void) | undefined;
+  /** Where a re-push on the remote's new head is counted (retries.ts). */
+  retries: RetryCounts;
 }
 
 export type { Exclusive } from './pull.js';
 
-/** Rejected pushes in a row put on top of the remote's head before the writers are asked to edit again. */
-const MAX_REBASES = 10;
-
-export class GitSync {
+/** The remote branch every write goes to before its answer: the writer's push (write-strategy.ts). */
+export class GitSync implements PushQueue {
   /** Pulls asked for (by the interval or a webhook), for tests. */
   pulls = 0;
   private readonly report: SyncReport;
@@ -65,6 +66,11 @@ export class GitSync {
   ) {
     this.report = new SyncReport(branch.upstream, options.onDropped);
     this.parts = { branch, report: this.report, exclusive, journal, queued: () => this.unpushed.length };
+  }
+
+  /** With the push in flight and the one after, a PATCH hears within three remote deadlines. */
+  get retryForMs(): number {
+    return 2 * this.options.remoteTimeoutMs;
   }
 
   /** `origin/main`: the remote branch the clone's branch tracks. */
@@ -209,6 +215,7 @@ export class GitSync {
     if (movedTo !== null) {
       this.clone = { ...this.clone, head: movedTo };
       this.rebases++;
+      this.options.retries.count('rebased');
       return; // the loop pushes the same writes again, on top of the remote's head
     }
     this.rebases = 0;

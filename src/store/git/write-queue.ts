@@ -4,9 +4,7 @@
  * commit each (that file alone, netcfg's author) in one process.
  */
 import { NetcfgError } from '../../errors.js';
-
-/** 'rejected': the remote moved on and the clone is now at its new head, without the write: edit again. */
-export type PushOutcome = 'pushed' | 'rejected';
+import type { PushOutcome } from '../write/write-strategy.js';
 
 /** Where fast-import puts the commits of a push before the branch moves to them (once the remote has them). */
 export const OUTGOING = 'refs/netcfg/outgoing';

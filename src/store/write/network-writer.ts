@@ -1,20 +1,16 @@
 /**
- * PATCH's write path, one linear sequence in the network's turn in this process: read the file
- * (only what the read path would serve: current-file.ts), check If-Match against the hash of those
- * bytes, splice the new values into the text (every other byte, comments included, stays:
- * yaml-edit.ts), validate the result with the loader's own code, take the network's
- * cross-process lock, write a temp file and fsync it, rename it over the file if the file still
- * holds the bytes read, fsync the folder, update the index, answer. A file changed since it was
- * read (another replica, a git checkout) is read again. With GIT_SYNC the write is queued for
- * the next push (git-sync.ts) before the lock is let go, served once the push carried it, and made
- * again on the remote's new version when the push was rejected.
+ * PATCH's write path, one attempt at a time in the network's turn in this process: read the file
+ * as the read path would (current-file.ts), check If-Match against its bytes' hash, splice the new
+ * values into the text (comments stay: yaml-edit.ts) and validate it with the loader's code, take
+ * the network's cross-process lock, replace the file if it still holds the bytes read
+ * (file-replacer.ts), fsync the folder, serve it, and commit it or queue it for the push
+ * (write-strategy.ts). Why an attempt is made again, and how often at most: retries.ts.
  */
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
 import { NetcfgError } from '../../errors.js';
-import type { PushOutcome } from '../git/git-sync.js';
-import { FILE_ONLY, type WriteStrategy } from './write-strategy.js';
+import type { PushOutcome, ServedHold, WriteStrategy } from './write-strategy.js';
 import type { ConfigFolder } from '../files/config-folder.js';
 import type { NetworkId } from '../files/layout.js';
 import { isGone } from '../files/served-file.js';
@@ -28,6 +24,7 @@ import type { FsSeam } from './fs-seam.js';
 import type { HeldLock, WriteLocks } from './write-lock.js';
 import { detailsOf, editedText, ifMatchAccepts } from './network-edit.js';
 import { actorLabel, actorTrailer, authorLineOf, type Actor } from '../actor.js';
+import { ATTEMPT_RETRIES, type AttemptRetry, type RetryCounts } from '../retries.js';
 
 export interface UpdateRequest {
   id: NetworkId;
@@ -39,57 +36,72 @@ export interface UpdateRequest {
   actor: Actor;
 }
 
+/** What the writer works with, all given when it is built. */
+export interface WriterParts {
+  /** netcfg's own git identity: its commits' committer, and the author of what the operator writes (actor.ts). */
+  netcfgAuthor: { name: string; email: string };
+  folder: ConfigFolder;
+  index: NetworkIndex;
+  /** GIT_SYNC: keeps a network served at its pushed version while its write is on its way (the disk sync). */
+  served: ServedHold;
+  policy: UrlPolicy;
+  fs: FsSeam;
+  locks: WriteLocks;
+  strategy: WriteStrategy;
+  /** Where each retry and wait is counted (retries.ts). */
+  retries: RetryCounts;
+}
+
 /** A write done in this clone; with GIT_SYNC, `pushed` settles once the remote has it. */
 interface Written {
   record: NetworkRecord;
   pushed?: Promise<PushOutcome> | undefined;
 }
 
-/** Why an attempt must be made again: the file moved on since it was read, is gone, or is git's half-written one. */
-type Retry = 'moved' | 'gone' | 'git-busy';
-
-/** Reads of a file found gone (or half-written) while git works before a PATCH gives up, in a git work tree. */
-const GIT_ATTEMPTS = 5;
-/** Reads of a file that keeps changing under the write (another process writing it) before a 412. */
-const MOVED_ATTEMPTS = 3;
-/** Pushes a remote that moved on may reject before a PATCH gives up (GIT_SYNC). */
-const PUSH_ATTEMPTS = 10;
-
 export class NetworkWriter {
   /** The last write the disk refused, until a write succeeds again (shown in readiness). */
   lastFailure: { at: Date; message: string; dir?: string } | null = null;
   private readonly files: FileReplacer;
+  private readonly strategy: WriteStrategy;
   private readonly refused = (message: string): void => {
     this.lastFailure = { at: new Date(), message };
   };
 
-  constructor(
-    /** netcfg's own git identity: its commits' committer, and the author of what the operator writes (actor.ts). */
-    private readonly netcfgAuthor: { name: string; email: string },
-    private readonly folder: ConfigFolder,
-    private readonly index: NetworkIndex,
-    private readonly policy: UrlPolicy,
-    private readonly fs: FsSeam,
-    private readonly locks: WriteLocks,
-    private readonly strategy: WriteStrategy = FILE_ONLY,
-  ) {
-    this.files = new FileReplacer(fs);
+  constructor(private readonly parts: WriterParts) {
+    this.files = new FileReplacer(parts.fs);
+    this.strategy = parts.strategy;
   }
 
   /** Resolves once every write queued so far is done. */
   settled(): Promise<void> {
-    return this.locks.settled();
+    return this.parts.locks.settled();
   }
 
+  /**
+   * The write loop: one attempt (read, edit, replace, commit or queue for the push) in the
+   * network's turn in this process, made again for the reasons of retries.ts, each within its bound.
+   */
   async update(request: UpdateRequest): Promise<NetworkRecord> {
+    const { push, committer } = this.strategy;
     const started = performance.now();
+    const tries = new Map<AttemptRetry, number>();
+    // A write committed to git holds the lock from its read through its commit; after the file
+    // moved on under a write (most likely another replica's), every write does, so that replica cannot win every round.
+    let lockFirst = committer !== null || push !== null;
     try {
-      for (let attempt = 1; ; attempt++) {
-        const written = await this.locks.inTurn(this.strategy.upstream ? '*' : request.id.id, () => this.attempts(request));
-        if (!written.pushed || (await written.pushed) === 'pushed') return written.record;
+      for (;;) {
+        const step = await this.parts.locks.inTurn(push ? '*' : request.id.id, () => this.attempt(request, lockFirst));
         // Rejected: the clone is at the remote's new head; the next attempt edits that version (If-Match is checked against it).
-        if (attempt >= PUSH_ATTEMPTS || performance.now() - started > (this.strategy.upstream?.retryForMs ?? Infinity)) throw new NetcfgError('GIT_REMOTE_UNAVAILABLE', `The remote kept moving while ${request.id.id} was pushed; nothing was changed, retry the request.`);
-        await delay(Math.random() * 20 * attempt); // jitter: replicas racing on one branch take turns
+        const reason = typeof step === 'string' ? step : step.pushed && (await step.pushed) !== 'pushed' ? 'rejected' : null;
+        if (reason === null) return (step as Written).record;
+        this.parts.retries.count(reason);
+        const n = (tries.get(reason) ?? 0) + 1;
+        tries.set(reason, n);
+        // Outside a git work tree a file that is not there is gone for good: nothing will put it back.
+        const final = n >= ATTEMPT_RETRIES[reason].attempts || (reason === 'gone' && this.strategy.gitLock === null);
+        if (final || (reason === 'rejected' && performance.now() - started > (push?.retryForMs ?? Infinity))) throw ATTEMPT_RETRIES[reason].refusal(request.id.id);
+        if (reason === 'moved') lockFirst = true;
+        if (reason === 'rejected') await delay(Math.random() * 20 * n); // jitter: replicas racing on one branch take turns
       }
     } catch (err) {
       // The lock itself can be what the disk refused (EROFS, ENOSPC on its folder): show it too.
@@ -98,37 +110,22 @@ export class NetworkWriter {
     }
   }
 
-  private async attempts(request: UpdateRequest): Promise<Written> {
-    // After a file moved on under a write (most likely another replica's write), the next read
-    // is made holding the lock, so that replica cannot win every round. A write that is
-    // committed to git holds it from its read through its commit.
-    let held: HeldLock | null = this.strategy.commit || this.strategy.upstream ? await this.locks.acquire(request.id) : null;
+  /** One read-edit-write, holding the network's lock throughout when `lockFirst`. */
+  private async attempt(request: UpdateRequest, lockFirst: boolean): Promise<Written | AttemptRetry> {
+    const held = lockFirst ? await this.lock(request.id) : null;
     try {
-      for (let attempt = 1; ; attempt++) {
-        const result = await this.attempt(request, held);
-        if (typeof result !== 'string') return result;
-        if (result === 'moved') {
-          if (attempt >= MOVED_ATTEMPTS) throw new NetcfgError('PRECONDITION_FAILED', `${request.id.id} kept changing on disk while it was being written; read it again and retry.`);
-          held ??= await this.locks.acquire(request.id);
-          continue;
-        }
-        // Not there, or not whole, while a git command rewrites the tree: maybe only for the
-        // moment a checkout replaces the file. The next attempt first waits for git's lock, so it
-        // reads what git wrote; only a file still gone once git is idle is a 404.
-        if (this.strategy.gitLock !== null && attempt < GIT_ATTEMPTS) continue;
-        if (result === 'gone') throw new NetcfgError('NETWORK_NOT_FOUND', `Network ${request.id.id} does not exist (its file is gone); nothing was written.`);
-        throw new NetcfgError('LOCK_TIMEOUT', `git kept rewriting ${request.id.id}'s file while it was being read; nothing was written, retry the request.`);
-      }
+      return await this.readAndEdit(request, held);
     } finally {
       await held?.release();
     }
   }
 
-  /** One read-edit-write; `held` is the network's lock when this attempt already holds it. */
-  private async attempt(request: UpdateRequest, held: HeldLock | null): Promise<Written | Retry> {
+  private async readAndEdit(request: UpdateRequest, held: HeldLock | null): Promise<Written | AttemptRetry> {
     const { id } = request;
-    await this.strategy.gitLock?.whenFree(this.locks.maxWaitMs);
-    const current = await readCurrent(this.folder, this.fs, id, this.refused);
+    // Not there, or not whole, while a git command rewrites the tree: maybe only for the moment a
+    // checkout replaces the file. Each attempt first waits for git's lock, so it reads what git wrote.
+    if (await this.strategy.gitLock?.whenFree(this.parts.locks.maxWaitMs)) this.parts.retries.count('git-lock');
+    const current = await readCurrent(this.parts.folder, this.parts.fs, id, this.refused);
     if (current === null) return 'gone';
     const { rel, bytes } = current;
     const etag = etagOf(bytes);
@@ -138,7 +135,7 @@ export class NetworkWriter {
     // Only what the read path serves is edited: the current version must be a valid network.
     const text = bytes.toString('utf8');
     const parsed = parseYaml(text);
-    const { outcome, data: read } = parseNetworkData(text, id, rel, this.policy, parsed);
+    const { outcome, data: read } = parseNetworkData(text, id, rel, this.parts.policy, parsed);
     if (!outcome.ok) {
       // git writes a file in place after creating it: read while a checkout runs, it may be half there.
       if (await this.gitRewriting(id, bytes)) return 'git-busy';
@@ -149,58 +146,64 @@ export class NetworkWriter {
     const changed = Object.entries(request.changes).filter(([key, value]) => !isDeepStrictEqual(data[key], value));
     if (changed.length === 0) {
       // With GIT_SYNC what was read may be a commit still on its way to the remote: answer once it is there.
-      if (this.strategy.upstream) {
-        const pushed = this.strategy.upstream.pushedSoFar();
+      if (this.strategy.push) {
+        const pushed = this.strategy.push.pushedSoFar();
         pushed.catch(() => undefined); // awaited by update() once the turn is let go, which may be after it failed
         return { record: outcome.record, pushed };
       }
       if (this.lastFailure) await this.heal(path.dirname(current.abs));
-      this.index.put(outcome.record);
+      this.parts.index.put(outcome.record);
       return { record: outcome.record };
     }
-    const next = editedText(id, rel, text, parsed.doc, data, changed, this.policy);
+    const next = editedText(id, rel, text, parsed.doc, data, changed, this.parts.policy);
     return this.write(request, current, next, changed.map(([key]) => key), held);
   }
 
+  /** The network's cross-process lock, counting a wait for another process's. */
+  private async lock(id: NetworkId): Promise<HeldLock> {
+    const held = await this.parts.locks.acquire(id);
+    if (held.waited) this.parts.retries.count('lock-busy');
+    return held;
+  }
+
   /** Holding the network's cross-process lock: replace the file, serve the new record, commit it. */
-  private async write({ id, actor }: UpdateRequest, current: Current, next: { text: string; record: NetworkRecord }, fields: string[], held: HeldLock | null): Promise<Written | Retry> {
-    const lock = held ?? (await this.locks.acquire(id));
+  private async write({ id, actor }: UpdateRequest, current: Current, next: { text: string; record: NetworkRecord }, fields: string[], held: HeldLock | null): Promise<Written | AttemptRetry> {
+    const { push, committer, gitLock } = this.strategy;
+    const lock = held ?? (await this.lock(id));
     // With GIT_SYNC the new version is served once it is in the remote, not when it is on this disk.
-    const serveDisk = this.strategy.upstream?.hold(id);
-    let written: Written | null = null;
+    if (push) this.parts.served.hold(id);
+    let queued = false;
     try {
-      const outcome = await this.files.replace(current.realRoot, current.abs, current.mode, current.bytes, next.text, this.strategy.gitLock?.fileToCheck() ?? null, () => {
+      const outcome = await this.files.replace(current.realRoot, current.abs, current.mode, current.bytes, next.text, gitLock?.fileToCheck() ?? null, () => {
         // Checked last thing before the rename: proper-lockfile calls a lock compromised once it
         // went unrefreshed for staleMs, and another process may hold it now.
         if (lock.compromised) throw new NetcfgError('LOCK_TIMEOUT', `The write lock was lost (${lock.compromised.message}); nothing was written, retry the request.`);
       }).catch((err: unknown) => {
         throw storageError(err, `write ${current.rel}`, this.refused);
       });
-      if (outcome === 'changed') return 'moved';
-      if (outcome === 'gone') return 'gone';
+      if (outcome !== 'renamed') return outcome === 'changed' ? 'moved' : 'gone';
       const message = `netcfg: update ${fields.join(', ')} of ${id.id}\n\n${actorTrailer(actor)}\n`;
-      const author = authorLineOf(actor, this.netcfgAuthor);
-      if (this.strategy.upstream && serveDisk) {
+      const author = authorLineOf(actor, this.parts.netcfgAuthor);
+      if (push) {
         // The remote is what makes it durable: a restart resets the clone to it, so no folder fsync here.
-        const { pushed } = this.strategy.upstream.queue(current.abs, current.mode, next.text, message, author);
-        const served = pushed.then(
-          (outcome) => (serveDisk(outcome === 'pushed' ? actorLabel(actor) : null), outcome),
+        const pushed = push.queue(current.abs, current.mode, next.text, message, author).pushed.then(
+          (outcome) => (this.parts.served.release(id, outcome === 'pushed' ? actorLabel(actor) : null), outcome),
           (err: unknown) => {
-            serveDisk(null); // the clone is back at the remote's version: not this write's
+            this.parts.served.release(id, null); // the clone is back at the remote's version: not this write's
             throw err;
           },
         );
-        written = { record: next.record, pushed: served };
-        served.catch(() => undefined); // awaited by update() once the turn is let go
-        return written;
+        queued = true;
+        pushed.catch(() => undefined); // awaited by update() once the turn is let go
+        return { record: next.record, pushed };
       }
       // Renamed: the new file is what is on disk, so it is served, even if the folder sync fails.
-      this.index.put(next.record, actorLabel(actor));
+      this.parts.index.put(next.record, actorLabel(actor));
       await this.syncFolder(current, next.record);
-      await this.strategy.commit?.(current.abs, message, author);
+      await committer?.commit(current.abs, message, author);
       return { record: next.record };
     } finally {
-      if (!written) serveDisk?.(null);
+      if (push && !queued) this.parts.served.release(id, null);
       if (lock !== held) await lock.release();
     }
   }
@@ -209,7 +212,7 @@ export class NetworkWriter {
   private async syncFolder(current: Current, record: NetworkRecord): Promise<void> {
     const dir = path.dirname(current.abs);
     try {
-      await this.fs.fsyncDir(dir);
+      await this.parts.fs.fsyncDir(dir);
       this.lastFailure = null;
     } catch (err) {
       if (isGone(err)) throw fileGone();
@@ -228,7 +231,7 @@ export class NetworkWriter {
   private async gitRewriting(id: NetworkId, read: Buffer): Promise<boolean> {
     if (this.strategy.gitLock === null) return false;
     if (this.strategy.gitLock.heldByOther()) return true;
-    const now = await readCurrent(this.folder, this.fs, id, this.refused).catch(() => null);
+    const now = await readCurrent(this.parts.folder, this.parts.fs, id, this.refused).catch(() => null);
     return now === null || !now.bytes.equals(read);
   }
 
@@ -238,10 +241,10 @@ export class NetworkWriter {
    */
   private async heal(dir: string): Promise<void> {
     try {
-      await this.fs.fsyncDir(this.lastFailure?.dir ?? dir);
+      await this.parts.fs.fsyncDir(this.lastFailure?.dir ?? dir);
       this.lastFailure = null;
     } catch (err) {
-      throw storageError(err, `sync ${path.relative(this.folder.root, dir) || '.'}`, this.refused);
+      throw storageError(err, `sync ${path.relative(this.parts.folder.root, dir) || '.'}`, this.refused);
     }
   }
 }

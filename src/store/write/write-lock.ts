@@ -24,6 +24,8 @@ export const DEFAULT_LOCK: LockOptions = { staleMs: 5000, maxWaitMs: 12000 };
 export interface HeldLock {
   /** Set when proper-lockfile could not keep the lock fresh: another process may own it now. */
   compromised: Error | null;
+  /** Whether another process held the lock when it was asked for (retries.ts counts it). */
+  waited: boolean;
   release(): Promise<void>;
 }
 
@@ -89,7 +91,7 @@ export class WriteLocks {
     const dir = this.dirOf();
     const folder = this.folderOf(dir);
     const target = path.join(dir, lockNameOf(id));
-    const held: HeldLock = { compromised: null, release: async () => undefined };
+    const held: HeldLock = { compromised: null, waited: false, release: async () => undefined };
     const deadline = Date.now() + this.options.maxWaitMs;
     let wait = 5;
     let madeDir = false;
@@ -117,6 +119,7 @@ export class WriteLocks {
           continue;
         }
         if (code !== 'ELOCKED' || Date.now() + wait > deadline) throw this.refused(id.id, err);
+        held.waited = true;
       }
       await delay(wait * (0.5 + Math.random()));
       wait = Math.min(100, wait * 1.5);

@@ -5,35 +5,52 @@
  * strategy in a work tree; its parts are known once it has opened git at start.
  */
 import type { NetworkId } from '../files/layout.js';
-import type { GitIndexLock } from '../git/git-index-lock.js';
-import type { PushOutcome } from '../git/git-sync.js';
 
-/** GIT_COMMIT: called under the lock once a write is durable, to commit it with `message`, authored by `author` (a git identity). */
-export type AfterWrite = (file: string, message: string, author: string) => Promise<void>;
+/** How a push ended for a write: in the remote, or refused because the remote moved on (it is made again). */
+export type PushOutcome = 'pushed' | 'rejected';
 
-/** GIT_SYNC: the remote branch every write goes to before its answer (git-sync.ts, wired by the store). */
-export interface Upstream {
-  /** Keeps `id` served at its pushed version; the function returned serves what is on disk again, as changed by an actor (null: not this write's). */
-  hold(id: NetworkId): (actor: string | null) => void;
-  /** Queues the file just written (holding `text`) for the next push, as a commit of its own by `author`. */
-  queue(file: string, mode: number, text: string, message: string, author: string): { pushed: Promise<PushOutcome> };
-  pushedSoFar(): Promise<PushOutcome>;
-  /** After this long a write the remote refused is not made again: its PATCH hears 503 within one more push. */
-  retryForMs: number;
+/** git's own lock on the work tree (git/git-index-lock.ts), which a write waits for and looks at last before its rename. */
+export interface GitLock {
+  /** Resolves once no other git command holds it (true when it had to wait); LOCK_TIMEOUT after `maxWaitMs`. */
+  whenFree(maxWaitMs: number): Promise<boolean>;
+  /** True while a git command not run by this process holds it. */
+  heldByOther(): boolean;
+  /** The lock file to look at right before the rename, or null when it is no reason to stop. */
+  fileToCheck(): string | null;
 }
 
-/**
- * Where a write goes beyond its file, chosen once when the store is built: nowhere, a commit
- * (GIT_COMMIT) or the remote (GIT_SYNC). Its parts are known once git is open (store-git.ts).
- */
+/** GIT_COMMIT: the work tree's git (git-journal.ts), which commits a file just written, alone. */
+export interface Committer {
+  /** Commits `file` with `message`, authored by `author` (a git identity); a failure is kept and retried, never thrown. */
+  commit(file: string, message: string, author: string): Promise<void>;
+}
+
+/** GIT_SYNC: the remote branch every write goes to before its answer (git-sync.ts). */
+export interface PushQueue {
+  /** Queues the file just written (holding `text`) for the next push, as a commit of its own by `author`. */
+  queue(file: string, mode: number, text: string, message: string, author: string): { pushed: Promise<PushOutcome> };
+  /** Settles once every write queued so far was pushed. */
+  pushedSoFar(): Promise<PushOutcome>;
+  /** After this long a write the remote refused is not made again: its PATCH hears 503 within one more push. */
+  readonly retryForMs: number;
+}
+
+/** GIT_SYNC: what the index serves of a network while its write is on its way to the remote (index/disk-sync.ts). */
+export interface ServedHold {
+  /** Keeps `id` served as it is now, whatever its file becomes. */
+  hold(id: NetworkId): void;
+  /** Serves what is on disk again, as changed by `actor` (null: not this write's). */
+  release(id: NetworkId, actor: string | null): void;
+}
+
 export interface WriteStrategy {
   /** git's lock on the work tree holding the folder, if it is in one: a write waits for it. */
-  readonly gitLock: GitIndexLock | null;
+  readonly gitLock: GitLock | null;
   /** GIT_COMMIT: commits the file just written, under its lock. */
-  readonly commit: AfterWrite | undefined;
+  readonly committer: Committer | null;
   /** GIT_SYNC: writes take one turn in this process (one clone), from their read through their commit, and wait for their push. */
-  readonly upstream: Upstream | null;
+  readonly push: PushQueue | null;
 }
 
 /** Writes that go to their file and nowhere else (no git work tree). */
-export const FILE_ONLY: WriteStrategy = { gitLock: null, commit: undefined, upstream: null };
+export const FILE_ONLY: WriteStrategy = { gitLock: null, committer: null, push: null };

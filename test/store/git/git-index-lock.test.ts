@@ -55,6 +55,7 @@ describe('store/git-index-lock (real repository)', () => {
     const onDisk = readFileSync(sepolia(), 'utf8');
     expect(onDisk).to.include('symbol: CHECKED_OUT').and.include('https://after-git.example.com').and.not.include('https://checked-out.example.com');
     expect(waiting()).to.equal(0);
+    expect(store.retryCounts()).to.include({ 'git-lock': 1, moved: 0 });
   });
 
   it('a git command that starts between the read and the rename makes the PATCH wait and read again', async () => {
@@ -77,6 +78,8 @@ describe('store/git-index-lock (real repository)', () => {
     rmSync(indexLock());
     expect((await answer).status).to.equal(200);
     expect(readFileSync(sepolia(), 'utf8')).to.include('https://after-git.example.com');
+    // The look before the rename saw git's lock: the attempt ended 'moved', the next one waited for git.
+    expect(store.retryCounts()).to.include({ 'git-lock': 1, moved: 1 });
   });
 
   it('a lock git never lets go of: 503 LOCK_TIMEOUT after the wait, nothing written', async () => {
