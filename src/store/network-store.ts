@@ -9,7 +9,7 @@ import { NetcfgError } from '../errors.js';
 import type { Actor } from './actor.js';
 import { ConfigFolder } from './files/config-folder.js';
 import { LOCK_DIR, requireNetworkId } from './files/layout.js';
-import type { Commit, GitAuthor } from './git/git-journal.js';
+import type { Commit, GitAuthor } from './git/work-tree.js';
 import { StoreGit, type GitSyncSettings } from './store-git.js';
 import { ChangeLog } from './index/change-log.js';
 import { DiskSync } from './index/disk-sync.js';
@@ -22,10 +22,10 @@ import { RetryCounts, type RetryReason } from './retries.js';
 import { validatePatch } from './validation/network-rules.js';
 import { loadSchemas } from './validation/schemas.js';
 import type { NetworkVersion } from './git/network-versions.js';
-import { checkPatchUrls, type UrlCheck, type UrlFinding } from './validation/patch-urls.js';
+import { checkPatchUrls, type UrlCheck, type UrlFinding } from './write/url-check.js';
 import { OPEN_POLICY, type UrlPolicy } from './validation/url-rules.js';
 import { ConfigWatcher, DEFAULT_WATCH, type WatchOptions } from './watch/watcher.js';
-import { nodeFs, type FsSeam } from './write/fs-seam.js';
+import { realDisk, type DiskSteps } from './write/disk-steps.js';
 import { NetworkWriter } from './write/network-writer.js';
 import { DEFAULT_LOCK, WriteLocks, type LockOptions } from './write/write-lock.js';
 
@@ -37,8 +37,8 @@ export interface StoreOptions {
   policy?: UrlPolicy;
   watch?: Partial<WatchOptions>;
   lock?: Partial<LockOptions>;
-  /** The disk the writer writes through (fs-seam.ts); tests wrap it to make a step fail. */
-  fs?: FsSeam;
+  /** The disk the writer writes through (disk-steps.ts); tests wrap it to make a step fail. */
+  fs?: DiskSteps;
   onError?: (err: Error) => void;
   /** GIT_COMMIT: commit each PATCH when the folder is in a git work tree. */
   gitCommit?: boolean;
@@ -54,7 +54,7 @@ export interface StoreOptions {
 }
 
 /** A PATCH's outcome: the record written, and what its URLs answered that was not fine (RPC_PROBE_ON_PATCH). */
-export type { UrlCheck, UrlFinding } from './validation/patch-urls.js';
+export type { UrlCheck, UrlFinding } from './write/url-check.js';
 
 export interface Updated {
   record: NetworkRecord;
@@ -95,7 +95,7 @@ export class NetworkStore {
     this.folder = new ConfigFolder(this.root, options.gitSync !== undefined);
     this.disk = new DiskSync(this.folder, this.index, this.policy);
     this.watcher = new ConfigWatcher(this.disk, { ...DEFAULT_WATCH, ...options.watch }, onError);
-    const fs = options.fs ?? nodeFs;
+    const fs = options.fs ?? realDisk;
     const staleMs = options.lock?.staleMs ?? DEFAULT_LOCK.staleMs;
     // Wait long enough for a lock left by a killed process to go stale and be taken over.
     const maxWaitMs = options.lock?.maxWaitMs ?? Math.max(DEFAULT_LOCK.maxWaitMs, staleMs * 2 + 2000);

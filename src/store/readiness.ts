@@ -33,20 +33,20 @@ export interface ReadinessInputs {
   watcher: { status: WatcherStatus; lastEventAt: Date | null; lastError: string | null };
   writeFailure: { at: Date; message: string } | null;
   /** The git work tree holding the folder, when there is one: commits waiting, writes waiting for git's lock, its last failure. */
-  journal: { pendingCount: number; waiting: number; lastFailure: { message: string } | null } | null;
+  workTree: { pendingCount: number; waiting: number; lastFailure: { message: string } | null } | null;
   gitCommit: boolean;
   /** GIT_SYNC's view of the remote, when it is on. */
   sync: SyncStatus | null;
 }
 
-export function readinessOf({ loadedAt, rootProblem, folderWarning, networks, invalid, watcher, writeFailure, journal, gitCommit, sync }: ReadinessInputs): Readiness {
+export function readinessOf({ loadedAt, rootProblem, folderWarning, networks, invalid, watcher, writeFailure, workTree, gitCommit, sync }: ReadinessInputs): Readiness {
   const loaded = loadedAt !== null;
   const watcherFailed = watcher.status === 'failed' || watcher.status === 'stopped';
   const indexStatus: HealthStatus = !loaded || rootProblem ? 'unhealthy' : invalid.length > 0 || folderWarning ? 'degraded' : 'healthy';
   const watcherStatus: HealthStatus = watcher.status === 'watching' ? (watcher.lastError ? 'degraded' : 'healthy') : watcher.status === 'starting' ? 'degraded' : 'unhealthy';
   const storageStatus: HealthStatus = writeFailure ? 'degraded' : 'healthy';
   // An unreachable remote degrades the git component, never readiness itself: reads go on.
-  const gitFailure = journal?.lastFailure ?? (sync?.problem ? { message: sync.problem } : null);
+  const gitFailure = workTree?.lastFailure ?? (sync?.problem ? { message: sync.problem } : null);
   const ready = loaded && rootProblem === null && !watcherFailed;
   let reason: string | undefined;
   if (!loaded) reason = 'the configuration is still loading';
@@ -73,13 +73,13 @@ export function readinessOf({ loadedAt, rootProblem, folderWarning, networks, in
         ...(watcher.lastError ? { error: watcher.lastError } : {}),
       },
       storage: { status: storageStatus, ...(writeFailure ? { error: writeFailure.message, failed_at: writeFailure.at.toISOString() } : {}) },
-      ...(journal
+      ...(workTree
         ? {
             git: {
               status: gitFailure ? 'degraded' : 'healthy',
               commit_on_write: gitCommit,
-              pending_commits: journal.pendingCount,
-              writes_waiting_for_git: journal.waiting,
+              pending_commits: workTree.pendingCount,
+              writes_waiting_for_git: workTree.waiting,
               ...(gitFailure ? { error: gitFailure.message } : {}),
               ...(sync ?? {}),
             },

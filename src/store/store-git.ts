@@ -1,5 +1,5 @@
 /**
- * The git side of a store, opened at start: the journal of the work tree holding the config folder
+ * The git side of a store, opened at start: git in the work tree holding the config folder
  * (history, GIT_COMMIT's commits), and with GIT_SYNC the clone following its remote branch. It is
  * the writer's write strategy: a write is committed after it, or queued for the push that answers
  * it, and waits for git's own lock on the work tree either way.
@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { ReadinessInputs } from './readiness.js';
 import { NetcfgError } from '../errors.js';
 import { candidatesOf, requireNetworkId, type NetworkId } from './files/layout.js';
-import { GitJournal, type Commit, type GitAuthor } from './git/git-journal.js';
+import { WorkTree, type Commit, type GitAuthor } from './git/work-tree.js';
 import { versionAt, type NetworkVersion } from './git/network-versions.js';
 import type { UrlPolicy } from './validation/url-rules.js';
 import { GitSync } from './git/git-sync.js';
@@ -44,13 +44,13 @@ export interface GitParts {
  * (network-writer.ts): what the writer asks of it is known once `open()` found the work tree.
  */
 export class StoreGit implements WriteStrategy {
-  private opened: { journal: GitJournal | null; follower: GitSync | null } = { journal: null, follower: null };
+  private opened: { workTree: WorkTree | null; follower: GitSync | null } = { workTree: null, follower: null };
 
   constructor(private readonly parts: GitParts) {}
 
-  /** The journal of the work tree holding the folder (history, commits), once open; null outside one. */
-  get journal(): GitJournal | null {
-    return this.opened.journal;
+  /** git in the work tree holding the folder (history, commits), once open; null outside one. */
+  get workTree(): WorkTree | null {
+    return this.opened.workTree;
   }
 
   /** GIT_SYNC: the clone following its remote branch, once open. */
@@ -59,7 +59,7 @@ export class StoreGit implements WriteStrategy {
   }
 
   get gitLock(): GitLock | null {
-    return this.opened.journal?.indexLock ?? null;
+    return this.opened.workTree?.indexLock ?? null;
   }
 
   /** GIT_SYNC: the clone's sync, which every write is pushed through. */
@@ -69,7 +69,7 @@ export class StoreGit implements WriteStrategy {
 
   /** GIT_COMMIT (without GIT_SYNC): the work tree's git, which commits each file just written. */
   get committer(): Committer | null {
-    return this.parts.gitCommit && !this.parts.gitSync ? this.opened.journal : null;
+    return this.parts.gitCommit && !this.parts.gitSync ? this.opened.workTree : null;
   }
 
   /** GIT_SYNC: pulls now, then every GIT_SYNC_INTERVAL_MS (after the first load). */
@@ -87,31 +87,31 @@ export class StoreGit implements WriteStrategy {
   /** Stops following and kills every git command still running (writes waiting for a push hear 503). */
   async stop(): Promise<void> {
     await this.follower?.close();
-    this.journal?.stop();
+    this.workTree?.stop();
   }
 
   /** The commits of a network's file, newest first. */
   async history(id: NetworkId, skip: number, limit: number): Promise<{ commits: Commit[]; total: number }> {
-    const journal = this.workTree();
-    return journal.history(candidatesOf(id).map(({ rel }) => path.join(this.parts.root, rel)), skip, limit);
+    const workTree = this.requireWorkTree();
+    return workTree.history(candidatesOf(id).map(({ rel }) => path.join(this.parts.root, rel)), skip, limit);
   }
 
   /** The network as of commit `sha` and just before it. */
   async versionAt(id: string, sha: string, policy: UrlPolicy): Promise<NetworkVersion> {
-    return versionAt(this.workTree(), this.parts.root, requireNetworkId(id), sha, policy);
+    return versionAt(this.requireWorkTree(), this.parts.root, requireNetworkId(id), sha, policy);
   }
 
-  /** The journal, for what only a work tree can answer; NOT_IMPLEMENTED outside one. */
-  private workTree(): GitJournal {
-    if (this.journal) return this.journal;
+  /** git in the work tree, for what only a work tree can answer; NOT_IMPLEMENTED outside one. */
+  private requireWorkTree(): WorkTree {
+    if (this.workTree) return this.workTree;
     throw new NetcfgError('NOT_IMPLEMENTED', 'History needs the config folder to be inside a git work tree; it is not.');
   }
 
   /** What readiness shows of git: the work tree's state, and with GIT_SYNC the clone's against its remote. */
-  report(): Pick<ReadinessInputs, 'journal' | 'gitCommit' | 'sync'> {
-    const journal = this.journal;
+  report(): Pick<ReadinessInputs, 'workTree' | 'gitCommit' | 'sync'> {
+    const workTree = this.workTree;
     return {
-      journal: journal && { pendingCount: journal.pendingCount, waiting: journal.indexLock.waiting, lastFailure: journal.lastFailure },
+      workTree: workTree && { pendingCount: workTree.pendingCount, waiting: workTree.indexLock.waiting, lastFailure: workTree.lastFailure },
       gitCommit: this.parts.gitCommit,
       sync: this.follower?.status() ?? null,
     };
@@ -120,15 +120,15 @@ export class StoreGit implements WriteStrategy {
   async open(): Promise<void> {
     const { root, cloneTop, author, gitSync, locks, retries } = this.parts;
     // Found from the clone's top, not through the folder: a commit may have made the folder a link out.
-    const journal = await GitJournal.open(cloneTop ?? root, author);
+    const workTree = await WorkTree.open(cloneTop ?? root, author);
     if (!gitSync) {
-      this.opened = { journal, follower: null };
+      this.opened = { workTree, follower: null };
       return;
     }
-    if (!journal) throw new Error(`GIT_SYNC needs CONFIG_DIR (${path.resolve(root)}) inside a git clone; it is not in a git work tree.`);
+    if (!workTree) throw new Error(`GIT_SYNC needs CONFIG_DIR (${path.resolve(root)}) inside a git clone; it is not in a git work tree.`);
     // What moves the work tree waits for the writers' turn: never between a write's read and its commit.
     const remoteTimeoutMs = gitSync.remoteTimeoutMs ?? DEFAULT_REMOTE_TIMEOUT_MS;
-    const follower = await GitSync.open(journal, (fn) => locks.inTurn('*', fn), { staleMs: locks.staleMs, remoteTimeoutMs, onDropped: gitSync.onDropped, retries });
-    this.opened = { journal, follower };
+    const follower = await GitSync.open(workTree, (fn) => locks.inTurn('*', fn), { staleMs: locks.staleMs, remoteTimeoutMs, onDropped: gitSync.onDropped, retries });
+    this.opened = { workTree, follower };
   }
 }

@@ -1,14 +1,14 @@
 /**
- * An FsSeam that makes the disk say no at one chosen step of a PATCH, with a chosen errno, until
+ * An DiskSteps that makes the disk say no at one chosen step of a PATCH, with a chosen errno, until
  * told to recover. Failures look like the real thing: a full disk fails a write after the temp
  * file was created and partly written, so the writer has to clean up after itself.
  */
 import { promises as fsp } from 'node:fs';
-import { nodeFs, type FsSeam, type RenameOutcome } from '../../src/store/write/fs-seam.js';
+import { realDisk, type DiskSteps, type RenameOutcome } from '../../src/store/write/disk-steps.js';
 
 export type SeamStep = 'mkdir' | 'readFile' | 'writeNewDurable' | 'rename' | 'fsyncDir';
 
-export class FailingFs implements FsSeam {
+export class FailingFs implements DiskSteps {
   /** The step that fails and how; null once the disk is healthy again. */
   failure: { step: SeamStep; code: string } | null = null;
   /** How many times the failing step was reached. */
@@ -24,10 +24,10 @@ export class FailingFs implements FsSeam {
 
   readFile = async (file: string): Promise<Buffer> => {
     this.fail('readFile');
-    return nodeFs.readFile(file);
+    return realDisk.readFile(file);
   };
 
-  stat = (file: string) => nodeFs.stat(file);
+  stat = (file: string) => realDisk.stat(file);
 
   writeNewDurable = async (file: string, data: string, mode: number): Promise<void> => {
     if (this.failure?.step === 'writeNewDurable') {
@@ -35,23 +35,23 @@ export class FailingFs implements FsSeam {
       await fsp.writeFile(file, data.slice(0, Math.floor(data.length / 2)), { flag: 'wx', mode });
     }
     this.fail('writeNewDurable');
-    return nodeFs.writeNewDurable(file, data, mode);
+    return realDisk.writeNewDurable(file, data, mode);
   };
 
   renameIfUnchanged = async (from: string, to: string, expected: Uint8Array, gitLockFile: string | null): Promise<RenameOutcome> => {
     this.fail('rename');
-    return nodeFs.renameIfUnchanged(from, to, expected, gitLockFile);
+    return realDisk.renameIfUnchanged(from, to, expected, gitLockFile);
   };
 
-  unlink = (file: string) => nodeFs.unlink(file);
+  unlink = (file: string) => realDisk.unlink(file);
 
   fsyncDir = async (dir: string): Promise<void> => {
     this.fail('fsyncDir');
-    return nodeFs.fsyncDir(dir);
+    return realDisk.fsyncDir(dir);
   };
 
   mkdir = async (dir: string): Promise<void> => {
     this.fail('mkdir');
-    return nodeFs.mkdir(dir);
+    return realDisk.mkdir(dir);
   };
 }

@@ -1,5 +1,5 @@
 /**
- * Shared pieces for the PATCH (write side) tests: a store + app on a temp folder, an fs seam that
+ * Shared pieces for the PATCH (write side) tests: a store + app on a temp folder, an disk steps that
  * can be told to fail, what a write may leave behind, and an ETag computed independently of src/.
  */
 import { createHash } from 'node:crypto';
@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import type Koa from 'koa';
 import type { Response } from 'supertest';
 import type { AppOptions } from '../../src/http/app.js';
-import { nodeFs, type FsSeam } from '../../src/store/write/fs-seam.js';
+import { realDisk, type DiskSteps } from '../../src/store/write/disk-steps.js';
 import type { NetworkStore, StoreOptions } from '../../src/store/network-store.js';
 import { standardFiles } from './fixtures.js';
 import { openReadApp } from './read-http.js';
@@ -113,8 +113,8 @@ export interface Fault {
   afterRealOp?: boolean;
 }
 
-/** nodeFs with switchable failures: the disk saying no, through the one allowed seam. */
-export class FaultyFs implements FsSeam {
+/** realDisk with switchable failures: the disk saying no, through the one allowed seam. */
+export class FaultyFs implements DiskSteps {
   private faults = new Map<FaultyOp, Fault>();
   readonly calls: Record<FaultyOp, number> = { writeNewDurable: 0, rename: 0, fsyncDir: 0 };
 
@@ -126,13 +126,13 @@ export class FaultyFs implements FsSeam {
     this.faults.clear();
   }
 
-  readFile = (file: string) => nodeFs.readFile(file);
-  stat = (file: string) => nodeFs.stat(file);
-  unlink = (file: string) => nodeFs.unlink(file);
-  mkdir = (dir: string) => nodeFs.mkdir(dir);
-  writeNewDurable = (file: string, data: string, mode: number) => this.run('writeNewDurable', () => nodeFs.writeNewDurable(file, data, mode));
-  renameIfUnchanged = (from: string, to: string, expected: Uint8Array, gitLockFile: string | null) => this.run('rename', () => nodeFs.renameIfUnchanged(from, to, expected, gitLockFile));
-  fsyncDir = (dir: string) => this.run('fsyncDir', () => nodeFs.fsyncDir(dir));
+  readFile = (file: string) => realDisk.readFile(file);
+  stat = (file: string) => realDisk.stat(file);
+  unlink = (file: string) => realDisk.unlink(file);
+  mkdir = (dir: string) => realDisk.mkdir(dir);
+  writeNewDurable = (file: string, data: string, mode: number) => this.run('writeNewDurable', () => realDisk.writeNewDurable(file, data, mode));
+  renameIfUnchanged = (from: string, to: string, expected: Uint8Array, gitLockFile: string | null) => this.run('rename', () => realDisk.renameIfUnchanged(from, to, expected, gitLockFile));
+  fsyncDir = (dir: string) => this.run('fsyncDir', () => realDisk.fsyncDir(dir));
 
   private async run<T>(op: FaultyOp, real: () => Promise<T>): Promise<T> {
     this.calls[op]++;

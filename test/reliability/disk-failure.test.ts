@@ -1,7 +1,7 @@
 /**
  * The disk says no: every step of a PATCH that touches the disk (the lock folder, the read, the
  * temp file, the rename, the folder sync) fails in turn with ENOSPC, EIO and EROFS, injected at
- * the store's one fs seam. Each time: 503 STORAGE_UNAVAILABLE in the envelope naming the errno, a
+ * the store's one disk steps. Each time: 503 STORAGE_UNAVAILABLE in the envelope naming the errno, a
  * file that is whole (untouched when the failure came before the rename), no temp file left, the
  * index still serving what is on disk, readiness saying why, and a clean recovery with no help
  * once the disk works again (the client simply retries the same PATCH).
@@ -30,7 +30,7 @@ interface Ready {
   components: { storage: { status: string; error?: string } };
 }
 
-describe('reliability: the disk says no (fs seam)', () => {
+describe('reliability: the disk says no (disk steps)', () => {
   let root: string;
   let store: NetworkStore;
   let fs: FailingFs;

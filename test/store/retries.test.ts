@@ -1,7 +1,7 @@
 /**
  * The write loop's retries, on a real folder: each reason of retries.ts makes the write again
  * within its bound, is counted (store.retryCounts()), and past its bound the client hears the
- * table's refusal. The disk's steps are the real ones; the fs seam only changes the file, as
+ * table's refusal. The disk's steps are the real ones; the disk steps only changes the file, as
  * another process would, at the moment between the PATCH's read and its rename.
  */
 import { mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -9,19 +9,19 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { NetcfgError } from '../../src/errors.js';
 import { ANONYMOUS } from '../../src/store/actor.js';
-import { nodeFs, type FsSeam } from '../../src/store/write/fs-seam.js';
+import { realDisk, type DiskSteps } from '../../src/store/write/disk-steps.js';
 import type { NetworkStore } from '../../src/store/network-store.js';
 import type { RetryReason } from '../../src/store/retries.js';
 import { makeConfigDir, networkYaml, removeDir, standardFiles } from '../helpers/fixtures.js';
 import { startStore } from '../helpers/store.js';
 
-/** An fs seam that does `meddle` to the network's file the first `times` times a temp file is written (before the rename). */
-function meddling(times: number, meddle: (file: string) => void): FsSeam {
+/** An disk steps that does `meddle` to the network's file the first `times` times a temp file is written (before the rename). */
+function meddling(times: number, meddle: (file: string) => void): DiskSteps {
   let left = times;
   return {
-    ...nodeFs,
+    ...realDisk,
     async writeNewDurable(file, data, mode) {
-      await nodeFs.writeNewDurable(file, data, mode);
+      await realDisk.writeNewDurable(file, data, mode);
       if (left-- > 0) meddle(sepoliaOf(file));
     },
   };
@@ -33,7 +33,7 @@ const otherWrite = (file: string): void => writeFileSync(file, networkYaml({ rpc
 
 interface Case {
   name: string;
-  fs?: () => FsSeam;
+  fs?: () => DiskSteps;
   /** Made before the PATCH: another process's state. */
   before?: () => void;
   /** The answer: 'ok' or the error code. */

@@ -4,7 +4,7 @@
  * watcher: readServedFileSync) and the write path (a PATCH: servedPath and readRegularFile)
  * apply the same rule, so a FIFO, a device, a socket or a link to /dev/zero named like a network
  * is reported and never read, and never hangs an open (opened without blocking). A network file
- * is a few hundred bytes: these are synchronous calls of microseconds (see write/fs-seam.ts).
+ * is a few hundred bytes: these are synchronous calls of microseconds (see write/disk-steps.ts).
  */
 import fs, { constants } from 'node:fs';
 import path from 'node:path';
@@ -52,7 +52,7 @@ export function readServedFileSync(realRoot: string, rel: string, familyLinked?:
     const stamp = stampOfStats(st);
     if (!st.isFile()) return { rel, stamp, unreadable: 'not a regular file' };
     if (st.size > BigInt(MAX_FILE_BYTES)) return { rel, stamp, unreadable: `the file is ${st.size} bytes; a network file may be at most ${MAX_FILE_BYTES} bytes` };
-    return { rel, stamp, text: readSize(fd, Number(st.size)) };
+    return { rel, stamp, text: readSize(fd, Number(st.size)).toString('utf8') };
   } catch (err) {
     return { rel, stamp: stampOf(abs) || 'unreadable', unreadable: `cannot be read: ${codeOf(err)}` };
   } finally {
@@ -81,16 +81,20 @@ function openServed(realRoot: string, abs: string, familyLinked: boolean): numbe
   return fs.openSync(real, READ);
 }
 
-/** The first `size` bytes of `fd`, as stat'ed through it: the stamp describes exactly this text. */
-function readSize(fd: number, size: number): string {
+/**
+ * The first `size` bytes of `fd`, as stat'ed through it, so the stamp describes exactly these
+ * bytes. A file cut meanwhile gives fewer: the watcher sees its stamp move, a PATCH's byte check
+ * before the rename sees the change, and either looks again.
+ */
+function readSize(fd: number, size: number): Buffer {
   const bytes = Buffer.alloc(size);
   let read = 0;
   while (read < size) {
     const n = fs.readSync(fd, bytes, read, size - read, read);
-    if (n === 0) break; // cut meanwhile: the watcher sees the stamp move and looks again
+    if (n === 0) break;
     read += n;
   }
-  return bytes.toString('utf8', 0, read);
+  return bytes.subarray(0, read);
 }
 
 function codeOf(err: unknown): string {
@@ -147,14 +151,7 @@ export function readRegularFile(file: string, rel = file): Buffer {
     if (st.size > MAX_FILE_BYTES) {
       throw new NetcfgError('FILE_INVALID', `${rel} is ${st.size} bytes; a network file may be at most ${MAX_FILE_BYTES} bytes, so it is not served and cannot be edited; fix it in git.`);
     }
-    const bytes = Buffer.alloc(st.size);
-    let read = 0;
-    while (read < st.size) {
-      const n = fs.readSync(fd, bytes, read, st.size - read, read);
-      if (n === 0) break; // cut meanwhile: the byte check before the rename catches it
-      read += n;
-    }
-    return bytes.subarray(0, read);
+    return readSize(fd, st.size);
   } finally {
     fs.closeSync(fd);
   }

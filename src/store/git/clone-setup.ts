@@ -6,11 +6,11 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync }
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { LOCK_DIR, TEMP_DIR } from '../files/layout.js';
-import type { GitJournal } from './git-journal.js';
+import type { WorkTree } from './work-tree.js';
 
 /** netcfg's lock and temp folders never show in `git status` of the clone (its own exclude file, not a committed .gitignore). */
-export async function excludeOwnFolders(journal: GitJournal): Promise<void> {
-  const exclude = path.join((await journal.git(['rev-parse', '--absolute-git-dir'])).trim(), 'info', 'exclude');
+export async function excludeOwnFolders(workTree: WorkTree): Promise<void> {
+  const exclude = path.join((await workTree.git(['rev-parse', '--absolute-git-dir'])).trim(), 'info', 'exclude');
   const wanted = [`**/${LOCK_DIR}/`, `**/${TEMP_DIR}/`, `.*.tmp`];
   const current = existsSync(exclude) ? readFileSync(exclude, 'utf8') : '';
   const missing = wanted.filter((line) => !current.split('\n').includes(line));

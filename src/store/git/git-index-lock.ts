@@ -20,7 +20,7 @@ const POLL_MS = 5;
 export class GitIndexLock implements GitLock {
   /** Writes waiting for a git command to finish (shown in readiness). */
   waiting = 0;
-  /** This process's own git commands (the journal's) in flight: their lock is no reason to wait. */
+  /** This process's own git commands (WorkTree's) in flight: their lock is no reason to wait. */
   private own = 0;
   readonly file: string;
 

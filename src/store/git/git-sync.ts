@@ -14,7 +14,7 @@ import path from 'node:path';
 import { NetcfgError } from '../../errors.js';
 import { BranchShare } from './branch-share.js';
 import { clearStaleIndexLock, excludeOwnFolders } from './clone-setup.js';
-import type { GitJournal } from './git-journal.js';
+import type { WorkTree } from './work-tree.js';
 import { backToRemote, pullOnce, rebased, type CloneState, type Exclusive, type PullParts } from './pull.js';
 import { firstLine } from './git-process.js';
 import { isRejection, pushFailure } from './remote-answers.js';
@@ -45,7 +45,7 @@ export class GitSync implements PushQueue {
   pulls = 0;
   private readonly report: SyncReport;
   /** Where the clone's branch is, and how far behind the remote's (the pull keeps it too). */
-  private clone: CloneState = { head: null, behind: 0 };
+  private clone: CloneState;
   private timer: NodeJS.Timeout | undefined;
   /** Writes not pushed yet, oldest first. */
   private readonly unpushed = new WriteQueue();
@@ -59,13 +59,15 @@ export class GitSync implements PushQueue {
   private readonly parts: PullParts;
 
   private constructor(
-    private readonly journal: GitJournal,
+    private readonly workTree: WorkTree,
     private readonly exclusive: Exclusive,
     private readonly branch: TrackedBranch,
     private readonly options: GitSyncOptions,
+    head: string | null,
   ) {
+    this.clone = { head, behind: 0 };
     this.report = new SyncReport(branch.upstream, options.onDropped);
-    this.parts = { branch, report: this.report, exclusive, journal, queued: () => this.unpushed.length };
+    this.parts = { branch, report: this.report, exclusive, workTree, queued: () => this.unpushed.length };
   }
 
   /** With the push in flight and the one after, a PATCH hears within three remote deadlines. */
@@ -78,15 +80,14 @@ export class GitSync implements PushQueue {
     return this.branch.upstream;
   }
 
-  /** The sync of the clone holding the journal's work tree; throws when its branch tracks no remote branch. */
-  static async open(journal: GitJournal, exclusive: Exclusive, options: GitSyncOptions): Promise<GitSync> {
-    const sync = new GitSync(journal, exclusive, await TrackedBranch.of(journal, options.remoteTimeoutMs), options);
-    await clearStaleIndexLock(journal.indexLock.file, options.staleMs);
+  /** The sync of the clone holding the work tree; throws when its branch tracks no remote branch. */
+  static async open(workTree: WorkTree, exclusive: Exclusive, options: GitSyncOptions): Promise<GitSync> {
+    const branch = await TrackedBranch.of(workTree, options.remoteTimeoutMs);
+    await clearStaleIndexLock(workTree.indexLock.file, options.staleMs);
     // The clone is netcfg's: what a killed process left (a commit not pushed, a file not committed) never got its 200.
-    await sync.branch.resetHard();
-    await excludeOwnFolders(journal);
-    sync.clone = { head: await sync.branch.rev('HEAD'), behind: 0 };
-    return sync;
+    await branch.resetHard();
+    await excludeOwnFolders(workTree);
+    return new GitSync(workTree, exclusive, branch, options, await branch.rev('HEAD'));
   }
 
   /** Pulls now, then every `intervalMs`. */
@@ -103,9 +104,9 @@ export class GitSync implements PushQueue {
   async close(): Promise<void> {
     clearInterval(this.timer);
     for (const done of this.pullWaiters.splice(0)) done();
-    this.journal.stop();
+    this.workTree.stop();
     while (this.working) await this.working;
-    await this.journal.serial(async () => undefined);
+    await this.workTree.serial(async () => undefined);
   }
 
   /** Why a write cannot go to the remote now, or null: a deleted branch is not re-created by a PATCH. */
@@ -129,9 +130,9 @@ export class GitSync implements PushQueue {
    * reached) or STORAGE_UNAVAILABLE (git could not commit); nothing is changed then.
    */
   queue(file: string, mode: number, text: string, message: string, author: string): { pushed: Promise<PushOutcome> } {
-    const rel = path.relative(this.journal.top, file);
+    const rel = path.relative(this.workTree.top, file);
     // The folder's checks keep every write inside the clone; a path that left it would become a tree entry with `..`.
-    if (rel.startsWith('..') || path.isAbsolute(rel)) throw new NetcfgError('FILE_INVALID', `${file} lies outside the clone ${this.journal.top}; it is not pushed.`);
+    if (rel.startsWith('..') || path.isAbsolute(rel)) throw new NetcfgError('FILE_INVALID', `${file} lies outside the clone ${this.workTree.top}; it is not pushed.`);
     const pushed = this.unpushed.add(rel.split(path.sep).join('/'), mode, text, message, author);
     this.kick();
     return { pushed };
@@ -184,7 +185,7 @@ export class GitSync implements PushQueue {
     let refused: NetcfgError | null = null;
     const base = this.clone.head ?? (await this.branch.rev('HEAD'));
     try {
-      await this.branch.fastImport(this.unpushed.fastImportInput(batch, base, this.journal.authorLine));
+      await this.branch.fastImport(this.unpushed.fastImportInput(batch, base, this.workTree.authorLine));
     } catch (err) {
       failure = err;
       refused = new NetcfgError('STORAGE_UNAVAILABLE', `git could not commit ${[...this.unpushed.paths()].join(', ')} (${firstLine(err)}); nothing was changed.`, { cause: err });
@@ -197,7 +198,7 @@ export class GitSync implements PushQueue {
       this.rebases = 0;
       // The remote has them: the branch and git's index move to them (the files on disk are theirs
       // already) before the answers, so a client that got its 200 finds `git status` clean.
-      await this.journal
+      await this.workTree
         .serial(() => this.branch.moveTo(OUTGOING))
         .catch((err: unknown) => this.report.failed(`git could not move the clone to what it pushed: ${firstLine(err)}`));
       this.clone = { ...this.clone, head: await this.branch.rev('HEAD').catch(() => null) };
@@ -221,7 +222,7 @@ export class GitSync implements PushQueue {
     this.rebases = 0;
     const unavailable = refused === null && !rejected ? await pushFailure(failure, this.branch, this.report, this.options.remoteTimeoutMs) : null;
     await this.exclusive(() =>
-      this.journal.serial(async () => {
+      this.workTree.serial(async () => {
         // The writes queued after the batch go with it: the files on disk are put back too.
         await backToRemote(this.branch, this.report);
         this.clone = { ...this.clone, head: await this.branch.rev('HEAD').catch(() => null) };
@@ -238,7 +239,7 @@ export class GitSync implements PushQueue {
     this.report.failed(`git failed in the clone: ${firstLine(err)}`);
     const refusal = new NetcfgError('STORAGE_UNAVAILABLE', `git failed in the clone (${firstLine(err)}); nothing was changed, retry later.`, { cause: err });
     await this.exclusive(() =>
-      this.journal.serial(async () => {
+      this.workTree.serial(async () => {
         await backToRemote(this.branch, this.report);
         this.clone = { ...this.clone, head: null }; // asked again before the next push
         this.unpushed.settleAll(() => refusal);

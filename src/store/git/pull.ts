@@ -6,7 +6,7 @@
  * With writes not pushed yet a pull leaves the clone where it is: their push brings the remote's
  * news (rejected, then made again on top).
  */
-import type { GitJournal } from './git-journal.js';
+import type { WorkTree } from './work-tree.js';
 import { firstLine } from './git-process.js';
 import type { SyncReport } from './sync-report.js';
 import type { TrackedBranch } from './tracked-branch.js';
@@ -25,13 +25,13 @@ export interface PullParts {
   report: SyncReport;
   /** What moves the work tree waits for the writers' turn. */
   exclusive: Exclusive;
-  journal: GitJournal;
+  workTree: WorkTree;
   /** How many writes wait for their push. */
   queued(): number;
 }
 
 /** One pull: where the clone now stands, or null when it could not (the report says why; never thrown). */
-export async function pullOnce({ branch, report, exclusive, journal, queued }: PullParts): Promise<CloneState | null> {
+export async function pullOnce({ branch, report, exclusive, workTree, queued }: PullParts): Promise<CloneState | null> {
   try {
     const remoteHead = await branch.remoteHead();
     if (remoteHead === '') {
@@ -40,7 +40,7 @@ export async function pullOnce({ branch, report, exclusive, journal, queued }: P
     }
     if (remoteHead !== (await branch.rev(branch.upstream))) await branch.fetch();
     const clone = await exclusive(() =>
-      journal.serial(async (): Promise<CloneState> => {
+      workTree.serial(async (): Promise<CloneState> => {
         const [head, upstream] = [await branch.rev('HEAD'), await branch.rev(branch.upstream)];
         if (queued() > 0) return { head, behind: await branch.behind() };
         if (head !== upstream) {
@@ -73,11 +73,11 @@ export async function backToRemote(branch: TrackedBranch, report: SyncReport): P
  * head, so the clone moves to that head (files changed there are brought in, the queued ones stay)
  * and the same writes are pushed again: the clone's new head. Else null: the writers must edit the remote's version.
  */
-export async function rebased({ branch, report, exclusive, journal }: PullParts, queuedPaths: Set<string>): Promise<string | null> {
+export async function rebased({ branch, report, exclusive, workTree }: PullParts, queuedPaths: Set<string>): Promise<string | null> {
   const changes = await branch.changes();
   if (changes.some((change) => queuedPaths.has(change.rel))) return null;
   return exclusive(() =>
-    journal.serial(async () => {
+    workTree.serial(async () => {
       await report.noteDropped(branch);
       await branch.moveKeepingOthers(changes);
       return branch.rev('HEAD');

@@ -5,7 +5,7 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { firstLine } from './git-process.js';
-import type { GitJournal } from './git-journal.js';
+import type { WorkTree } from './work-tree.js';
 
 export interface Change {
   rel: string;
@@ -21,17 +21,17 @@ export interface DroppedCommit {
 
 export class TrackedBranch {
   private constructor(
-    private readonly journal: GitJournal,
+    private readonly workTree: WorkTree,
     /** `origin/main`: the remote and the branch the clone's branch tracks. */
     readonly upstream: string,
     /** The deadline of each command that talks to the remote. */
     private readonly remoteTimeoutMs: number,
   ) {}
 
-  /** The branch checked out in the journal's work tree; throws when it tracks no remote branch. */
-  static async of(journal: GitJournal, remoteTimeoutMs: number): Promise<TrackedBranch> {
+  /** The branch checked out in the work tree; throws when it tracks no remote branch. */
+  static async of(workTree: WorkTree, remoteTimeoutMs: number): Promise<TrackedBranch> {
     try {
-      return new TrackedBranch(journal, (await journal.git(['rev-parse', '--abbrev-ref', '--symbolic-full-name', '@{upstream}'])).trim(), remoteTimeoutMs);
+      return new TrackedBranch(workTree, (await workTree.git(['rev-parse', '--abbrev-ref', '--symbolic-full-name', '@{upstream}'])).trim(), remoteTimeoutMs);
     } catch (err) {
       throw new Error(`GIT_SYNC needs CONFIG_DIR inside a clone whose branch tracks a remote branch (what "git clone URL" makes); ${firstLine(err)}`, { cause: err });
     }
@@ -46,16 +46,16 @@ export class TrackedBranch {
   }
 
   async rev(ref: string): Promise<string> {
-    return (await this.journal.git(['rev-parse', ref])).trim();
+    return (await this.workTree.git(['rev-parse', ref])).trim();
   }
 
   /** The remote's head as the remote says now (one round trip, no objects); '' when the branch is gone. */
   async remoteHead(): Promise<string> {
-    return (await this.journal.git(['ls-remote', '--quiet', this.remote, `refs/heads/${this.name}`], { timeoutMs: this.remoteTimeoutMs })).split(/\s/)[0] ?? '';
+    return (await this.workTree.git(['ls-remote', '--quiet', this.remote, `refs/heads/${this.name}`], { timeoutMs: this.remoteTimeoutMs })).split(/\s/)[0] ?? '';
   }
 
   fetch(): Promise<string> {
-    return this.journal.git(['fetch', '--quiet', this.remote, this.name], { timeoutMs: this.remoteTimeoutMs });
+    return this.workTree.git(['fetch', '--quiet', this.remote, this.name], { timeoutMs: this.remoteTimeoutMs });
   }
 
   /** Fetches the remote branch; false when the remote cannot be reached. */
@@ -72,17 +72,17 @@ export class TrackedBranch {
    */
   push(ref: string, base: string): Promise<string> {
     const branch = `refs/heads/${this.name}`;
-    return this.journal.git(['push', '--quiet', `--force-with-lease=${branch}:${base}`, this.remote, `${ref}:${branch}`], { timeoutMs: this.remoteTimeoutMs });
+    return this.workTree.git(['push', '--quiet', `--force-with-lease=${branch}:${base}`, this.remote, `${ref}:${branch}`], { timeoutMs: this.remoteTimeoutMs });
   }
 
   /** Runs `git fast-import` on `input` (commits it makes on a ref of its own). */
   fastImport(input: Buffer): Promise<string> {
-    return this.journal.git(['fast-import', '--quiet', '--force', '--date-format=now'], { input });
+    return this.workTree.git(['fast-import', '--quiet', '--force', '--date-format=now'], { input });
   }
 
   /** The commits HEAD holds that the remote branch as last fetched does not: none unless its history was rewritten. */
   async dropped(): Promise<DroppedCommit[]> {
-    const log = await this.journal.git(['log', '--format=%H%x1f%an <%ae>%x1f%s%x1e', `${this.upstream}..HEAD`]);
+    const log = await this.workTree.git(['log', '--format=%H%x1f%an <%ae>%x1f%s%x1e', `${this.upstream}..HEAD`]);
     return log
       .split('\x1e')
       .map((r) => r.trim())
@@ -95,21 +95,21 @@ export class TrackedBranch {
 
   /** The branch, git's index and the work tree to the remote branch as last fetched. */
   resetHard(): Promise<string> {
-    return this.journal.git(['reset', '--hard', '--quiet', this.upstream]);
+    return this.workTree.git(['reset', '--hard', '--quiet', this.upstream]);
   }
 
   /** The branch and git's index to `ref`; the work tree is left as it is. */
   moveTo(ref: string): Promise<string> {
-    return this.journal.indexLock.ours(() => this.journal.git(['reset', '--quiet', ref]));
+    return this.workTree.indexLock.ours(() => this.workTree.git(['reset', '--quiet', ref]));
   }
 
   async behind(): Promise<number> {
-    return Number((await this.journal.git(['rev-list', '--count', `HEAD..${this.upstream}`])).trim()) || 0;
+    return Number((await this.workTree.git(['rev-list', '--count', `HEAD..${this.upstream}`])).trim()) || 0;
   }
 
   /** The files that differ between HEAD and the remote branch, and whether each is gone there. */
   async changes(): Promise<Change[]> {
-    const fields = (await this.journal.git(['diff', '--name-status', '--no-renames', '-z', 'HEAD', this.upstream])).split('\0');
+    const fields = (await this.workTree.git(['diff', '--name-status', '--no-renames', '-z', 'HEAD', this.upstream])).split('\0');
     const changes: Change[] = [];
     for (let i = 0; i + 1 < fields.length; i += 2) changes.push({ deleted: fields[i] === 'D', rel: fields[i + 1] as string });
     return changes;
@@ -117,9 +117,9 @@ export class TrackedBranch {
 
   /** To the remote branch, bringing in only `changes`: every other file on disk, a write not pushed yet, stays. */
   async moveKeepingOthers(changes: Change[]): Promise<void> {
-    await this.journal.git(['reset', '--quiet', this.upstream]);
+    await this.workTree.git(['reset', '--quiet', this.upstream]);
     const present = changes.filter((c) => !c.deleted).map((c) => c.rel);
-    if (present.length > 0) await this.journal.git(['checkout', this.upstream, '--', ...present]);
-    for (const change of changes.filter((c) => c.deleted)) rmSync(path.join(this.journal.top, change.rel), { force: true });
+    if (present.length > 0) await this.workTree.git(['checkout', this.upstream, '--', ...present]);
+    for (const change of changes.filter((c) => c.deleted)) rmSync(path.join(this.workTree.top, change.rel), { force: true });
   }
 }

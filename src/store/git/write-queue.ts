@@ -21,6 +21,8 @@ interface Queued {
   /** When it was queued (performance.now()). */
   since: number;
   settle(outcome: PushOutcome | NetcfgError): void;
+  /** Settled by `settle`: what its writer awaits. */
+  pushed: Promise<PushOutcome>;
 }
 
 export class WriteQueue {
@@ -32,26 +34,18 @@ export class WriteQueue {
 
   /** Queues a write; the promise settles with the outcome of the push that carries it. */
   add(rel: string, mode: number, text: string, message: string, author: string): Promise<PushOutcome> {
+    let settle: Queued['settle'] = () => undefined;
     const pushed = new Promise<PushOutcome>((resolve, reject) => {
-      const settle = (outcome: PushOutcome | NetcfgError): void => (outcome instanceof NetcfgError ? reject(outcome) : resolve(outcome));
-      this.items.push({ rel, executable: (mode & 0o111) !== 0, text, message, author, since: performance.now(), settle });
+      settle = (outcome) => (outcome instanceof NetcfgError ? reject(outcome) : resolve(outcome));
     });
     pushed.catch(() => undefined); // awaited by the writer once it let its turn go
+    this.items.push({ rel, executable: (mode & 0o111) !== 0, text, message, author, since: performance.now(), settle, pushed });
     return pushed;
   }
 
   /** Settles with the last write queued so far (at once when none waits). */
   settledSoFar(): Promise<PushOutcome> {
-    const last = this.items.at(-1);
-    if (!last) return Promise.resolve('pushed');
-    return new Promise((resolve, reject) => {
-      const settle = last.settle;
-      last.settle = (outcome) => {
-        settle(outcome);
-        if (outcome instanceof NetcfgError) reject(outcome);
-        else resolve(outcome);
-      };
-    });
+    return this.items.at(-1)?.pushed ?? Promise.resolve('pushed');
   }
 
   /** How long the oldest queued write has waited (0 when none waits). */

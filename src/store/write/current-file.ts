@@ -7,7 +7,7 @@ import { NetcfgError } from '../../errors.js';
 import type { ConfigFolder } from '../files/config-folder.js';
 import { candidatesOf, type NetworkId } from '../files/layout.js';
 import { isGone, servedPath } from '../files/served-file.js';
-import type { FsSeam } from './fs-seam.js';
+import type { DiskSteps } from './disk-steps.js';
 
 /** The file as read for an edit. */
 export interface Current {
@@ -31,7 +31,7 @@ const STORAGE_CODES = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EROFS', 'EACCES', 'EP
  * path would not serve is refused before a byte is read (served-file.ts), and nothing is read or
  * written through a config folder git made a link (config-folder.ts).
  */
-export async function readCurrent(folder: ConfigFolder, fs: FsSeam, id: NetworkId, onRefused: (message: string) => void): Promise<Current | null> {
+export async function readCurrent(folder: ConfigFolder, fs: DiskSteps, id: NetworkId, onRefused: (message: string) => void): Promise<Current | null> {
   const state = folder.check();
   if (!state.ok && state.kind === 'missing') return null;
   const realRoot = state.ok ? state.real : folder.forWriting(); // forWriting() throws why

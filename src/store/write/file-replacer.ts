@@ -1,6 +1,6 @@
 /**
  * The durable replace of one file: a temp file written and fsynced, then renamed over the file
- * only if the file still holds the bytes read (fs-seam.ts). The temp file goes in `<config>/.tmp/`
+ * only if the file still holds the bytes read (disk-steps.ts). The temp file goes in `<config>/.tmp/`
  * (made again if someone removed it, as `git clean -fdx` does), or beside the file when the
  * family folder is on another file system (EXDEV). Whatever happens, no temp file is left behind.
  */
@@ -8,12 +8,13 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { TEMP_DIR } from '../files/layout.js';
 import { tempPathFor } from '../files/temp-files.js';
-import { FolderOnce, type FsSeam, type RenameOutcome } from './fs-seam.js';
+import type { DiskSteps, RenameOutcome } from './disk-steps.js';
+import { FolderOnce } from './folder-once.js';
 
 export class FileReplacer {
   private tempDir: FolderOnce | null = null;
 
-  constructor(private readonly fs: FsSeam) {}
+  constructor(private readonly fs: DiskSteps) {}
 
   /** `.tmp/` of the folder whose real path is `realRoot` (made once, again after a deploy moved the folder). */
   private tempDirOf(realRoot: string): FolderOnce {

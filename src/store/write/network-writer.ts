@@ -20,7 +20,7 @@ import { etagOf, parseNetworkData, parseYaml } from '../validation/network-file.
 import type { UrlPolicy } from '../validation/url-rules.js';
 import { fileGone, readCurrent, storageError, type Current } from './current-file.js';
 import { FileReplacer } from './file-replacer.js';
-import type { FsSeam } from './fs-seam.js';
+import type { DiskSteps } from './disk-steps.js';
 import type { HeldLock, WriteLocks } from './write-lock.js';
 import { detailsOf, editedText, ifMatchAccepts } from './network-edit.js';
 import { actorLabel, actorTrailer, authorLineOf, type Actor } from '../actor.js';
@@ -45,7 +45,7 @@ export interface WriterParts {
   /** GIT_SYNC: keeps a network served at its pushed version while its write is on its way (the disk sync). */
   served: ServedHold;
   policy: UrlPolicy;
-  fs: FsSeam;
+  fs: DiskSteps;
   locks: WriteLocks;
   strategy: WriteStrategy;
   /** Where each retry and wait is counted (retries.ts). */

@@ -11,7 +11,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import lockfile from 'proper-lockfile';
 import { NetcfgError } from '../../errors.js';
 import { lockNameOf, type NetworkId } from '../files/layout.js';
-import { FolderOnce, type FsSeam } from './fs-seam.js';
+import type { DiskSteps } from './disk-steps.js';
+import { FolderOnce } from './folder-once.js';
 
 export interface LockOptions {
   staleMs: number;
@@ -23,9 +24,9 @@ export const DEFAULT_LOCK: LockOptions = { staleMs: 5000, maxWaitMs: 12000 };
 
 export interface HeldLock {
   /** Set when proper-lockfile could not keep the lock fresh: another process may own it now. */
-  compromised: Error | null;
+  readonly compromised: Error | null;
   /** Whether another process held the lock when it was asked for (retries.ts counts it). */
-  waited: boolean;
+  readonly waited: boolean;
   release(): Promise<void>;
 }
 
@@ -41,7 +42,7 @@ export class WriteLocks {
    */
   constructor(
     dir: string | (() => string),
-    private readonly fs: FsSeam,
+    private readonly fs: DiskSteps,
     private readonly options: LockOptions = DEFAULT_LOCK,
   ) {
     this.dirOf = typeof dir === 'string' ? () => dir : dir;
@@ -91,13 +92,14 @@ export class WriteLocks {
     const dir = this.dirOf();
     const folder = this.folderOf(dir);
     const target = path.join(dir, lockNameOf(id));
-    const held: HeldLock = { compromised: null, waited: false, release: async () => undefined };
     const deadline = Date.now() + this.options.maxWaitMs;
     let wait = 5;
     let madeDir = false;
+    let waited = false;
     while (true) {
       try {
         await folder.ready();
+        let compromised: Error | null = null;
         const release = await lockfile.lock(target, {
           lockfilePath: `${target}.lock`,
           realpath: false, // the target is a name, not a file
@@ -105,12 +107,17 @@ export class WriteLocks {
           update: Math.floor(this.options.staleMs / 4),
           retries: 0, // waited for below, so that only ELOCKED is waited for
           onCompromised: (err) => {
-            held.compromised = err;
+            compromised = err;
           },
         });
-        // A compromised lock cannot be released; that is fine.
-        held.release = () => release().catch(() => undefined);
-        return held;
+        return {
+          get compromised() {
+            return compromised;
+          },
+          waited,
+          // A compromised lock cannot be released; that is fine.
+          release: () => release().catch(() => undefined),
+        };
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         if (code === 'ENOENT' && !madeDir) {
@@ -119,7 +126,7 @@ export class WriteLocks {
           continue;
         }
         if (code !== 'ELOCKED' || Date.now() + wait > deadline) throw this.refused(id.id, err);
-        held.waited = true;
+        waited = true;
       }
       await delay(wait * (0.5 + Math.random()));
       wait = Math.min(100, wait * 1.5);

@@ -19,7 +19,7 @@ export interface GitLock {
   fileToCheck(): string | null;
 }
 
-/** GIT_COMMIT: the work tree's git (git-journal.ts), which commits a file just written, alone. */
+/** GIT_COMMIT: the work tree's git (work-tree.ts), which commits a file just written, alone. */
 export interface Committer {
   /** Commits `file` with `message`, authored by `author` (a git identity); a failure is kept and retried, never thrown. */
   commit(file: string, message: string, author: string): Promise<void>;

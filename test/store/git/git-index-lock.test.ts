@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import type Koa from 'koa';
 import { createApp } from '../../../src/http/app.js';
-import { nodeFs, type FsSeam } from '../../../src/store/write/fs-seam.js';
+import { realDisk, type DiskSteps } from '../../../src/store/write/disk-steps.js';
 import type { NetworkStore } from '../../../src/store/network-store.js';
 import { makeConfigDir, networkYaml, removeDir, standardFiles } from '../../helpers/fixtures.js';
 import { git, initRepo } from '../../helpers/git-repo.js';
@@ -62,10 +62,10 @@ describe('store/git-index-lock (real repository)', () => {
     // The lock appears while the temp file is written: after the PATCH read the file and its lock
     // check, before its rename. Only the look just before the rename can see it.
     let lockOnce = true;
-    const fs: FsSeam = {
-      ...nodeFs,
+    const fs: DiskSteps = {
+      ...realDisk,
       async writeNewDurable(file, data, mode) {
-        await nodeFs.writeNewDurable(file, data, mode);
+        await realDisk.writeNewDurable(file, data, mode);
         if (lockOnce) writeFileSync(indexLock(), '');
         lockOnce = false;
       },

@@ -1,6 +1,6 @@
 /**
  * The writer, end to end through PATCH: golden files (a realistic file before, the request, the
- * exact bytes expected after) and disk failures injected through the fs seam.
+ * exact bytes expected after) and disk failures injected through the disk steps.
  */
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -207,7 +207,7 @@ describe('store/network-writer', () => {
     }
   });
 
-  describe('disk failures through the fs seam', () => {
+  describe('disk failures through the disk steps', () => {
     const FAULTS: Array<{ op: FaultyOp; fault: Fault; what: string }> = [
       { op: 'writeNewDurable', fault: { code: 'ENOSPC' }, what: 'disk full before the temp file exists' },
       { op: 'writeNewDurable', fault: { code: 'EIO', afterRealOp: true }, what: 'fsync of the temp file fails after it was written' },

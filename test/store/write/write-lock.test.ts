@@ -8,7 +8,7 @@ import { setImmediate as tick } from 'node:timers/promises';
 import { expect } from 'chai';
 import { NetcfgError } from '../../../src/errors.js';
 import { parseNetworkId } from '../../../src/store/files/layout.js';
-import { nodeFs } from '../../../src/store/write/fs-seam.js';
+import { realDisk } from '../../../src/store/write/disk-steps.js';
 import { WriteLocks, type HeldLock } from '../../../src/store/write/write-lock.js';
 import { makeConfigDir, removeDir } from '../../helpers/fixtures.js';
 import { holdLockInChild, type LockHolder } from '../../helpers/write-lock-holder.js';
@@ -44,7 +44,7 @@ describe('store/write/write-lock', () => {
   beforeEach(() => {
     root = makeConfigDir();
     locksDir = path.join(root, '.locks');
-    locks = new WriteLocks(locksDir, nodeFs, SMALL);
+    locks = new WriteLocks(locksDir, realDisk, SMALL);
   });
   afterEach(async () => {
     await holder?.kill();
@@ -116,9 +116,9 @@ describe('store/write/write-lock', () => {
     const asked = new Promise<void>((r) => (aboutToLock = r));
     // WriteLocks creates the locks folder right before it asks proper-lockfile for the lock.
     const seam = {
-      ...nodeFs,
+      ...realDisk,
       async mkdir(dir: string) {
-        await nodeFs.mkdir(dir);
+        await realDisk.mkdir(dir);
         aboutToLock();
       },
     };

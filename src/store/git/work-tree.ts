@@ -1,13 +1,15 @@
 /**
- * Git history of live changes. When the config folder is inside a git work tree and GIT_COMMIT is
- * on, each successful PATCH becomes one commit of that file alone, made while the file's lock is
- * held, so `git log` is the audit trail and `git revert` undoes a change. It drives the `git`
- * command line (never a re-implementation). A failed commit never loses the write: the file is
- * on disk already; the path is kept, reported in readiness and committed on the next retry.
+ * git in the work tree holding the config folder: every git command netcfg runs there goes
+ * through `git()`, one at a time (`serial`), as netcfg's author (git-process.ts runs it). On top of
+ * it, GIT_COMMIT: each successful PATCH becomes one commit of that file alone, made while the
+ * file's lock is held, so `git log` is the audit trail and `git revert` undoes a change. A failed
+ * commit never loses the write: the file is on disk already; the path is kept, reported in
+ * readiness and committed on the next retry. And the history of a network's file.
  */
 import path from 'node:path';
 import { GitIndexLock } from './git-index-lock.js';
 import { firstLine, runGit } from './git-process.js';
+import type { Committer } from '../write/write-strategy.js';
 
 export interface GitAuthor {
   name: string;
@@ -36,7 +38,7 @@ export interface GitOptions {
   maxBytes?: number;
 }
 
-export class GitJournal {
+export class WorkTree implements Committer {
   lastFailure: { at: Date; message: string } | null = null;
   /** Writes not committed yet: path from the top -> the commit's message and author. */
   private readonly pending = new Map<string, { message: string; author: string }>();
@@ -53,12 +55,12 @@ export class GitJournal {
     private readonly author: GitAuthor,
   ) {}
 
-  /** The journal of the work tree holding `dir`, or null when `dir` is not in one. */
-  static async open(dir: string, author: GitAuthor): Promise<GitJournal | null> {
+  /** git in the work tree holding `dir`, or null when `dir` is not in one. */
+  static async open(dir: string, author: GitAuthor): Promise<WorkTree | null> {
     try {
       const stdout = await runGit({ args: ['-C', dir, 'rev-parse', '--show-toplevel', '--absolute-git-dir'], env: process.env, timeoutMs: LOCAL_TIMEOUT_MS, maxBytes: 64 * 1024 });
       const [top = '', gitDir = ''] = stdout.trim().split('\n');
-      return new GitJournal(top, new GitIndexLock(gitDir), author);
+      return new WorkTree(top, new GitIndexLock(gitDir), author);
     } catch {
       return null;
     }

@@ -1,14 +1,15 @@
 /**
  * RPC_PROBE_ON_PATCH inside the store: the enabled URLs of a PATCH are handed to a check the store
- * is given (src/probe wires the prober; the store itself makes no network call). In `reject` mode
+ * is given at construction, like the write strategy's parts (write-strategy.ts): src/probe wires
+ * the prober, and the store itself makes no network call. In `reject` mode
  * a URL that serves another chain refuses the PATCH with a detail at its entry. What can refuse
  * the PATCH without the network is checked first, so such a PATCH asks no URL.
  */
 import { NetcfgError } from '../../errors.js';
 import type { NetworkId } from '../files/layout.js';
 import { networkOf, type NetworkRecord } from '../network-record.js';
-import { ifMatchAccepts } from '../write/network-edit.js';
-import { normaliseEntry } from './url-rules.js';
+import { normaliseEntry } from '../validation/url-rules.js';
+import { ifMatchAccepts } from './network-edit.js';
 
 /** What a URL of a PATCH answered, when it was not simply fine. */
 export interface UrlFinding {

@@ -9,14 +9,14 @@ import { expect } from 'chai';
 import request from 'supertest';
 import type Koa from 'koa';
 import { createApp } from '../../../src/http/app.js';
-import { nodeFs, type FsSeam } from '../../../src/store/write/fs-seam.js';
+import { realDisk, type DiskSteps } from '../../../src/store/write/disk-steps.js';
 import type { NetworkStore } from '../../../src/store/network-store.js';
 import { makeConfigDir, removeDir, standardFiles } from '../../helpers/fixtures.js';
 import { git, initRepo } from '../../helpers/git-repo.js';
 import { startStore } from '../../helpers/store.js';
 import { networkOf } from '../../../src/store/network-record.js';
 
-describe('store/git-journal (real repository)', () => {
+describe('store/work-tree (real repository)', () => {
   let repo: string;
   let root: string;
   let store: NetworkStore;
@@ -59,11 +59,11 @@ describe('store/git-journal (real repository)', () => {
     // Without GIT_COMMIT the write takes the lock for its own steps only (network-writer.test.ts).
     const folder = path.join(root, '.locks', 'evm~sepolia.lock');
     const lockedAtRead: boolean[] = [];
-    const fs: FsSeam = {
-      ...nodeFs,
+    const fs: DiskSteps = {
+      ...realDisk,
       async readFile(file) {
         lockedAtRead.push(existsSync(folder));
-        return nodeFs.readFile(file);
+        return realDisk.readFile(file);
       },
     };
     await store.close();
@@ -101,10 +101,10 @@ describe('store/git-journal (real repository)', () => {
     // holds it before: git-index-lock.test.ts), so netcfg's commit finds it taken.
     const lock = path.join(repo, '.git', 'index.lock');
     let takeOnce = true;
-    const fs: FsSeam = {
-      ...nodeFs,
+    const fs: DiskSteps = {
+      ...realDisk,
       async fsyncDir(dir) {
-        await nodeFs.fsyncDir(dir);
+        await realDisk.fsyncDir(dir);
         if (takeOnce) writeFileSync(lock, '');
         takeOnce = false;
       },

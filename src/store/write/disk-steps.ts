@@ -17,7 +17,7 @@ const closeFd = promisify(close);
 
 export type RenameOutcome = 'renamed' | 'gone' | 'changed';
 
-export interface FsSeam {
+export interface DiskSteps {
   /** A network file's bytes, refused unless a regular file (served-file.ts); `rel` names it in errors. */
   readFile(file: string, rel?: string): Promise<Buffer>;
   stat(file: string): Promise<Stats>;
@@ -88,7 +88,7 @@ async function syncAndClose(fd: number): Promise<void> {
 }
 
 /** The real disk. */
-export const nodeFs: FsSeam = {
+export const realDisk: DiskSteps = {
   readFile: async (file, rel) => readRegularFile(file, rel),
   stat: async (file) => statSync(file),
   async writeNewDurable(file, data, mode) {
@@ -114,28 +114,3 @@ export const nodeFs: FsSeam = {
     mkdirSync(dir, { recursive: true });
   },
 };
-
-/**
- * A folder the writer keeps (`.locks/`, `.tmp/`), made on first use rather than per write;
- * `forget()` after an ENOENT makes the next `ready()` create it again (someone removed it).
- */
-export class FolderOnce {
-  private made: Promise<void> | undefined;
-
-  constructor(
-    private readonly fs: FsSeam,
-    readonly dir: string,
-  ) {}
-
-  ready(): Promise<void> {
-    this.made ??= this.fs.mkdir(this.dir).catch((err: unknown) => {
-      this.made = undefined;
-      throw err;
-    });
-    return this.made;
-  }
-
-  forget(): void {
-    this.made = undefined;
-  }
-}
