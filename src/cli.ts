@@ -12,6 +12,9 @@ import { probeNetworks } from './probe/probe-folder.js';
 import { DEFAULT_PROBER, Prober } from './probe/prober.js';
 import { networkOf } from './store/network-record.js';
 import { validateFolder } from './store/validate-folder.js';
+import { exportFolder, writeExport } from './commands/export-relayer.js';
+import { importRelayer } from './commands/import-relayer.js';
+import { oneDocument } from './relayer/format/export.js';
 
 function fail(message: string, code = 2): never {
   process.stderr.write(`netcfg: ${message}\n`);
@@ -117,7 +120,53 @@ export function buildCli(): Command {
       process.exitCode = problems.length === 0 ? 0 : 1;
     });
 
+  relayerCommands(program, env);
   return program;
+}
+
+/** The RPC URL rules of the environment, or the start refused with the sentence saying why. */
+function policyOrFail(env: Record<string, string | undefined>): ReturnType<typeof policyFromEnv> {
+  try {
+    return policyFromEnv(env);
+  } catch (err) {
+    if (err instanceof ConfigError) fail(err.message);
+    throw err;
+  }
+}
+
+function relayerCommands(program: Command, env: Record<string, string | undefined>): void {
+  program
+    .command('import')
+    .description("bring networks in from another tool's files")
+    .command('relayer')
+    .description("the OpenZeppelin Relayer's networks (a folder of *.json, one networks file, or its config.json), with `from` resolved, as one netcfg file each; nothing is written if anything would be refused")
+    .argument('<src>', 'what the relayer reads')
+    .requiredOption('--out <dir>', 'the config folder to write <type>/<network>.yaml into')
+    .option('--force', 'overwrite files that differ from what the import writes')
+    .action((src: string, opts: { out: string; force?: boolean }) => {
+      const result = importRelayer(src, opts.out, { force: opts.force === true, policy: policyOrFail(env) });
+      for (const p of result.problems) process.stderr.write(`${p.file}:${p.line}:${p.column}: ${p.message}\n`);
+      for (const rel of result.conflicts) process.stderr.write(`${path.join(opts.out, rel)}: differs from what the import would write (--force overwrites it)\n`);
+      const refused = result.problems.length + result.conflicts.length;
+      if (refused > 0) process.stderr.write(`netcfg: ${refused} problem(s); nothing was written\n`);
+      else process.stdout.write(`netcfg: ${result.written.length + result.unchanged.length} networks in ${opts.out} (${result.written.length} written, ${result.unchanged.length} unchanged)\n`);
+      process.exitCode = refused > 0 ? 1 : 0;
+    });
+  program
+    .command('export')
+    .description("write networks in another tool's format")
+    .command('relayer')
+    .description("the networks of a config folder as the OpenZeppelin Relayer's networks files: what it would refuse is left out and named on stderr")
+    .argument('[dir]', 'the config folder', env.CONFIG_DIR || 'config/networks')
+    .requiredOption('--out <out>', "folder for <type>.json files, or '-' for one document on stdout")
+    .option('--strict', 'exit 1 when anything is left out')
+    .action((dir: string, opts: { out: string; strict?: boolean }) => {
+      const exported = exportFolder(path.resolve(dir), policyOrFail(env));
+      if (opts.out === '-') process.stdout.write(`${JSON.stringify(oneDocument(exported), null, 2)}\n`);
+      else for (const file of writeExport(exported, opts.out)) process.stderr.write(`netcfg: wrote ${file}\n`);
+      for (const line of exported.leftOut) process.stderr.write(`${line}\n`);
+      process.exitCode = opts.strict && exported.leftOut.length > 0 ? 1 : 0;
+    });
 }
 
 buildCli().parseAsync(process.argv).catch((err: unknown) => fail((err as Error).stack ?? String(err), 1));

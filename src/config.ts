@@ -2,6 +2,9 @@
  * The environment, read in one place. Everything netcfg can be told from outside is here, with its
  * default; src/main.ts (and `netcfg serve`, whose flags override these) is the only caller.
  */
+import { readFileSync } from 'node:fs';
+import type { RelayerTarget } from './relayer/sync/relayer-client.js';
+import { parseTargetsFile } from './relayer/sync/targets-file.js';
 import type { UrlPolicy } from './store/validation/url-rules.js';
 
 export interface Config {
@@ -30,6 +33,8 @@ export interface Config {
   /** INDEX_CACHE: where to keep what was parsed for a faster restart; null when 'off'; undefined: the default place. */
   indexCache: string | null | undefined;
   timeouts: { headersMs: number; requestMs: number; keepAliveMs: number };
+  /** RELAYER_SYNC_FILE: the relayers kept in sync (keys read from the variables it names), every RELAYER_SYNC_INTERVAL_MS; null: off. */
+  relayerSync: { targets: Array<RelayerTarget & { networks: string[] | null }>; intervalMs: number; timeoutMs: number } | null;
 }
 
 export class ConfigError extends Error {}
@@ -120,10 +125,31 @@ export function configFromEnv(env: Env): Config {
     probeOnPatch: oneOf(env, 'RPC_PROBE_ON_PATCH', ['off', 'warn', 'reject'] as const, 'off'),
     probeIntervalMs: env.RPC_PROBE_INTERVAL_MS ? int(env, 'RPC_PROBE_INTERVAL_MS', 60_000, 1000, 86_400_000) : null,
     indexCache: !env.INDEX_CACHE ? undefined : ['off', 'false', 'none'].includes(env.INDEX_CACHE.toLowerCase()) ? null : env.INDEX_CACHE,
+    relayerSync: relayerSyncFromEnv(env),
     timeouts: {
       headersMs: int(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
       requestMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
       keepAliveMs: int(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
     },
   };
+}
+
+/** RELAYER_SYNC_FILE read and checked, each key taken from the variable its relayer names (trimmed, never from the file). */
+function relayerSyncFromEnv(env: Env): Config['relayerSync'] {
+  const file = env.RELAYER_SYNC_FILE;
+  if (!file) return null;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`RELAYER_SYNC_FILE ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}).`);
+  }
+  const { targets, problems } = parseTargetsFile(text);
+  if (problems.length > 0) throw new ConfigError(problems.map((p) => `${file}:${p.line}:${p.column}: ${p.message}`).join('\n'));
+  const resolved = targets.map(({ name, url, apiKeyEnv, networks }) => {
+    const apiKey = (env[apiKeyEnv] ?? '').trim();
+    if (apiKey === '') throw new ConfigError(`${apiKeyEnv}, the key of relayer ${name} in RELAYER_SYNC_FILE, is not set.`);
+    return { name, url, apiKey, networks };
+  });
+  return { targets: resolved, intervalMs: int(env, 'RELAYER_SYNC_INTERVAL_MS', 60_000, 100, 86_400_000), timeoutMs: int(env, 'RELAYER_SYNC_TIMEOUT_MS', 10_000, 100, 120_000) };
 }

@@ -19,6 +19,8 @@ import { redactUrl } from './redact.js';
 import { networkOf } from './store/network-record.js';
 import { defaultCachePath } from './store/index/index-cache.js';
 import { NetworkStore } from './store/network-store.js';
+import { RelayerSync } from './relayer/sync/relayer-sync.js';
+import { desiredFromStore } from './relayer/sync/store-desired.js';
 
 export async function serve(config: Config): Promise<void> {
   const log = createLogger(config.logLevel);
@@ -49,7 +51,9 @@ export async function serve(config: Config): Promise<void> {
   });
   const live = config.probeIntervalMs === null ? undefined : liveProberOf(store, config);
   live?.onChange((change) => log.info({ rpc_health: { ...change, url: redactUrl(change.url) } }, 'rpc health change'));
-  const app = createApp(store, { apiKey: config.apiKey, requireIfMatch: config.requireIfMatch, webhookSecret: config.webhookSecret, logger: log, shutdown: shutdown.signal, rpcHealth: live, consoleAssets: loadConsoleAssets() });
+  const relayers = config.relayerSync && new RelayerSync(config.relayerSync.targets, desiredFromStore(store), { ...config.relayerSync, maxBytes: 16 * 1024 * 1024, log });
+  relayers?.onChange(({ name, state, counts, last_error }) => log.info({ relayer: { name, state, counts, last_error } }, 'relayer sync state'));
+  const app = createApp(store, { apiKey: config.apiKey, requireIfMatch: config.requireIfMatch, webhookSecret: config.webhookSecret, logger: log, shutdown: shutdown.signal, rpcHealth: live, relayers: relayers ?? undefined, consoleAssets: loadConsoleAssets() });
   const server = await listen(app, config.host, config.port, config.timeouts);
   log.info({ url: addressOf(server), config_dir: root }, 'listening');
   const started = Date.now();
@@ -58,6 +62,7 @@ export async function serve(config: Config): Promise<void> {
       const ready = store.readiness();
       log.info({ networks: ready.components.index.networks, invalid_files: ready.components.index.invalid_files.length, ms: Date.now() - started }, 'ready');
       live?.start();
+      relayers?.start();
     },
     (err: unknown) => {
       log.fatal({ err }, 'cannot start');
@@ -78,6 +83,7 @@ export async function serve(config: Config): Promise<void> {
     const closed = closeGracefully(server);
     void Promise.race([closed, delay(4000)])
       .then(() => live?.stop())
+      .then(() => relayers?.close())
       .then(() => store.close(0))
       .then(() => closed)
       .then(() => {

@@ -12,6 +12,8 @@ import { loadSchemas } from '../store/validation/schemas.js';
 import { eventRoutes } from './routes/events.js';
 import { docRoutes, healthRoutes } from './routes/service.js';
 import { networkRoutes } from './routes/networks.js';
+import { exportRoutes } from './routes/export.js';
+import { relayerRoutes, type RelayersView } from './routes/relayers.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { silentLogger } from '../log.js';
 import { rpcHealthRoutes, type RpcHealthView } from './routes/rpc-health.js';
@@ -32,6 +34,8 @@ export interface AppOptions {
   webhookSecret?: string | undefined;
   /** RPC_PROBE_INTERVAL_MS: the live prober's findings (rpc-health route, readiness, change stream). */
   rpcHealth?: RpcHealthView | undefined;
+  /** RELAYER_SYNC_FILE: the relayer sync's state (its route, readiness, change stream). */
+  relayers?: RelayersView | undefined;
   /** The operator console's files: served at `/` when given (null: not built, `/` says so). */
   consoleAssets?: ConsoleAssets | null;
 }
@@ -44,12 +48,14 @@ export function createApp(store: NetworkStore, options: AppOptions = {}): Koa {
   const router = new Router();
   // Without a key there is no guard at all (not a pass-through): one step less on every read.
   const guard: Middleware[] = options.apiKey ? [bearerAuth(options.apiKey)] : [];
-  healthRoutes(router, store, options.rpcHealth);
+  healthRoutes(router, store, options.rpcHealth, options.relayers);
   docRoutes(router, loadSchemas());
   // Before the item routes: /networks/events would otherwise match /networks/:network_id.
-  eventRoutes(router, store, guard, { heartbeatMs: options.heartbeatMs ?? 15_000, shutdown: options.shutdown ?? new AbortController().signal, rpcHealth: options.rpcHealth });
+  eventRoutes(router, store, guard, { heartbeatMs: options.heartbeatMs ?? 15_000, shutdown: options.shutdown ?? new AbortController().signal, rpcHealth: options.rpcHealth, relayers: options.relayers });
   if (options.rpcHealth) rpcHealthRoutes(router, store, guard, options.rpcHealth);
   networkRoutes(router, store, guard, { requireIfMatch: options.requireIfMatch ?? false });
+  exportRoutes(router, store, guard);
+  if (options.relayers) relayerRoutes(router, guard, options.relayers);
   if (options.webhookSecret) webhookRoutes(router, store, options.webhookSecret);
   if (options.consoleAssets !== undefined) consoleRoutes(router, options.consoleAssets);
   app.use(requestFrame(log));

@@ -3,12 +3,11 @@
  * PATCH bodies (OpenAPI 3.1 speaks JSON Schema 2020-12), so the published contract cannot drift
  * from what the server enforces. The schemas keep their `$id`, so their internal `$ref`s resolve.
  */
-import { BODY_LIMIT_BYTES, STATUS_OF } from './error-handler.js';
-import type { ErrorCode } from '../errors.js';
+import { STATUS_OF } from './error-handler.js';
+import { errors, ref } from './openapi-errors.js';
 import type { JsonSchema, Schemas } from '../store/validation/schemas.js';
 
 const NETWORK_ID = 'https://netcfg.local/schemas/network.schema.json';
-const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 
 const EXAMPLE_NETWORK = {
   id: 'evm:sepolia',
@@ -36,49 +35,6 @@ function networkSchema(file: JsonSchema): JsonSchema {
     if (!(key in properties)) properties[key] = { $ref: `${NETWORK_ID}#/properties/${key}` };
   }
   return { type: 'object', required: ['id', 'name', 'network_type', 'rpc_urls'], properties, additionalProperties: true };
-}
-
-function errorResponse(code: ErrorCode, message: string): JsonSchema {
-  return {
-    description: `${code}: ${message}`,
-    content: {
-      'application/json': {
-        schema: ref('Error'),
-        example: { success: false, data: null, error: message, code },
-      },
-    },
-  };
-}
-
-const ERROR_EXAMPLES: Partial<Record<ErrorCode, string>> = {
-  INVALID_ID: '"evm" is not a network id; an id is <family>:<name>.',
-  INVALID_QUERY: 'per_page must be a whole number from 1 to 100; got "0".',
-  VALIDATION_FAILED: 'The request body is invalid: rpc_urls is required.',
-  MALFORMED_JSON: 'The request body is not valid JSON.',
-  UNAUTHORIZED: 'Missing or wrong API key; send "Authorization: Bearer <API_KEY>".',
-  NETWORK_NOT_FOUND: 'Network evm:nope was not found.',
-  FILE_INVALID: 'evm/sepolia.yaml is not valid YAML, so it cannot be edited safely.',
-  PRECONDITION_FAILED: 'evm:sepolia has changed since the ETag in If-Match was read.',
-  PAYLOAD_TOO_LARGE: `The request body is larger than ${BODY_LIMIT_BYTES / 1024} KiB.`,
-  UNSUPPORTED_MEDIA_TYPE: 'The body must be JSON.',
-  PRECONDITION_REQUIRED: 'This server requires If-Match on PATCH.',
-  STORAGE_UNAVAILABLE: 'The disk refused to write evm/sepolia.yaml (ENOSPC); the file is unchanged.',
-  GIT_REMOTE_UNAVAILABLE: 'The change could not be pushed to origin/main (unable to connect); nothing was changed, retry later.',
-  ROUTE_NOT_FOUND: 'No route GET /nope.',
-  METHOD_NOT_ALLOWED: 'DELETE is not allowed on /api/v1/networks; use HEAD, GET.',
-  INTERNAL: 'Something went wrong inside netcfg; the error has been logged.',
-};
-
-/** Responses for a list of error codes, grouped by status (several codes can share one). */
-function errors(...codes: ErrorCode[]): Record<string, JsonSchema> {
-  const out: Record<string, JsonSchema> = {};
-  for (const code of [...codes, 'INTERNAL' as const]) {
-    const status = String(STATUS_OF[code]);
-    const message = ERROR_EXAMPLES[code] ?? code;
-    if (out[status]) (out[status] as { description: string }).description += `; ${code}`;
-    else out[status] = errorResponse(code, message);
-  }
-  return out;
 }
 
 function json(schema: JsonSchema, example: unknown, description: string): JsonSchema {
@@ -189,6 +145,22 @@ export function buildOpenApi(schemas: Schemas): JsonSchema {
         summary: "Each probed network's URLs counted by status (only with RPC_PROBE_INTERVAL_MS)",
         security: auth,
         responses: { 200: json({ type: 'object', required: ['success', 'data', 'error'], properties: { success: { const: true }, data: { type: 'array', items: { type: 'object', required: ['id', 'counts'], properties: { id: { type: 'string' }, counts: { type: 'object', additionalProperties: { type: 'integer' } } } } }, error: { type: 'null' } } }, undefined, 'One entry per probed network.'), ...errors('UNAUTHORIZED') },
+      },
+    },
+    '/api/v1/relayers': {
+      get: {
+        operationId: 'relayers',
+        summary: 'Each relayer kept in sync (only with RELAYER_SYNC_FILE): state, last pass, counts, PATCHes sent, last error, each network not in sync and why',
+        security: auth,
+        responses: { 200: json({ type: 'object', required: ['success', 'data', 'error'], properties: { success: { const: true }, data: { type: 'array', items: { type: 'object', required: ['name', 'url', 'state', 'counts', 'networks'] } }, error: { type: 'null' } } }, undefined, 'One entry per relayer of RELAYER_SYNC_FILE; never a key.'), ...errors('UNAUTHORIZED') },
+      },
+    },
+    '/api/v1/export/relayer': {
+      get: {
+        operationId: 'exportRelayer',
+        summary: "The networks served, as one OpenZeppelin Relayer networks file (its loader's format, not the envelope); Netcfg-Left-Out counts what it would refuse and was left out",
+        security: auth,
+        responses: { 200: json({ type: 'object', required: ['networks'], properties: { networks: { type: 'array', items: { type: 'object', required: ['type', 'network', 'rpc_urls'] } } } }, undefined, 'The relayer loader\'s document: {"networks": [...]}, each network flat, only its type\'s fields.'), ...errors('UNAUTHORIZED') },
       },
     },
     '/api/v1/openapi.json': { get: { operationId: 'openapi', summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' } } } } } } },

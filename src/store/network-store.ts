@@ -107,11 +107,7 @@ export class NetworkStore {
     this.urlCheck = options.urlCheck;
   }
 
-  /**
-   * Loads every file, then starts watching; resolves once both are done. A change that lands
-   * between the load reading a file and chokidar watching its folder is caught by a look at
-   * what changed since (a stat per file) once chokidar is ready.
-   */
+  /** Loads every file, then watches; a change between a file's load and its watch is found by a stat once chokidar is ready. */
   async start(): Promise<void> {
     await Promise.all([firstLoad(this.folder, this.disk, this.index, this.cache?.read() ?? null), this.git.open().then(() => (this.writesOpen = true))]);
     // Ready once git is open too: a PATCH answered before that would be neither committed nor pushed.
@@ -134,7 +130,6 @@ export class NetworkStore {
     if (this.loaded) await this.saveCache();
   }
 
-  /** Resolves once every write so far is done. */
   writesSettled(): Promise<void> {
     return this.writer.settled();
   }
@@ -188,6 +183,12 @@ export class NetworkStore {
   /** Starts a pull from the remote now (a verified webhook); false when GIT_SYNC is off. */
   pullNow(): boolean {
     return this.git.pullNow();
+  }
+
+  /** With GIT_SYNC, pulls now; resolves once the pull is done and what the watcher saw of it is served. */
+  async caughtUp(): Promise<void> {
+    await this.git.pull();
+    await this.watcher.whenIdle();
   }
 
   /**

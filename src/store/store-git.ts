@@ -77,6 +77,11 @@ export class StoreGit implements WriteStrategy {
     await this.follower?.start(this.parts.gitSync?.intervalMs ?? 5000);
   }
 
+  /** GIT_SYNC: a pull now, resolved once it is done (at once without GIT_SYNC). */
+  async pull(): Promise<void> {
+    await this.follower?.pull();
+  }
+
   /** Starts a pull now (a verified webhook); false without GIT_SYNC. */
   pullNow(): boolean {
     if (!this.follower) return false;

@@ -13,6 +13,7 @@ import { NetcfgError } from '../../errors.js';
 import type { IndexChange } from '../../store/index/network-index.js';
 import type { NetworkStore } from '../../store/network-store.js';
 import { rpcHealthFrame, type RpcHealthView } from './rpc-health.js';
+import { relayerSyncFrame, type RelayersView } from './relayers.js';
 
 /**
  * What may wait in the server for one client, beyond the replay it asked for at connect (at most
@@ -27,6 +28,8 @@ export interface EventRouteOptions {
   shutdown: AbortSignal;
   /** RPC_PROBE_INTERVAL_MS: a URL whose status changes is an `rpc_health` event too. */
   rpcHealth?: RpcHealthView | undefined;
+  /** RELAYER_SYNC_FILE: a relayer whose state changes is a `relayer_sync` event. */
+  relayers?: RelayersView | undefined;
 }
 
 function frame(change: IndexChange): string {
@@ -72,6 +75,7 @@ export function eventRoutes(router: Router, store: NetworkStore, guard: Middlewa
     };
     const offIndex = store.subscribe((change) => send(frame(change)));
     const offRpc = options.rpcHealth?.onChange((change) => send(rpcHealthFrame(change)));
+    const offRelayers = options.relayers?.onChange((status) => send(relayerSyncFrame(status)));
     const heartbeat = setInterval(() => send(`: heartbeat ${Date.now()}\n\n`), options.heartbeatMs);
     let ended = false;
     const end = (): void => {
@@ -79,6 +83,7 @@ export function eventRoutes(router: Router, store: NetworkStore, guard: Middlewa
       ended = true;
       offIndex();
       offRpc?.();
+      offRelayers?.();
       clearInterval(heartbeat);
       options.shutdown.removeEventListener('abort', end);
       stream.end();

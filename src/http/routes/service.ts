@@ -9,9 +9,10 @@ import type Router from '@koa/router';
 import type { NetworkStore } from '../../store/network-store.js';
 import type { Schemas } from '../../store/validation/schemas.js';
 import { buildOpenApi } from '../openapi.js';
+import { relayersComponent, type RelayersView } from './relayers.js';
 import { rpcComponent, type RpcHealthView } from './rpc-health.js';
 
-export function healthRoutes(router: Router, store: NetworkStore, rpcHealth?: RpcHealthView): void {
+export function healthRoutes(router: Router, store: NetworkStore, rpcHealth?: RpcHealthView, relayers?: RelayersView): void {
   router.get('/api/v1/health', (ctx) => {
     ctx.type = 'text/plain';
     ctx.body = 'OK';
@@ -21,7 +22,8 @@ export function healthRoutes(router: Router, store: NetworkStore, rpcHealth?: Rp
     const report = store.readiness();
     ctx.status = report.ready ? 200 : 503;
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = rpcHealth ? { ...report, components: { ...report.components, rpc: rpcComponent(rpcHealth) } } : report;
+    const components = { ...report.components, ...(rpcHealth ? { rpc: rpcComponent(rpcHealth) } : {}), ...(relayers ? { relayers: relayersComponent(relayers) } : {}) };
+    ctx.body = { ...report, components };
   });
 }
 

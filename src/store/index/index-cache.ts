@@ -10,7 +10,8 @@
  * what a file parses to (this code, the schemas, the URL policy), and a missing, foreign, stale
  * or corrupt cache file is simply not used. It is written with temp file + rename, not fsynced.
  *
- * Format: JSON lines. The first is {format, fingerprint}; each other is [path, stamp, etag, json].
+ * Format: JSON lines. The first is {format, fingerprint}; each other is [path, stamp, etag, json],
+ * and the written rpc_urls when the record keeps them (network-record.ts).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -24,7 +25,7 @@ import type { ParseOutcome } from '../validation/network-file.js';
 import type { UrlPolicy } from '../validation/url-rules.js';
 import { jsonOf, recordOf, type NetworkRecord } from '../network-record.js';
 
-const FORMAT = 1;
+const FORMAT = 2;
 /** The modules whose code decides what a file parses to: a change to any of them is a new fingerprint. */
 const PARSING_MODULES = ['validation/network-file', 'validation/network-rules', 'validation/url-rules', 'validation/schemas', 'files/layout', 'files/served-file', 'network-record', 'index/index-cache'];
 
@@ -81,8 +82,8 @@ export function readIndexCache(file: string, fingerprint: string): Map<string, C
     for (let i = 1; i < lines.length; i++) {
       const line = lines[i] as string;
       if (line === '') continue;
-      const [rel, stamp, etag, json] = JSON.parse(line) as [string, string, string, string];
-      const record = cachedRecord(rel, etag, json);
+      const [rel, stamp, etag, json, written] = JSON.parse(line) as [string, string, string, string, string | undefined];
+      const record = cachedRecord(rel, etag, json, written ?? undefined);
       if (record) files.set(rel, { stamp, outcome: { ok: true, record } });
     }
     return files;
@@ -91,10 +92,10 @@ export function readIndexCache(file: string, fingerprint: string): Map<string, C
   }
 }
 
-function cachedRecord(rel: string, etag: string, json: string): NetworkRecord | null {
+function cachedRecord(rel: string, etag: string, json: string, written: string | undefined): NetworkRecord | null {
   const kind = classifyPath(rel);
   if (kind.kind !== 'network') return null;
-  return recordOf(kind.id.id, rel, etag, json);
+  return recordOf(kind.id.id, rel, etag, json, written);
 }
 
 /**
@@ -105,7 +106,7 @@ export async function writeIndexCache(file: string, fingerprint: string, entries
   const lines = [JSON.stringify({ format: FORMAT, fingerprint })];
   let n = 0;
   for (const { stamp, record } of entries) {
-    lines.push(JSON.stringify([record.path, stamp, record.etag, jsonOf(record)]));
+    lines.push(JSON.stringify([record.path, stamp, record.etag, jsonOf(record), ...(record.writtenRpcUrls === undefined ? [] : [record.writtenRpcUrls])]));
     if (++n % 1000 === 0) await yieldToLoop();
   }
   // A fresh name, created exclusively (never through a link someone left in a shared temp folder).

@@ -95,7 +95,8 @@ function buildRecord(data: Record<string, unknown>, id: NetworkId, relPath: stri
     .map(([key, value]) => [key, key === 'rpc_urls' ? (value as unknown[]).map(normaliseEntry) : value]);
   // fromEntries defines each key as data, so a field named __proto__ stays a field.
   const network = Object.fromEntries([['id', id.id], ['name', id.name], ['network_type', id.family], ...fields]) as Record<string, unknown>;
-  return recordOf(id.id, relPath, etag, JSON.stringify(network));
+  const rpcUrls = data.rpc_urls as unknown[];
+  return recordOf(id.id, relPath, etag, JSON.stringify(network), rpcUrls.some((e) => typeof e === 'string') ? JSON.stringify(rpcUrls) : undefined);
 }
 
 /**

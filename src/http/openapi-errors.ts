@@ -1,0 +1,52 @@
+/**
+ * The error responses of the OpenAPI document (openapi.ts): one example sentence per error code, and
+ * the responses of a route grouped by status, as error-handler.ts answers them.
+ */
+import { BODY_LIMIT_BYTES, STATUS_OF } from './error-handler.js';
+import type { ErrorCode } from '../errors.js';
+import type { JsonSchema } from '../store/validation/schemas.js';
+
+export const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+
+function errorResponse(code: ErrorCode, message: string): JsonSchema {
+  return {
+    description: `${code}: ${message}`,
+    content: {
+      'application/json': {
+        schema: ref('Error'),
+        example: { success: false, data: null, error: message, code },
+      },
+    },
+  };
+}
+
+const ERROR_EXAMPLES: Partial<Record<ErrorCode, string>> = {
+  INVALID_ID: '"evm" is not a network id; an id is <family>:<name>.',
+  INVALID_QUERY: 'per_page must be a whole number from 1 to 100; got "0".',
+  VALIDATION_FAILED: 'The request body is invalid: rpc_urls is required.',
+  MALFORMED_JSON: 'The request body is not valid JSON.',
+  UNAUTHORIZED: 'Missing or wrong API key; send "Authorization: Bearer <API_KEY>".',
+  NETWORK_NOT_FOUND: 'Network evm:nope was not found.',
+  FILE_INVALID: 'evm/sepolia.yaml is not valid YAML, so it cannot be edited safely.',
+  PRECONDITION_FAILED: 'evm:sepolia has changed since the ETag in If-Match was read.',
+  PAYLOAD_TOO_LARGE: `The request body is larger than ${BODY_LIMIT_BYTES / 1024} KiB.`,
+  UNSUPPORTED_MEDIA_TYPE: 'The body must be JSON.',
+  PRECONDITION_REQUIRED: 'This server requires If-Match on PATCH.',
+  STORAGE_UNAVAILABLE: 'The disk refused to write evm/sepolia.yaml (ENOSPC); the file is unchanged.',
+  GIT_REMOTE_UNAVAILABLE: 'The change could not be pushed to origin/main (unable to connect); nothing was changed, retry later.',
+  ROUTE_NOT_FOUND: 'No route GET /nope.',
+  METHOD_NOT_ALLOWED: 'DELETE is not allowed on /api/v1/networks; use HEAD, GET.',
+  INTERNAL: 'Something went wrong inside netcfg; the error has been logged.',
+};
+
+/** Responses for a list of error codes, grouped by status (several codes can share one). */
+export function errors(...codes: ErrorCode[]): Record<string, JsonSchema> {
+  const out: Record<string, JsonSchema> = {};
+  for (const code of [...codes, 'INTERNAL' as const]) {
+    const status = String(STATUS_OF[code]);
+    const message = ERROR_EXAMPLES[code] ?? code;
+    if (out[status]) (out[status] as { description: string }).description += `; ${code}`;
+    else out[status] = errorResponse(code, message);
+  }
+  return out;
+}

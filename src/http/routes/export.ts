@@ -1,0 +1,22 @@
+/**
+ * GET /api/v1/export/relayer: the networks served now, as one OpenZeppelin Relayer networks
+ * document (`{"networks": [...]}`, relayer/format/export.ts), the same `netcfg export relayer --out -`
+ * writes, so a relayer's init container can fetch its networks before the relayer starts. It is the
+ * relayer's file, not netcfg's envelope; what was left out is counted in a header, and each
+ * network's own route says why.
+ */
+import type Router from '@koa/router';
+import type { Context, Middleware } from 'koa';
+import { oneDocument, relayerExport } from '../../relayer/format/export.js';
+import { writtenNetworkOf } from '../../store/network-record.js';
+import type { NetworkStore } from '../../store/network-store.js';
+
+export function exportRoutes(router: Router, store: NetworkStore, guard: Middleware[]): void {
+  router.get('/api/v1/export/relayer', ...guard, (ctx: Context) => {
+    const ids = store.ids().sort();
+    const exported = relayerExport(ids.map((id) => writtenNetworkOf(store.get(id))));
+    ctx.set('Cache-Control', 'no-store');
+    ctx.set('Netcfg-Left-Out', String(exported.leftOut.length));
+    ctx.body = oneDocument(exported);
+  });
+}

@@ -1,0 +1,24 @@
+/**
+ * What the relayer sync is given when it is built: what netcfg serves (main wires it to the store,
+ * store-desired.ts) and where it logs. The sync knows nothing else of netcfg.
+ */
+
+/** What netcfg serves, as the sync needs it. */
+export interface DesiredState {
+  /** Every id served. */
+  ids(): string[];
+  /** The served rpc_urls of `id` (`{url, weight}` each, as the relayer answers them), or null when it is not served. */
+  rpcUrlsOf(id: string): unknown[] | null;
+  /** Hears the id of each network whose served version changed; returns the way to stop. */
+  subscribe(listener: (id: string) => void): () => void;
+  /**
+   * Brings what is served up to date before a pass (with GIT_SYNC: a pull), so replicas that
+   * share a targets file compare each relayer with the same remote head, not one a pull behind.
+   */
+  refresh(): Promise<void>;
+}
+
+export interface SyncLog {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+}

@@ -1,0 +1,89 @@
+/**
+ * RELAYER_SYNC_FILE: the relayers netcfg keeps in sync, as YAML.
+ *
+ *   relayers:
+ *     - name: relayer-eu                  # shown in status and logs
+ *       url: http://relayer-eu:8080       # its API root
+ *       api_key_env: RELAYER_EU_API_KEY   # the key's environment variable; the key is never in the file
+ *       networks: ["evm:*", "solana:mainnet-beta"]   # optional; every network when absent
+ *
+ * Every problem is data with line and column; the caller refuses the start with them.
+ */
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+
+export interface TargetSpec {
+  name: string;
+  url: string;
+  apiKeyEnv: string;
+  /** Globs over network ids (`*` matches any run of characters); null: every network. */
+  networks: string[] | null;
+}
+
+export interface TargetsProblem {
+  line: number;
+  column: number;
+  message: string;
+}
+
+const NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
+const GLOB = /^[a-z0-9*][a-z0-9_*-]*:[a-z0-9*][a-z0-9_*-]*$/;
+const KEYS = ['name', 'url', 'api_key_env', 'networks'];
+
+export function parseTargetsFile(text: string): { targets: TargetSpec[]; problems: TargetsProblem[] } {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true });
+  const at = (node: Node | null | undefined, message: string): TargetsProblem => {
+    const { line, col } = lines.linePos(node?.range?.[0] ?? 0);
+    return { line, column: col, message };
+  };
+  const problems: TargetsProblem[] = doc.errors.map((e) => ({ line: e.linePos?.[0].line ?? 1, column: e.linePos?.[0].col ?? 1, message: e.message.split('\n')[0] ?? e.message }));
+  if (problems.length > 0) return { targets: [], problems };
+  const root = doc.contents;
+  const list = isMap(root) ? root.get('relayers', true) : null;
+  if (!isSeq(list) || list.items.length === 0) return { targets: [], problems: [at(root as Node | null, 'the file needs a non-empty list `relayers:` of {name, url, api_key_env, networks}')] };
+  const targets: TargetSpec[] = [];
+  const names = new Set<string>();
+  for (const item of list.items as Node[]) {
+    if (!isMap(item)) {
+      problems.push(at(item, 'a relayer is a mapping of name, url, api_key_env and (optionally) networks'));
+      continue;
+    }
+    const field = (key: string): { node: Node | null; value: unknown } => {
+      const node = item.get(key, true) as Node | undefined;
+      return { node: node ?? null, value: node === undefined ? undefined : isScalar(node) ? node.value : (node as { toJSON(): unknown }).toJSON() };
+    };
+    const before = problems.length;
+    for (const pair of item.items) {
+      const key = String((pair.key as { value?: unknown } | null)?.value);
+      if (!KEYS.includes(key)) problems.push(at(pair.key as Node, `${key} is not a setting of a relayer (${KEYS.join(', ')})`));
+    }
+    const name = field('name');
+    if (typeof name.value !== 'string' || !NAME.test(name.value)) problems.push(at(name.node ?? item, 'name must be lower-case letters, digits, "-" or "_" (it is shown in status and logs)'));
+    else if (names.has(name.value)) problems.push(at(name.node, `the name ${name.value} is used twice`));
+    const url = field('url');
+    if (typeof url.value !== 'string' || !isApiRoot(url.value)) problems.push(at(url.node ?? item, 'url must be the relayer API root, http:// or https:// with no user, password, query or fragment'));
+    const key = field('api_key_env');
+    if (typeof key.value !== 'string' || !ENV_NAME.test(key.value)) problems.push(at(key.node ?? item, 'api_key_env must name the environment variable holding the key (A-Z, 0-9, _); the key itself never goes in this file'));
+    const networks = field('networks');
+    const globs = networks.value === undefined ? null : networks.value;
+    if (globs !== null && (!Array.isArray(globs) || globs.length === 0 || globs.some((g) => typeof g !== 'string' || !GLOB.test(g)))) {
+      problems.push(at(networks.node, 'networks must be a non-empty list of ids or globs such as "evm:*" or "solana:mainnet-beta"'));
+    }
+    if (problems.length > before) continue;
+    names.add(name.value as string);
+    targets.push({ name: name.value as string, url: (url.value as string).replace(/\/+$/, ''), apiKeyEnv: key.value as string, networks: globs as string[] | null });
+  }
+  return { targets: problems.length > 0 ? [] : targets, problems };
+}
+
+/** Whether a target takes the network `id`. */
+export function inScope(target: Pick<TargetSpec, 'networks'>, id: string): boolean {
+  return target.networks === null || target.networks.some((glob) => new RegExp(`^${glob.replace(/\*/g, '.*')}$`).test(id));
+}
+
+function isApiRoot(text: string): boolean {
+  if (!URL.canParse(text)) return false;
+  const url = new URL(text);
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.username === '' && url.password === '' && url.search === '' && url.hash === '';
+}
