@@ -11,6 +11,7 @@ import { writeChart } from './harness/chart.js';
 import { gitCheckoutRow, visibilityRow } from './harness/disk-change-rows.js';
 import { gitSyncRows } from './harness/git-sync-rows.js';
 import { probeRows } from './harness/probe-rows.js';
+import { relayerRows } from './harness/relayer-rows.js';
 import { dbJsonPath, ensureDbJson, ensureFixture, fixtureDir, scratchCopy, sortedIds } from './harness/fixtures.js';
 import type { Timing } from './harness/load.js';
 import { diskLoopRow } from './harness/process-baselines.js';
@@ -27,7 +28,7 @@ const quick = process.argv.includes('--quick');
 const timing: Timing = quick ? { durationS: 2, warmupS: 0.5, runs: 2 } : { durationS: 10, warmupS: 1, runs: 2 };
 const WATCHDOG_MS = (quick ? 8 : 15) * 60_000;
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
-const ORDER = ['get-one/', 'list-10/', 'list-10@100k/', 'list-100/', 'list-100@100k/', 'patch-1c/', 'patch-10c/', 'patch-one/', 'git-push-1c/', 'git-push-10w/', 'git-visible/', 'probe-get/', 'probe-validate/', 'visible/', 'startup/', 'startup-warm/', 'git/', 'memory/'];
+const ORDER = ['get-one/', 'list-10/', 'list-10@100k/', 'list-100/', 'list-100@100k/', 'patch-1c/', 'patch-10c/', 'patch-one/', 'git-push-1c/', 'git-push-10w/', 'git-visible/', 'probe-get/', 'probe-validate/', 'relayer-visible/', 'relayer-pass/', 'relayer-get/', 'visible/', 'startup/', 'startup-warm/', 'git/', 'memory/'];
 
 const rows: Row[] = [];
 const notes: string[] = [];
@@ -126,6 +127,10 @@ async function main(): Promise<void> {
 
   await phase('RPC prober: 1,000 networks x 3 URLs on loopback', async () => {
     rows.push(...(await probeRows(timing, LOG_LEVEL)));
+  });
+
+  await phase('relayer sync: three stand-in relayers on loopback', async () => {
+    rows.push(...(await relayerRows(timing, LOG_LEVEL)));
   });
 
   // netcfg takes a minute or more to load 100,000 files: it loads in the background at the lowest

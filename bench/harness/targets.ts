@@ -1,5 +1,5 @@
 /**
- * The targets of issues 32, 33 and 34, each checked as a ratio between two rows of the same run (or, for the
+ * The targets of issues 32, 33, 34 and 43, each checked as a ratio between two rows of the same run (or, for the
  * latency, settle and memory rows, as an absolute bound). A target whose rows are missing (a
  * phase failed) is simply not listed; the run's notes say why.
  */
@@ -56,6 +56,16 @@ export function evaluateTargets(rows: Row[]): Check[] {
   });
   both('probe-get/netcfg', 'probe-get/netcfg-off', (on, off) => {
     checks.push(check(on.key, '>= 0.95x the prober off', ratioOf(on.reqPerSec ?? 0, off.reqPerSec ?? 0), 0.95, 'min', `${rps(on)} / ${rps(off)}`));
+  });
+  one('relayer-visible/netcfg', (r) => {
+    checks.push(check(r.key, 'p50 <= 100 ms', r.p50 ?? NaN, 100, 'max', `p50 ${fmt(r.p50, 1)} ms`));
+    checks.push(check(r.key, 'p99 <= 500 ms', r.p99 ?? NaN, 500, 'max', `p99 ${fmt(r.p99, 1)} ms`));
+  });
+  one('relayer-pass/netcfg', (r) => {
+    checks.push(check(r.key, 'the list pages + exactly 10 PATCHes per relayer', r.value ?? NaN, 0, 'max', `${r.value} relayer(s) off: ${r.note ?? ''}`));
+  });
+  both('relayer-get/netcfg', 'relayer-get/netcfg-off', (on, off) => {
+    checks.push(check(on.key, '>= 0.95x without the sync', ratioOf(on.reqPerSec ?? 0, off.reqPerSec ?? 0), 0.95, 'min', `${rps(on)} / ${rps(off)}`));
   });
   one('visible/netcfg', (r) => {
     checks.push(check(r.key, 'p50 <= 20 ms', r.p50 ?? NaN, 20, 'max', `p50 ${fmt(r.p50, 1)} ms`));

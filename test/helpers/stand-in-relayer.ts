@@ -21,7 +21,7 @@ export interface StandInRelayer {
   port: number;
   networks: Map<string, StandInNetwork>;
   /** Every request, in order: method, path, body, and whether its key was right. */
-  requests: Array<{ method: string; path: string; body: string; authorized: boolean }>;
+  requests: Array<{ method: string; path: string; body: string; authorized: boolean; at: number }>;
   /** How it answers now: as the relayer does, never (a relayer hung), or 500 (one failing inside). */
   mode: 'normal' | 'stall' | 'error500' | 'refuse-patch';
   /** While set, a PATCH waits for it before it is applied (a PATCH in flight). */
@@ -47,7 +47,7 @@ export async function startStandInRelayer(apiKey: string, networks: StandInNetwo
       const url = new URL(req.url ?? '/', 'http://x');
       const path = url.pathname.replace(/\/+$/, ''); // actix NormalizePath::trim
       const authorized = req.headers.authorization === `Bearer ${apiKey}`;
-      requests.push({ method: req.method ?? '', path: `${path}${url.search}`, body, authorized });
+      requests.push({ method: req.method ?? '', path: `${path}${url.search}`, body, authorized, at: performance.now() });
       if (standIn.mode === 'stall') return; // never answers: the caller's deadline must end it
       if (standIn.mode === 'error500') return failure(res, 500, 'Internal Server Error: Failed to retrieve network: redis down');
       if (!authorized) return void res.writeHead(401).end('{"success":false,"code":401,"error":"Unauthorized","message":"Unauthorized"}');

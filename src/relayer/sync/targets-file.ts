@@ -10,6 +10,7 @@
  * Every problem is data with line and column; the caller refuses the start with them.
  */
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import { isRelayerType } from '../format/relayer-types.js';
 
 export interface TargetSpec {
   name: string;
@@ -77,8 +78,9 @@ export function parseTargetsFile(text: string): { targets: TargetSpec[]; problem
   return { targets: problems.length > 0 ? [] : targets, problems };
 }
 
-/** Whether a target takes the network `id`. */
+/** Whether a target takes the network `id`: a family the relayer has (evm, solana, stellar), matched by its globs when it has them. */
 export function inScope(target: Pick<TargetSpec, 'networks'>, id: string): boolean {
+  if (!isRelayerType(id.slice(0, id.indexOf(':')))) return false;
   return target.networks === null || target.networks.some((glob) => new RegExp(`^${glob.replace(/\*/g, '.*')}$`).test(id));
 }
 
