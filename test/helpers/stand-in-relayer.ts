@@ -26,6 +26,8 @@ export interface StandInRelayer {
   mode: 'normal' | 'stall' | 'error500' | 'refuse-patch';
   /** While set, a PATCH waits for it before it is applied (a PATCH in flight). */
   patchGate: Promise<void> | null;
+  /** Resolves once it has taken `count` requests of `method` in all. */
+  untilRequests(count: number, method: string): Promise<void>;
   /** Resolves at the next PATCH it takes (after it is applied). */
   nextPatch(): Promise<{ id: string; body: unknown }>;
   close(): Promise<void>;
@@ -40,6 +42,7 @@ export async function startStandInRelayer(apiKey: string, networks: StandInNetwo
   const state = new Map(networks.map((n) => [n.id, structuredClone(n)]));
   const requests: StandInRelayer['requests'] = [];
   let waiters: Array<(patch: { id: string; body: unknown }) => void> = [];
+  let counters: Array<() => boolean> = [];
   const server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
@@ -48,6 +51,7 @@ export async function startStandInRelayer(apiKey: string, networks: StandInNetwo
       const path = url.pathname.replace(/\/+$/, ''); // actix NormalizePath::trim
       const authorized = req.headers.authorization === `Bearer ${apiKey}`;
       requests.push({ method: req.method ?? '', path: `${path}${url.search}`, body, authorized, at: performance.now() });
+      counters = counters.filter((done) => !done());
       if (standIn.mode === 'stall') return; // never answers: the caller's deadline must end it
       if (standIn.mode === 'error500') return failure(res, 500, 'Internal Server Error: Failed to retrieve network: redis down');
       if (!authorized) return void res.writeHead(401).end('{"success":false,"code":401,"error":"Unauthorized","message":"Unauthorized"}');
@@ -100,6 +104,11 @@ export async function startStandInRelayer(apiKey: string, networks: StandInNetwo
     mode: 'normal',
     patchGate: null,
     nextPatch: () => new Promise((resolve) => waiters.push(resolve)),
+    untilRequests: (count, method) =>
+      new Promise((resolve) => {
+        const done = (): boolean => requests.filter((q) => q.method === method).length >= count && (resolve(), true);
+        if (!done()) counters.push(done);
+      }),
     close: () => new Promise((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());
