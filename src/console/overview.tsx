@@ -5,6 +5,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError, type Api, type Network } from './api.js';
 import { Banner, Pager } from './layout.js';
+import { Relayers } from './relayers.js';
 import type { Subscribe } from './live.js';
 import { useRpcHealth, type Readiness } from './server-state.js';
 
@@ -71,6 +72,7 @@ export function Overview({ api, subscribe, ready }: { api: Api; subscribe: Subsc
   return (
     <>
       <Banner ready={ready} />
+      <Relayers api={api} subscribe={subscribe} enabled={ready?.components.relayers !== undefined} />
       <h1>Networks</h1>
       {error && (
         <p role="alert" class="problem">

@@ -16,6 +16,7 @@ export interface Readiness {
     index: { invalid_files: Array<{ path: string; line: number; column: number; error: string }> };
     git?: { status: string; pending_commits?: number; head?: string; upstream?: string; ahead?: number; behind?: number; last_error?: string | null; error?: string };
     rpc?: { status: string };
+    relayers?: { status: string };
   };
 }
 
@@ -32,7 +33,7 @@ export function useReadiness(api: Api | null, subscribe: Subscribe): Readiness |
     void load();
     const every = setInterval(() => void load(), 15_000);
     const off = subscribe((event) => {
-      if (event.kind === 'rpc_health') return;
+      if (event.kind === 'rpc_health' || event.kind === 'relayer_sync') return;
       clearTimeout(timer);
       timer = setTimeout(() => void load(), 300);
     });
