@@ -57,6 +57,8 @@ export async function patchRpcUrls(target: RelayerTarget, id: string, rpcUrls: u
 
 async function call(target: RelayerTarget, method: string, path: string, body: string | undefined, options: ClientOptions): Promise<unknown> {
   const where = `${target.name} (${redactUrl(target.url)})`;
+  const signal = AbortSignal.timeout(options.timeoutMs);
+  const late = (): RelayerCallError => new RelayerCallError('timeout', `${where} did not answer ${method} within ${options.timeoutMs} ms`);
   let response: Response;
   try {
     response = await fetch(`${target.url}${path}`, {
@@ -64,14 +66,15 @@ async function call(target: RelayerTarget, method: string, path: string, body: s
       body,
       redirect: 'manual',
       headers: { authorization: `Bearer ${target.apiKey}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      signal: AbortSignal.timeout(options.timeoutMs),
+      signal,
     });
   } catch (err) {
-    if ((err as Error).name === 'TimeoutError') throw new RelayerCallError('timeout', `${where} did not answer ${method} within ${options.timeoutMs} ms`);
+    if ((err as Error).name === 'TimeoutError') throw late();
     const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message;
     throw new RelayerCallError('unreachable', `${where} cannot be reached (${redactText(String(cause))})`);
   }
   const text = await readCapped(response, options, where);
+  if (signal.aborted) throw late(); // the deadline passed while the answer was still coming
   if (response.status === 401 || response.status === 403) throw new RelayerCallError('unauthorized', `${where} refused the key (${response.status}); check its api_key_env`);
   if (response.status === 404) throw new RelayerCallError('not_found', `${where} has no ${path.split('?')[0]} (404): ${sentenceOf(text)}`);
   if (response.status >= 400 && response.status < 500) throw new RelayerCallError('refused', `${where} refused the ${method} (${response.status}): ${sentenceOf(text)}`);
