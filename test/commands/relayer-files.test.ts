@@ -37,8 +37,9 @@ const RELAYER_FILES: Record<string, unknown> = {
       { type: 'evm', network: 'sepolia-fast', from: 'sepolia', required_confirmations: 1 },
     ],
   },
-  'solana.json': { networks: [{ type: 'solana', network: 'devnet', rpc_urls: ['https://sol.example.com'], is_testnet: true, average_blocktime_ms: 400 }] },
-  'stellar.JSON': { networks: [{ type: 'stellar', network: 'mainnet', rpc_urls: ['https://soroban.example.com'], passphrase: 'Public Global Stellar Network ; September 2015', horizon_url: 'https://horizon.example.com' }] },
+  // Every field of each family's struct (common.rs, solana.rs, stellar.rs).
+  'solana.json': { networks: [{ type: 'solana', network: 'devnet', rpc_urls: ['https://sol.example.com'], explorer_urls: ['https://explorer.solana.com'], average_blocktime_ms: 400, is_testnet: true, tags: ['devnet'] }] },
+  'stellar.JSON': { networks: [{ type: 'stellar', network: 'mainnet', rpc_urls: ['https://soroban.example.com'], explorer_urls: ['https://stellar.expert'], average_blocktime_ms: 5000, is_testnet: false, tags: ['stellar'], passphrase: 'Public Global Stellar Network ; September 2015', horizon_url: 'https://horizon.example.com' }] },
   'notes.txt': 'not read: the relayer reads *.json only',
 };
 
@@ -74,6 +75,8 @@ describe('netcfg import relayer / export relayer (built CLI, real folders)', () 
     const networks = served(out);
     expect(networks['evm:sepolia-fast']).to.deep.include({ chain_id: 11155111, required_confirmations: 1, symbol: 'ETH', tags: ['l1', 'testnet'], features: ['eip1559', 'optimism'], rpc_urls: [{ url: 'https://sepolia.example.com', weight: 100 }] });
     expect(networks['evm:mainnet']?.rpc_urls).to.deep.equal([{ url: 'https://eth-a.example.com', weight: 100 }, { url: 'https://eth-b.example.com', weight: 40 }]);
+    expect(networks['stellar:mainnet']).to.deep.include({ explorer_urls: ['https://stellar.expert'], average_blocktime_ms: 5000, is_testnet: false, tags: ['stellar'], passphrase: 'Public Global Stellar Network ; September 2015', horizon_url: 'https://horizon.example.com' });
+    expect(networks['solana:devnet']).to.deep.include({ explorer_urls: ['https://explorer.solana.com'], average_blocktime_ms: 400, is_testnet: true, tags: ['devnet'] });
     expect((await netcfg(['validate', out])).code).to.equal(0);
     const before = filesUnder(out).map((f) => statSync(path.join(out, f)).mtimeMs);
     const again = await netcfg(['import', 'relayer', src, '--out', out]);
