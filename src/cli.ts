@@ -15,6 +15,7 @@ import { validateFolder } from './store/validate-folder.js';
 import { exportFolder, writeExport } from './commands/export-relayer.js';
 import { importRelayer } from './commands/import-relayer.js';
 import { oneDocument } from './relayer/format/export.js';
+import { newToken } from './access/token-new.js';
 
 function fail(message: string, code = 2): never {
   process.stderr.write(`netcfg: ${message}\n`);
@@ -121,6 +122,19 @@ export function buildCli(): Command {
     });
 
   relayerCommands(program, env);
+  program
+    .command('token')
+    .description('API_TOKENS_FILE: named tokens with roles and scopes')
+    .command('new')
+    .description('print a fresh token (once: only its SHA-256 is kept) and the entry to paste into API_TOKENS_FILE')
+    .requiredOption('--name <name>', 'who holds it: shown in logs, commits and history')
+    .addOption(new Option('--role <role>', 'what it may do').choices(['read', 'write', 'admin']).makeOptionMandatory())
+    .option('--networks <globs...>', 'only these network ids (globs such as "evm:*"); all when absent')
+    .action((opts: { name: string; role: string; networks?: string[] }) => {
+      const made = newToken(opts.name, opts.role, opts.networks ?? []);
+      if ('problem' in made) fail(made.problem);
+      process.stdout.write(`token (give it to its holder; it is not shown again):\n${made.token}\n\nentry for API_TOKENS_FILE (under tokens:):\n${made.entry}`);
+    });
   return program;
 }
 

@@ -10,6 +10,7 @@
  * Every problem is data with line and column; the caller refuses the start with them.
  */
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import { ID_GLOB, matchesAny } from '../../id-glob.js';
 import { isRelayerType } from '../format/relayer-types.js';
 
 export interface TargetSpec {
@@ -28,7 +29,6 @@ export interface TargetsProblem {
 
 const NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
-const GLOB = /^[a-z0-9*][a-z0-9_*-]*:[a-z0-9*][a-z0-9_*-]*$/;
 const KEYS = ['name', 'url', 'api_key_env', 'networks'];
 
 export function parseTargetsFile(text: string): { targets: TargetSpec[]; problems: TargetsProblem[] } {
@@ -68,7 +68,7 @@ export function parseTargetsFile(text: string): { targets: TargetSpec[]; problem
     if (typeof key.value !== 'string' || !ENV_NAME.test(key.value)) problems.push(at(key.node ?? item, 'api_key_env must name the environment variable holding the key (A-Z, 0-9, _); the key itself never goes in this file'));
     const networks = field('networks');
     const globs = networks.value === undefined ? null : networks.value;
-    if (globs !== null && (!Array.isArray(globs) || globs.length === 0 || globs.some((g) => typeof g !== 'string' || !GLOB.test(g)))) {
+    if (globs !== null && (!Array.isArray(globs) || globs.length === 0 || globs.some((g) => typeof g !== 'string' || !ID_GLOB.test(g)))) {
       problems.push(at(networks.node, 'networks must be a non-empty list of ids or globs such as "evm:*" or "solana:mainnet-beta"'));
     }
     if (problems.length > before) continue;
@@ -81,7 +81,7 @@ export function parseTargetsFile(text: string): { targets: TargetSpec[]; problem
 /** Whether a target takes the network `id`: a family the relayer has (evm, solana, stellar), matched by its globs when it has them. */
 export function inScope(target: Pick<TargetSpec, 'networks'>, id: string): boolean {
   if (!isRelayerType(id.slice(0, id.indexOf(':')))) return false;
-  return target.networks === null || target.networks.some((glob) => new RegExp(`^${glob.replace(/\*/g, '.*')}$`).test(id));
+  return target.networks === null || matchesAny(target.networks, id);
 }
 
 function isApiRoot(text: string): boolean {

@@ -1,0 +1,95 @@
+/**
+ * API_TOKENS_FILE: who may read, change and see what. The file holds each token's SHA-256, never
+ * the token (`netcfg token new` prints both once):
+ *
+ *   tokens:
+ *     - name: relayer-eu            # shown in logs, commits, history, the console
+ *       sha256: "<hex SHA-256 of the token>"
+ *       role: read                  # read | write | admin
+ *       networks: ["evm:*"]         # optional: only these ids (globs); all when absent
+ *       reveal_secrets: false       # optional
+ *       expires: 2027-06-30         # optional: refused from that day on (UTC)
+ *
+ * Every problem is data with line and column; the caller keeps the last good set, or refuses a start.
+ */
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import { ID_GLOB } from '../id-glob.js';
+
+export const ROLES = ['read', 'write', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+export interface TokenEntry {
+  name: string;
+  /** The token's SHA-256, lower-case hex. */
+  sha256: string;
+  role: Role;
+  /** Globs over network ids; null: every network. */
+  networks: string[] | null;
+  revealSecrets: boolean;
+  /** The first day (UTC, `YYYY-MM-DD`) the token is refused; null: never. */
+  expires: string | null;
+}
+
+export interface TokensProblem {
+  line: number;
+  column: number;
+  message: string;
+}
+
+const NAME = /^[a-z0-9][a-z0-9_.-]{0,62}$/;
+const SHA256 = /^[0-9a-f]{64}$/;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const KEYS = ['name', 'sha256', 'role', 'networks', 'reveal_secrets', 'expires'];
+
+export function parseTokensFile(text: string): { tokens: TokenEntry[]; problems: TokensProblem[] } {
+  const lines = new LineCounter();
+  // YAML 1.2 core schema: `expires: 2027-06-30` stays a string, not a timestamp.
+  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, schema: 'core' });
+  const at = (node: Node | null | undefined, message: string): TokensProblem => {
+    const { line, col } = lines.linePos(node?.range?.[0] ?? 0);
+    return { line, column: col, message };
+  };
+  const problems: TokensProblem[] = doc.errors.map((e) => ({ line: e.linePos?.[0].line ?? 1, column: e.linePos?.[0].col ?? 1, message: e.message.split('\n')[0] ?? e.message }));
+  if (problems.length > 0) return { tokens: [], problems };
+  const list = isMap(doc.contents) ? doc.contents.get('tokens', true) : null;
+  if (!isSeq(list)) return { tokens: [], problems: [at(doc.contents as Node | null, 'the file needs a list `tokens:` of {name, sha256, role}')] };
+  const tokens: TokenEntry[] = [];
+  const seen = new Map<string, string>();
+  for (const item of list.items as Node[]) {
+    if (!isMap(item)) {
+      problems.push(at(item, 'a token is a mapping of name, sha256, role and (optionally) networks, reveal_secrets, expires'));
+      continue;
+    }
+    const field = (key: string): { node: Node | null; value: unknown } => {
+      const node = item.get(key, true) as Node | undefined;
+      return { node: node ?? null, value: node === undefined ? undefined : isScalar(node) ? node.value : (node as { toJSON(): unknown }).toJSON() };
+    };
+    const before = problems.length;
+    for (const pair of item.items) {
+      const key = String((pair.key as { value?: unknown } | null)?.value);
+      if (!KEYS.includes(key)) problems.push(at(pair.key as Node, `${key} is not a setting of a token (${KEYS.join(', ')}); the token itself never goes in this file, only its sha256`));
+    }
+    const name = field('name');
+    const sha = field('sha256');
+    const role = field('role');
+    const networks = field('networks');
+    const reveal = field('reveal_secrets');
+    const expires = field('expires');
+    if (typeof name.value !== 'string' || !NAME.test(name.value)) problems.push(at(name.node ?? item, 'name must be lower-case letters, digits, ".", "-" or "_" (it is shown in logs and commits)'));
+    else if (seen.has(name.value)) problems.push(at(name.node, `the name ${name.value} is used twice`));
+    if (typeof sha.value !== 'string' || !SHA256.test(sha.value)) problems.push(at(sha.node ?? item, 'sha256 must be the 64 lower-case hex digits of the token\'s SHA-256 (netcfg token new prints it)'));
+    else if ([...seen.values()].includes(sha.value)) problems.push(at(sha.node, 'this sha256 is another token\'s too: one token, one name'));
+    if (!(ROLES as readonly unknown[]).includes(role.value)) problems.push(at(role.node ?? item, `role must be one of ${ROLES.join(', ')}`));
+    if (networks.value !== undefined && (!Array.isArray(networks.value) || networks.value.length === 0 || networks.value.some((g) => typeof g !== 'string' || !ID_GLOB.test(g)))) {
+      problems.push(at(networks.node, 'networks must be a non-empty list of ids or globs such as "evm:*"'));
+    }
+    if (reveal.value !== undefined && typeof reveal.value !== 'boolean') problems.push(at(reveal.node, 'reveal_secrets must be true or false'));
+    if (expires.value !== undefined && (typeof expires.value !== 'string' || !DAY.test(expires.value) || Number.isNaN(Date.parse(`${expires.value}T00:00:00Z`)))) {
+      problems.push(at(expires.node, 'expires must be a day, YYYY-MM-DD (the token is refused from that day on, UTC)'));
+    }
+    if (problems.length > before) continue;
+    seen.set(name.value as string, sha.value as string);
+    tokens.push({ name: name.value as string, sha256: sha.value as string, role: role.value as Role, networks: (networks.value as string[] | undefined) ?? null, revealSecrets: reveal.value === true, expires: (expires.value as string | undefined) ?? null });
+  }
+  return { tokens: problems.length > 0 ? [] : tokens, problems };
+}
