@@ -33,6 +33,8 @@ export interface Config {
   /** INDEX_CACHE: where to keep what was parsed for a faster restart; null when 'off'; undefined: the default place. */
   indexCache: string | null | undefined;
   timeouts: { headersMs: number; requestMs: number; keepAliveMs: number };
+  /** API_TOKENS_FILE: named tokens with roles and scopes, followed while running; null: only API_KEY. */
+  apiTokensFile: string | null;
   /** RELAYER_SYNC_FILE: the relayers kept in sync (keys read from the variables it names), every RELAYER_SYNC_INTERVAL_MS; null: off. */
   relayerSync: { targets: Array<RelayerTarget & { networks: string[] | null }>; intervalMs: number; timeoutMs: number } | null;
 }
@@ -102,8 +104,9 @@ export function configFromEnv(env: Env): Config {
   if (apiKey !== undefined && apiKey.length < MIN_API_KEY_LENGTH) {
     throw new ConfigError(`API_KEY must be at least ${MIN_API_KEY_LENGTH} characters long (it has ${apiKey.length}); generate one with: openssl rand -hex 32`);
   }
-  if (apiKey === undefined && !isLoopback(host)) {
-    throw new ConfigError(`HOST is ${host}, which is not a loopback address, and API_KEY is not set; set API_KEY (at least ${MIN_API_KEY_LENGTH} characters) to serve beyond this machine.`);
+  const apiTokensFile = env.API_TOKENS_FILE || null;
+  if (apiKey === undefined && apiTokensFile === null && !isLoopback(host)) {
+    throw new ConfigError(`HOST is ${host}, which is not a loopback address, and neither API_KEY nor API_TOKENS_FILE is set; set one to serve beyond this machine.`);
   }
   const logLevel = (env.LOG_LEVEL || 'info').toLowerCase();
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}; got "${env.LOG_LEVEL}".`);
@@ -125,6 +128,7 @@ export function configFromEnv(env: Env): Config {
     probeOnPatch: oneOf(env, 'RPC_PROBE_ON_PATCH', ['off', 'warn', 'reject'] as const, 'off'),
     probeIntervalMs: env.RPC_PROBE_INTERVAL_MS ? int(env, 'RPC_PROBE_INTERVAL_MS', 60_000, 1000, 86_400_000) : null,
     indexCache: !env.INDEX_CACHE ? undefined : ['off', 'false', 'none'].includes(env.INDEX_CACHE.toLowerCase()) ? null : env.INDEX_CACHE,
+    apiTokensFile,
     relayerSync: relayerSyncFromEnv(env),
     timeouts: {
       headersMs: int(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),

@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'MALFORMED_JSON'
   | 'BAD_REQUEST'
   | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
   | 'NETWORK_NOT_FOUND'
   | 'ROUTE_NOT_FOUND'
   | 'METHOD_NOT_ALLOWED'

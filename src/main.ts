@@ -20,12 +20,15 @@ import { networkOf } from './store/network-record.js';
 import { defaultCachePath } from './store/index/index-cache.js';
 import { NetworkStore } from './store/network-store.js';
 import { RelayerSync } from './relayer/sync/relayer-sync.js';
+import { TokenSet } from './access/token-set.js';
+import { readTokensFile, TokensWatch } from './access/tokens-watch.js';
 import { desiredFromStore } from './relayer/sync/store-desired.js';
 
 export async function serve(config: Config): Promise<void> {
   const log = createLogger(config.logLevel);
   const root = path.resolve(config.configDir);
-  if (!config.apiKey) log.warn({ host: config.host }, 'API_KEY is not set: the network routes are open to anyone who can reach this loopback address');
+  if (!config.apiKey && !config.apiTokensFile) log.warn({ host: config.host }, 'API_KEY is not set: the network routes are open to anyone who can reach this loopback address');
+  const access = config.apiTokensFile === null ? null : tokensOf(config.apiTokensFile, config.apiKey, log);
   const store = new NetworkStore({
     root,
     policy: config.policy,
@@ -53,7 +56,7 @@ export async function serve(config: Config): Promise<void> {
   live?.onChange((change) => log.info({ rpc_health: { ...change, url: redactUrl(change.url) } }, 'rpc health change'));
   const relayers = config.relayerSync && new RelayerSync(config.relayerSync.targets, desiredFromStore(store), { ...config.relayerSync, maxBytes: 16 * 1024 * 1024, log });
   relayers?.onChange(({ name, state, counts, last_error }) => log.info({ relayer: { name, state, counts, last_error } }, 'relayer sync state'));
-  const app = createApp(store, { apiKey: config.apiKey, requireIfMatch: config.requireIfMatch, webhookSecret: config.webhookSecret, logger: log, shutdown: shutdown.signal, rpcHealth: live, relayers: relayers ?? undefined, consoleAssets: loadConsoleAssets() });
+  const app = createApp(store, { apiKey: config.apiKey, tokens: access?.tokens, access: access?.watch, requireIfMatch: config.requireIfMatch, webhookSecret: config.webhookSecret, logger: log, shutdown: shutdown.signal, rpcHealth: live, relayers: relayers ?? undefined, consoleAssets: loadConsoleAssets() });
   const server = await listen(app, config.host, config.port, config.timeouts);
   log.info({ url: addressOf(server), config_dir: root }, 'listening');
   const started = Date.now();
@@ -84,6 +87,7 @@ export async function serve(config: Config): Promise<void> {
     void Promise.race([closed, delay(4000)])
       .then(() => live?.stop())
       .then(() => relayers?.close())
+      .then(() => access?.watch.stop())
       .then(() => store.close(0))
       .then(() => closed)
       .then(() => {
@@ -139,4 +143,17 @@ function liveProberOf(store: NetworkStore, config: Config): LiveProber {
     for (const id of store.ids()) yield { id, fields: networkOf(store.get(id)) };
   };
   return new LiveProber(prober, () => targetsOf(networks()), config.probeIntervalMs ?? 60_000);
+}
+
+/** API_TOKENS_FILE's tokens (API_KEY's among them), followed while running; a file that was never good refuses the start. */
+function tokensOf(file: string, apiKey: string | undefined, log: ReturnType<typeof createLogger>): { tokens: TokenSet; watch: TokensWatch } {
+  const { tokens, problems } = readTokensFile(file);
+  if (problems.length > 0) {
+    process.stderr.write(`netcfg: API_TOKENS_FILE cannot be used:\n${problems.join('\n')}\n`);
+    process.exit(2);
+  }
+  const set = new TokenSet(tokens, apiKey);
+  const watch = new TokensWatch(file, set, log);
+  watch.start();
+  return { tokens: set, watch };
 }

@@ -67,7 +67,8 @@ export function parseTokensFile(text: string): { tokens: TokenEntry[]; problems:
     const before = problems.length;
     for (const pair of item.items) {
       const key = String((pair.key as { value?: unknown } | null)?.value);
-      if (!KEYS.includes(key)) problems.push(at(pair.key as Node, `${key} is not a setting of a token (${KEYS.join(', ')}); the token itself never goes in this file, only its sha256`));
+      // The key is not echoed: it could be a token pasted in the wrong place, and readiness shows this.
+      if (!KEYS.includes(key)) problems.push(at(pair.key as Node, `this key is not a setting of a token (${KEYS.join(', ')}); the token itself never goes in this file, only its sha256`));
     }
     const name = field('name');
     const sha = field('sha256');
@@ -76,7 +77,7 @@ export function parseTokensFile(text: string): { tokens: TokenEntry[]; problems:
     const reveal = field('reveal_secrets');
     const expires = field('expires');
     if (typeof name.value !== 'string' || !NAME.test(name.value)) problems.push(at(name.node ?? item, 'name must be lower-case letters, digits, ".", "-" or "_" (it is shown in logs and commits)'));
-    else if (seen.has(name.value)) problems.push(at(name.node, `the name ${name.value} is used twice`));
+    else if (seen.has(name.value)) problems.push(at(name.node, 'this name is used by another token too'));
     if (typeof sha.value !== 'string' || !SHA256.test(sha.value)) problems.push(at(sha.node ?? item, 'sha256 must be the 64 lower-case hex digits of the token\'s SHA-256 (netcfg token new prints it)'));
     else if ([...seen.values()].includes(sha.value)) problems.push(at(sha.node, 'this sha256 is another token\'s too: one token, one name'));
     if (!(ROLES as readonly unknown[]).includes(role.value)) problems.push(at(role.node ?? item, `role must be one of ${ROLES.join(', ')}`));

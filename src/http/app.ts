@@ -3,14 +3,15 @@
  * drive it with supertest, src/main.ts listens with it.
  */
 import Router from '@koa/router';
-import Koa, { type Middleware } from 'koa';
+import Koa from 'koa';
 import type { Logger } from 'pino';
 import type { NetworkStore } from '../store/network-store.js';
-import { bearerAuth } from './auth.js';
+import { OPEN, tokenGuard } from './auth.js';
+import { TokenSet } from '../access/token-set.js';
 import { requestFrame } from './error-handler.js';
 import { loadSchemas } from '../store/validation/schemas.js';
 import { eventRoutes } from './routes/events.js';
-import { docRoutes, healthRoutes } from './routes/service.js';
+import { docRoutes, healthRoutes, type AccessView } from './routes/service.js';
 import { networkRoutes } from './routes/networks.js';
 import { exportRoutes } from './routes/export.js';
 import { relayerRoutes, type RelayersView } from './routes/relayers.js';
@@ -21,8 +22,12 @@ import { consoleRoutes } from './routes/console.js';
 import type { ConsoleAssets } from '../console-assets.js';
 
 export interface AppOptions {
-  /** When set, network routes need `Authorization: Bearer <apiKey>`. */
+  /** When set, network routes need `Authorization: Bearer <apiKey>` (an admin token named api-key). */
   apiKey?: string | undefined;
+  /** API_TOKENS_FILE's tokens (with API_KEY's among them): each route needs a token whose role includes its own. */
+  tokens?: TokenSet | undefined;
+  /** API_TOKENS_FILE followed while running: readiness' `access` component. */
+  access?: AccessView | undefined;
   /** REQUIRE_IF_MATCH: a PATCH without If-Match is a 428. */
   requireIfMatch?: boolean;
   logger?: Logger;
@@ -46,9 +51,10 @@ export function createApp(store: NetworkStore, options: AppOptions = {}): Koa {
   app.proxy = false;
   app.silent = true; // errors are logged by our own handler, once
   const router = new Router();
-  // Without a key there is no guard at all (not a pass-through): one step less on every read.
-  const guard: Middleware[] = options.apiKey ? [bearerAuth(options.apiKey)] : [];
-  healthRoutes(router, store, options.rpcHealth, options.relayers);
+  // Without a token there is no guard at all (not a pass-through): one step less on every read.
+  const tokens = options.tokens ?? (options.apiKey ? new TokenSet([], options.apiKey) : null);
+  const guard = tokens ? tokenGuard(tokens) : OPEN;
+  healthRoutes(router, store, { rpcHealth: options.rpcHealth, relayers: options.relayers, access: options.access });
   docRoutes(router, loadSchemas());
   // Before the item routes: /networks/events would otherwise match /networks/:network_id.
   eventRoutes(router, store, guard, { heartbeatMs: options.heartbeatMs ?? 15_000, shutdown: options.shutdown ?? new AbortController().signal, rpcHealth: options.rpcHealth, relayers: options.relayers });

@@ -1,28 +1,28 @@
 /**
- * Bearer authentication for the network routes. The key is compared in constant time (both sides
- * are hashed first, so even the length does not show in the timing), and a request that carries
- * two Authorization headers is refused: Node keeps only the first one, which a proxy may not.
+ * Bearer tokens on the network routes. A request carrying one Authorization header with one token
+ * is let through when the token is known, not expired, and its role includes the route's
+ * (read < write < admin: access/token-set.ts); unknown, expired or missing is the same 401 for
+ * all (a client learns nothing of the tokens from it), a known token lacking the role is a 403
+ * that says which role is needed. Two Authorization headers are refused: Node keeps only the first
+ * one, which a proxy may not. The token's name becomes the request's actor, down to the commit.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Context, Next } from 'koa';
+import type { Context, Middleware, Next } from 'koa';
 import { NetcfgError } from '../errors.js';
-import type { Actor } from '../store/actor.js';
+import { ROLES, type Role } from '../access/tokens-file.js';
+import { mayAct, type TokenSet } from '../access/token-set.js';
 
-/** API_KEY's holder, as commits and change events name them. */
-const API_KEY_ACTOR: Actor = { kind: 'token', name: 'api-key' };
+/** The middleware a route of `role` runs first. */
+export type Guard = (role: Role) => Middleware[];
 
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
+/** No token at all (API_KEY unset, no API_TOKENS_FILE: loopback only): every route open. */
+export const OPEN: Guard = () => [];
+
+export function tokenGuard(tokens: TokenSet): Guard {
+  const byRole = new Map(ROLES.map((role) => [role, [requireToken(tokens, role)]]));
+  return (role) => byRole.get(role) as Middleware[];
 }
 
-/** The scheme name is case-insensitive (RFC 9110); the token is compared exactly. */
-function normalise(header: string): string {
-  const space = header.indexOf(' ');
-  return space < 0 ? header : `${header.slice(0, space).toLowerCase()}${header.slice(space)}`;
-}
-
-export function bearerAuth(apiKey: string) {
-  const expected = digest(`bearer ${apiKey}`);
+function requireToken(tokens: TokenSet, role: Role): Middleware {
   return async function requireBearer(ctx: Context, next: Next): Promise<void> {
     const raw = ctx.req.rawHeaders;
     let count = 0;
@@ -33,11 +33,13 @@ export function bearerAuth(apiKey: string) {
         header = raw[i + 1] as string;
       }
     }
-    const ok = timingSafeEqual(digest(normalise(header)), expected);
-    if (count !== 1 || !ok) {
-      throw new NetcfgError('UNAUTHORIZED', 'Missing or wrong API key; send "Authorization: Bearer <API_KEY>".');
-    }
-    ctx.state.actor = API_KEY_ACTOR; // what the key's holder writes is theirs, down to the commit
+    // The scheme's case is free (RFC 9110); one space, then the token, exactly.
+    const token = count === 1 ? /^bearer ([^\s]+)$/i.exec(header)?.[1] : undefined;
+    const principal = token === undefined ? null : tokens.authenticate(token);
+    if (!principal) throw new NetcfgError('UNAUTHORIZED', 'Missing or wrong API key; send "Authorization: Bearer <API_KEY>".');
+    if (!mayAct(principal, role)) throw new NetcfgError('FORBIDDEN', `This needs a token with the ${role} role; ${principal.name}'s role is ${principal.role}.`);
+    ctx.state.principal = principal;
+    ctx.state.actor = { kind: 'token', name: principal.name }; // what the token's holder writes is theirs, down to the commit
     await next();
   };
 }

@@ -26,6 +26,7 @@ const ERROR_EXAMPLES: Partial<Record<ErrorCode, string>> = {
   VALIDATION_FAILED: 'The request body is invalid: rpc_urls is required.',
   MALFORMED_JSON: 'The request body is not valid JSON.',
   UNAUTHORIZED: 'Missing or wrong API key; send "Authorization: Bearer <API_KEY>".',
+  FORBIDDEN: "This needs a token with the write role; relayer-eu's role is read.",
   NETWORK_NOT_FOUND: 'Network evm:nope was not found.',
   FILE_INVALID: 'evm/sepolia.yaml is not valid YAML, so it cannot be edited safely.',
   PRECONDITION_FAILED: 'evm:sepolia has changed since the ETag in If-Match was read.',

@@ -102,7 +102,7 @@ export function buildOpenApi(schemas: Schemas): JsonSchema {
         },
         responses: {
           200: { ...json(ref('NetworkEnvelope'), { success: true, data: EXAMPLE_NETWORK, error: null }, 'The updated network, durable on disk.'), headers: ETAG_HEADER },
-          ...errors('VALIDATION_FAILED', 'MALFORMED_JSON', 'INVALID_ID', 'UNAUTHORIZED', 'NETWORK_NOT_FOUND', 'FILE_INVALID', 'PRECONDITION_FAILED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'PRECONDITION_REQUIRED', 'STORAGE_UNAVAILABLE', 'GIT_REMOTE_UNAVAILABLE'),
+          ...errors('VALIDATION_FAILED', 'MALFORMED_JSON', 'INVALID_ID', 'UNAUTHORIZED', 'FORBIDDEN', 'NETWORK_NOT_FOUND', 'FILE_INVALID', 'PRECONDITION_FAILED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'PRECONDITION_REQUIRED', 'STORAGE_UNAVAILABLE', 'GIT_REMOTE_UNAVAILABLE'),
         },
       },
     },
@@ -152,7 +152,7 @@ export function buildOpenApi(schemas: Schemas): JsonSchema {
         operationId: 'relayers',
         summary: 'Each relayer kept in sync (only with RELAYER_SYNC_FILE): state, last pass, counts, PATCHes sent, last error, each network not in sync and why',
         security: auth,
-        responses: { 200: json({ type: 'object', required: ['success', 'data', 'error'], properties: { success: { const: true }, data: { type: 'array', items: { type: 'object', required: ['name', 'url', 'state', 'counts', 'networks'] } }, error: { type: 'null' } } }, undefined, 'One entry per relayer of RELAYER_SYNC_FILE; never a key.'), ...errors('UNAUTHORIZED') },
+        responses: { 200: json({ type: 'object', required: ['success', 'data', 'error'], properties: { success: { const: true }, data: { type: 'array', items: { type: 'object', required: ['name', 'url', 'state', 'counts', 'networks'] } }, error: { type: 'null' } } }, undefined, 'One entry per relayer of RELAYER_SYNC_FILE; never a key.'), ...errors('UNAUTHORIZED', 'FORBIDDEN') },
       },
     },
     '/api/v1/export/relayer': {

@@ -63,7 +63,7 @@ describe('OpenAPI document', () => {
 
   it('documents an error response with an example for each error status of PATCH', () => {
     const responses = doc.paths['/api/v1/networks/{network_id}']!.patch!.responses;
-    for (const status of ['400', '401', '404', '409', '412', '413', '415', '428', '500', '503']) {
+    for (const status of ['400', '401', '403', '404', '409', '412', '413', '415', '428', '500', '503']) {
       expect(responses, status).to.have.property(status);
       const example = (responses[status] as { content: Record<string, { example: unknown }> }).content['application/json']!.example;
       validate('Error', example);

@@ -8,7 +8,8 @@
  */
 import { PassThrough } from 'node:stream';
 import type Router from '@koa/router';
-import type { Context, Middleware } from 'koa';
+import type { Context } from 'koa';
+import type { Guard } from '../auth.js';
 import { NetcfgError } from '../../errors.js';
 import type { IndexChange } from '../../store/index/network-index.js';
 import type { NetworkStore } from '../../store/network-store.js';
@@ -47,8 +48,8 @@ function lastEventId(ctx: Context): number | undefined {
   return Number(raw);
 }
 
-export function eventRoutes(router: Router, store: NetworkStore, guard: Middleware[], options: EventRouteOptions): void {
-  router.get(['/api/v1/networks/events', '/networks/events'], ...guard, (ctx: Context) => {
+export function eventRoutes(router: Router, store: NetworkStore, guard: Guard, options: EventRouteOptions): void {
+  router.get(['/api/v1/networks/events', '/networks/events'], ...guard('read'), (ctx: Context) => {
     const resumeFrom = lastEventId(ctx);
     const stream = new PassThrough();
     ctx.req.socket.setTimeout(0);

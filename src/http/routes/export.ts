@@ -6,13 +6,14 @@
  * network's own route says why.
  */
 import type Router from '@koa/router';
-import type { Context, Middleware } from 'koa';
+import type { Context } from 'koa';
+import type { Guard } from '../auth.js';
 import { oneDocument, relayerExport } from '../../relayer/format/export.js';
 import { writtenNetworkOf } from '../../store/network-record.js';
 import type { NetworkStore } from '../../store/network-store.js';
 
-export function exportRoutes(router: Router, store: NetworkStore, guard: Middleware[]): void {
-  router.get('/api/v1/export/relayer', ...guard, (ctx: Context) => {
+export function exportRoutes(router: Router, store: NetworkStore, guard: Guard): void {
+  router.get('/api/v1/export/relayer', ...guard('read'), (ctx: Context) => {
     const ids = store.ids().sort();
     const exported = relayerExport(ids.map((id) => writtenNetworkOf(store.get(id))));
     ctx.set('Cache-Control', 'no-store');

@@ -5,6 +5,7 @@
  */
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
+import type { Guard } from '../auth.js';
 import bodyParser from 'koa-bodyparser';
 import { NetcfgError } from '../../errors.js';
 import { BODY_LIMIT_BYTES } from '../error-handler.js';
@@ -45,12 +46,12 @@ const parseJson = bodyParser({
   strict: false, // a body of `42` or `"x"` is a schema error naming the body, not a parse error
 });
 
-export function networkRoutes(router: Router, store: NetworkStore, guard: Middleware[], options: NetworkRouteOptions): void {
+export function networkRoutes(router: Router, store: NetworkStore, guard: Guard, options: NetworkRouteOptions): void {
   const lists = ['/api/v1/networks', '/networks'];
   const items = ['/api/v1/networks/:network_id', '/networks/:network_id'];
 
   const pages = new PageCache();
-  router.get(lists, ...guard, (ctx: Context) => {
+  router.get(lists, ...guard('read'), (ctx: Context) => {
     const revision = store.revision();
     // Keyed by the URL as sent: relayers repeat the same few, and a repeat is answered without
     // parsing its query again. An invalid query throws below, before anything is kept.
@@ -70,7 +71,7 @@ export function networkRoutes(router: Router, store: NetworkStore, guard: Middle
     ctx.body = rendered.body;
   });
 
-  router.get(['/api/v1/networks/:network_id/history', '/networks/:network_id/history'], ...guard, async (ctx: Context) => {
+  router.get(['/api/v1/networks/:network_id/history', '/networks/:network_id/history'], ...guard('read'), async (ctx: Context) => {
     const query = parsePageQuery(ctx);
     const { commits, total } = await store.history(String(ctx.params.network_id), (query.page - 1) * query.perPage, query.perPage);
     ctx.set('Link', linkHeader(ctx.path, query, total));
@@ -83,11 +84,11 @@ export function networkRoutes(router: Router, store: NetworkStore, guard: Middle
   });
 
   // The network as of one commit and just before it: the change that commit made (the console's history and revert).
-  router.get(['/api/v1/networks/:network_id/history/:sha', '/networks/:network_id/history/:sha'], ...guard, async (ctx: Context) => {
+  router.get(['/api/v1/networks/:network_id/history/:sha', '/networks/:network_id/history/:sha'], ...guard('read'), async (ctx: Context) => {
     ctx.body = { success: true, data: await store.versionAt(String(ctx.params.network_id), String(ctx.params.sha)), error: null };
   });
 
-  router.get(items, ...guard, (ctx: Context) => {
+  router.get(items, ...guard('read'), (ctx: Context) => {
     const record = store.get(String(ctx.params.network_id));
     ctx.set('ETag', record.etag);
     ctx.type = 'application/json';
@@ -101,7 +102,7 @@ export function networkRoutes(router: Router, store: NetworkStore, guard: Middle
     ctx.body = record.body;
   });
 
-  router.patch(items, ...guard, requireJson, parseJson, async (ctx: Context) => {
+  router.patch(items, ...guard('write'), requireJson, parseJson, async (ctx: Context) => {
     const ifMatch = ctx.get('If-Match') || undefined;
     if (ifMatch === undefined && options.requireIfMatch) {
       throw new NetcfgError('PRECONDITION_REQUIRED', 'This server requires If-Match on PATCH; GET the network and send its ETag in If-Match.');

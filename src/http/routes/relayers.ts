@@ -7,7 +7,8 @@
  * src/relayer/sync/; this layer only shows it. No key is ever in what it shows.
  */
 import type Router from '@koa/router';
-import type { Context, Middleware } from 'koa';
+import type { Context } from 'koa';
+import type { Guard } from '../auth.js';
 import { redactUrl } from '../../redact.js';
 import type { TargetStatus } from '../../relayer/sync/target-worker.js';
 
@@ -19,8 +20,8 @@ export interface RelayersView {
 
 const shown = (status: TargetStatus): TargetStatus => ({ ...status, url: redactUrl(status.url) });
 
-export function relayerRoutes(router: Router, guard: Middleware[], view: RelayersView): void {
-  router.get('/api/v1/relayers', ...guard, (ctx: Context) => {
+export function relayerRoutes(router: Router, guard: Guard, view: RelayersView): void {
+  router.get('/api/v1/relayers', ...guard('admin'), (ctx: Context) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { success: true, data: view.status().map(shown), error: null };
   });

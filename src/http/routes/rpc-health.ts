@@ -7,7 +7,8 @@
  * carry an API key, so each is shown redacted, with its index in `rpc_urls` for a client to match.
  */
 import type Router from '@koa/router';
-import type { Context, Middleware } from 'koa';
+import type { Context } from 'koa';
+import type { Guard } from '../auth.js';
 import { redactText, redactUrl } from '../../redact.js';
 import { networkOf } from '../../store/network-record.js';
 import type { NetworkStore } from '../../store/network-store.js';
@@ -30,8 +31,8 @@ export interface RpcHealthView {
   onChange(listener: (change: RpcHealthEvent) => void): () => void;
 }
 
-export function rpcHealthRoutes(router: Router, store: NetworkStore, guard: Middleware[], view: RpcHealthView): void {
-  router.get(['/api/v1/networks/:network_id/rpc-health', '/networks/:network_id/rpc-health'], ...guard, (ctx: Context) => {
+export function rpcHealthRoutes(router: Router, store: NetworkStore, guard: Guard, view: RpcHealthView): void {
+  router.get(['/api/v1/networks/:network_id/rpc-health', '/networks/:network_id/rpc-health'], ...guard('read'), (ctx: Context) => {
     const record = store.get(String(ctx.params.network_id));
     const probed = new Map((view.of(record.id) ?? []).map((h) => [h.url, h]));
     const urls = ((networkOf(record).rpc_urls ?? []) as Array<{ url: string }>).map(({ url }, index) => {
@@ -41,7 +42,7 @@ export function rpcHealthRoutes(router: Router, store: NetworkStore, guard: Midd
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { success: true, data: urls, error: null };
   });
-  router.get('/api/v1/rpc-health', ...guard, (ctx: Context) => {
+  router.get('/api/v1/rpc-health', ...guard('read'), (ctx: Context) => {
     const data = view.statuses().map(({ id, statuses }) => {
       const counts: Record<string, number> = {};
       for (const status of statuses) counts[status] = (counts[status] ?? 0) + 1;

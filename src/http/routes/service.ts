@@ -12,7 +12,14 @@ import { buildOpenApi } from '../openapi.js';
 import { relayersComponent, type RelayersView } from './relayers.js';
 import { rpcComponent, type RpcHealthView } from './rpc-health.js';
 
-export function healthRoutes(router: Router, store: NetworkStore, rpcHealth?: RpcHealthView, relayers?: RelayersView): void {
+/** API_TOKENS_FILE as readiness shows it: how many tokens, and why its last change was not taken; never a name. */
+export interface AccessView {
+  readonly size: number;
+  problem(): string | null;
+}
+
+export function healthRoutes(router: Router, store: NetworkStore, views: { rpcHealth?: RpcHealthView | undefined; relayers?: RelayersView | undefined; access?: AccessView | undefined } = {}): void {
+  const { rpcHealth, relayers, access } = views;
   router.get('/api/v1/health', (ctx) => {
     ctx.type = 'text/plain';
     ctx.body = 'OK';
@@ -22,7 +29,12 @@ export function healthRoutes(router: Router, store: NetworkStore, rpcHealth?: Rp
     const report = store.readiness();
     ctx.status = report.ready ? 200 : 503;
     ctx.set('Cache-Control', 'no-store');
-    const components = { ...report.components, ...(rpcHealth ? { rpc: rpcComponent(rpcHealth) } : {}), ...(relayers ? { relayers: relayersComponent(relayers) } : {}) };
+    const components = {
+      ...report.components,
+      ...(rpcHealth ? { rpc: rpcComponent(rpcHealth) } : {}),
+      ...(relayers ? { relayers: relayersComponent(relayers) } : {}),
+      ...(access ? { access: { status: access.problem() ? 'degraded' : 'healthy', tokens: access.size, problem: access.problem() } } : {}),
+    };
     ctx.body = { ...report, components };
   });
 }
