@@ -9,7 +9,9 @@
 import type { Context, Middleware, Next } from 'koa';
 import { NetcfgError } from '../errors.js';
 import { ROLES, type Role } from '../access/tokens-file.js';
-import { mayAct, type TokenSet } from '../access/token-set.js';
+import { mayAct, type Principal, type TokenSet } from '../access/token-set.js';
+import { matchesAny } from '../id-glob.js';
+import { parseNetworkId } from '../store/files/layout.js';
 
 /** The middleware a route of `role` runs first. */
 export type Guard = (role: Role) => Middleware[];
@@ -43,3 +45,20 @@ function requireToken(tokens: TokenSet, role: Role): Middleware {
     await next();
   };
 }
+
+/** The ids the request's token may see, as a test; null when it may see every network (or no token is needed). */
+export function scopeOf(ctx: Context): ((id: string) => boolean) | null {
+  const networks = (ctx.state.principal as Principal | undefined)?.networks ?? null;
+  return networks === null ? null : (id) => matchesAny(networks, id);
+}
+
+/**
+ * For the routes of one network: a valid id outside the token's scope is answered exactly as an
+ * id that does not exist (404, the same sentence), so a scoped token learns nothing of the others.
+ */
+export const withinScope: Middleware = async (ctx, next) => {
+  const id = String(ctx.params.network_id);
+  const scope = scopeOf(ctx);
+  if (scope && parseNetworkId(id) !== null && !scope(id)) throw new NetcfgError('NETWORK_NOT_FOUND', `Network ${id} was not found; GET /api/v1/networks lists the ids.`);
+  await next();
+};

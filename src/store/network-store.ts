@@ -145,9 +145,9 @@ export class NetworkStore {
     return record;
   }
 
-  /** A page of networks in id order (of one family when given), with the total and the revision it was read at. */
-  page(offset: number, limit: number, family?: string): Page {
-    return this.index.page(offset, limit, family);
+  /** A page of networks in id order (of one family, of those `keep` takes, when given), with the total and the revision it was read at. */
+  page(offset: number, limit: number, family?: string, keep?: (id: string) => boolean): Page {
+    return this.index.page(offset, limit, family, keep);
   }
 
   /** Every id served (in no particular order). */

@@ -9,7 +9,7 @@
 import { PassThrough } from 'node:stream';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Guard } from '../auth.js';
+import { scopeOf, type Guard } from '../auth.js';
 import { NetcfgError } from '../../errors.js';
 import type { IndexChange } from '../../store/index/network-index.js';
 import type { NetworkStore } from '../../store/network-store.js';
@@ -51,6 +51,9 @@ function lastEventId(ctx: Context): number | undefined {
 export function eventRoutes(router: Router, store: NetworkStore, guard: Guard, options: EventRouteOptions): void {
   router.get(['/api/v1/networks/events', '/networks/events'], ...guard('read'), (ctx: Context) => {
     const resumeFrom = lastEventId(ctx);
+    // A scoped token hears only its networks' events, and nothing of the relayers (their counts span every network).
+    const scope = scopeOf(ctx);
+    const sees = (id: string): boolean => scope?.(id) ?? true;
     const stream = new PassThrough();
     ctx.req.socket.setTimeout(0);
     ctx.req.socket.setNoDelay(true);
@@ -64,7 +67,7 @@ export function eventRoutes(router: Router, store: NetworkStore, guard: Guard, o
       if (missed === null) {
         stream.write(`id: ${store.revision()}\nevent: reset\ndata: ${JSON.stringify({ revision: store.revision(), reason: 'the asked revision is no longer kept; list the networks again' })}\n\n`);
       } else {
-        for (const change of missed) stream.write(frame(change));
+        for (const change of missed) if (sees(change.id)) stream.write(frame(change));
       }
     }
     // Bytes not yet taken by the kernel: in the stream (both sides) and in the response's socket.
@@ -74,9 +77,9 @@ export function eventRoutes(router: Router, store: NetworkStore, guard: Guard, o
       stream.write(text);
       if (waiting() > allowed) drop();
     };
-    const offIndex = store.subscribe((change) => send(frame(change)));
-    const offRpc = options.rpcHealth?.onChange((change) => send(rpcHealthFrame(change)));
-    const offRelayers = options.relayers?.onChange((status) => send(relayerSyncFrame(status)));
+    const offIndex = store.subscribe((change) => sees(change.id) && send(frame(change)));
+    const offRpc = options.rpcHealth?.onChange((change) => sees(change.id) && send(rpcHealthFrame(change)));
+    const offRelayers = scope ? undefined : options.relayers?.onChange((status) => send(relayerSyncFrame(status)));
     const heartbeat = setInterval(() => send(`: heartbeat ${Date.now()}\n\n`), options.heartbeatMs);
     let ended = false;
     const end = (): void => {

@@ -7,14 +7,15 @@
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Guard } from '../auth.js';
+import { scopeOf, type Guard } from '../auth.js';
 import { oneDocument, relayerExport } from '../../relayer/format/export.js';
 import { writtenNetworkOf } from '../../store/network-record.js';
 import type { NetworkStore } from '../../store/network-store.js';
 
 export function exportRoutes(router: Router, store: NetworkStore, guard: Guard): void {
   router.get('/api/v1/export/relayer', ...guard('read'), (ctx: Context) => {
-    const ids = store.ids().sort();
+    const scope = scopeOf(ctx);
+    const ids = store.ids().filter((id) => scope?.(id) ?? true).sort();
     const exported = relayerExport(ids.map((id) => writtenNetworkOf(store.get(id))));
     ctx.set('Cache-Control', 'no-store');
     ctx.set('Netcfg-Left-Out', String(exported.leftOut.length));

@@ -5,7 +5,7 @@
  */
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import type { Guard } from '../auth.js';
+import { scopeOf, withinScope, type Guard } from '../auth.js';
 import bodyParser from 'koa-bodyparser';
 import { NetcfgError } from '../../errors.js';
 import { BODY_LIMIT_BYTES } from '../error-handler.js';
@@ -55,23 +55,26 @@ export function networkRoutes(router: Router, store: NetworkStore, guard: Guard,
     const revision = store.revision();
     // Keyed by the URL as sent: relayers repeat the same few, and a repeat is answered without
     // parsing its query again. An invalid query throws below, before anything is kept.
-    let rendered = pages.get(revision, ctx.url);
+    const scope = scopeOf(ctx);
+    // A scoped token's page is its scope's: keyed by the scope too, so a token whose scope the file changed never sees the old page.
+    const key = scope ? `${(ctx.state.principal as { networks: string[] }).networks.join(',')} ${ctx.url}` : ctx.url;
+    let rendered = pages.get(revision, key);
     if (!rendered) {
       const query = parsePageQuery(ctx);
-      const page = store.page((query.page - 1) * query.perPage, query.perPage, query.family);
+      const page = store.page((query.page - 1) * query.perPage, query.perPage, query.family, scope ?? undefined);
       const pagination = `{"current_page":${query.page},"per_page":${query.perPage},"total_items":${page.total},"total_pages":${totalPages(page.total, query.perPage)}}`;
       rendered = {
         body: Buffer.from(`{"success":true,"data":[${page.records.map(jsonOf).join(',')}],"error":null,"pagination":${pagination},"revision":${page.revision}}`),
         link: linkHeader(ctx.path, query, page.total),
       };
-      pages.set(revision, ctx.url, rendered);
+      pages.set(revision, key, rendered);
     }
     ctx.set('Link', rendered.link);
     ctx.type = 'application/json';
     ctx.body = rendered.body;
   });
 
-  router.get(['/api/v1/networks/:network_id/history', '/networks/:network_id/history'], ...guard('read'), async (ctx: Context) => {
+  router.get(['/api/v1/networks/:network_id/history', '/networks/:network_id/history'], ...guard('read'), withinScope, async (ctx: Context) => {
     const query = parsePageQuery(ctx);
     const { commits, total } = await store.history(String(ctx.params.network_id), (query.page - 1) * query.perPage, query.perPage);
     ctx.set('Link', linkHeader(ctx.path, query, total));
@@ -84,11 +87,11 @@ export function networkRoutes(router: Router, store: NetworkStore, guard: Guard,
   });
 
   // The network as of one commit and just before it: the change that commit made (the console's history and revert).
-  router.get(['/api/v1/networks/:network_id/history/:sha', '/networks/:network_id/history/:sha'], ...guard('read'), async (ctx: Context) => {
+  router.get(['/api/v1/networks/:network_id/history/:sha', '/networks/:network_id/history/:sha'], ...guard('read'), withinScope, async (ctx: Context) => {
     ctx.body = { success: true, data: await store.versionAt(String(ctx.params.network_id), String(ctx.params.sha)), error: null };
   });
 
-  router.get(items, ...guard('read'), (ctx: Context) => {
+  router.get(items, ...guard('read'), withinScope, (ctx: Context) => {
     const record = store.get(String(ctx.params.network_id));
     ctx.set('ETag', record.etag);
     ctx.type = 'application/json';
@@ -102,7 +105,7 @@ export function networkRoutes(router: Router, store: NetworkStore, guard: Guard,
     ctx.body = record.body;
   });
 
-  router.patch(items, ...guard('write'), requireJson, parseJson, async (ctx: Context) => {
+  router.patch(items, ...guard('write'), withinScope, requireJson, parseJson, async (ctx: Context) => {
     const ifMatch = ctx.get('If-Match') || undefined;
     if (ifMatch === undefined && options.requireIfMatch) {
       throw new NetcfgError('PRECONDITION_REQUIRED', 'This server requires If-Match on PATCH; GET the network and send its ETag in If-Match.');

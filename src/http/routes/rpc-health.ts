@@ -8,7 +8,7 @@
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Guard } from '../auth.js';
+import { scopeOf, withinScope, type Guard } from '../auth.js';
 import { redactText, redactUrl } from '../../redact.js';
 import { networkOf } from '../../store/network-record.js';
 import type { NetworkStore } from '../../store/network-store.js';
@@ -32,7 +32,7 @@ export interface RpcHealthView {
 }
 
 export function rpcHealthRoutes(router: Router, store: NetworkStore, guard: Guard, view: RpcHealthView): void {
-  router.get(['/api/v1/networks/:network_id/rpc-health', '/networks/:network_id/rpc-health'], ...guard('read'), (ctx: Context) => {
+  router.get(['/api/v1/networks/:network_id/rpc-health', '/networks/:network_id/rpc-health'], ...guard('read'), withinScope, (ctx: Context) => {
     const record = store.get(String(ctx.params.network_id));
     const probed = new Map((view.of(record.id) ?? []).map((h) => [h.url, h]));
     const urls = ((networkOf(record).rpc_urls ?? []) as Array<{ url: string }>).map(({ url }, index) => {
@@ -43,7 +43,8 @@ export function rpcHealthRoutes(router: Router, store: NetworkStore, guard: Guar
     ctx.body = { success: true, data: urls, error: null };
   });
   router.get('/api/v1/rpc-health', ...guard('read'), (ctx: Context) => {
-    const data = view.statuses().map(({ id, statuses }) => {
+    const scope = scopeOf(ctx);
+    const data = view.statuses().filter(({ id }) => scope?.(id) ?? true).map(({ id, statuses }) => {
       const counts: Record<string, number> = {};
       for (const status of statuses) counts[status] = (counts[status] ?? 0) + 1;
       return { id, counts };

@@ -82,7 +82,7 @@ export class NetworkIndex {
   }
 
   /** A page of records in id order, optionally of one family (a contiguous range of ids). */
-  page(offset: number, limit: number, family?: string): Page {
+  page(offset: number, limit: number, family?: string, keep?: (id: string) => boolean): Page {
     const ids = this.sortedIds();
     let from = 0;
     let to = ids.length;
@@ -92,6 +92,16 @@ export class NetworkIndex {
       to = lowerBound(ids, end);
     }
     const records: NetworkRecord[] = [];
+    if (keep) {
+      // A token's scope: every id of the range is looked at, so the total counts only what it may see.
+      let total = 0;
+      for (let i = from; i < to; i++) {
+        if (!keep(ids[i] as string)) continue;
+        if (total >= offset && records.length < limit) records.push(this.records.get(ids[i] as string) as NetworkRecord);
+        total++;
+      }
+      return { records, total, revision: this.rev };
+    }
     for (let i = from + offset; i < to && records.length < limit; i++) {
       records.push(this.records.get(ids[i] as string) as NetworkRecord);
     }
