@@ -106,7 +106,7 @@ export function configFromEnv(env: Env): Config {
   }
   const apiTokensFile = env.API_TOKENS_FILE || null;
   if (apiKey === undefined && apiTokensFile === null && !isLoopback(host)) {
-    throw new ConfigError(`HOST is ${host}, which is not a loopback address, and neither API_KEY nor API_TOKENS_FILE is set; set one to serve beyond this machine.`);
+    throw new ConfigError(`HOST is ${host}, which is not a loopback address, and API_KEY is not set (nor API_TOKENS_FILE); set one of them to serve beyond this machine.`);
   }
   const logLevel = (env.LOG_LEVEL || 'info').toLowerCase();
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}; got "${env.LOG_LEVEL}".`);
