@@ -20,9 +20,11 @@ export interface AccessFields {
   path: string;
   status: number;
   ms: number;
+  /** Who asked (`token:relayer-eu`), once the request's token is known; absent on open routes and refused tokens. */
+  actor?: string | undefined;
 }
 
 /** One access-log line per request. */
 export function logRequest(logger: Logger, f: AccessFields): void {
-  logger.info({ req_id: f.reqId, method: f.method, path: f.path, status: f.status, ms: f.ms }, 'request');
+  logger.info({ req_id: f.reqId, method: f.method, path: f.path, status: f.status, ms: f.ms, ...(f.actor === undefined ? {} : { actor: f.actor }) }, 'request');
 }

@@ -14,6 +14,7 @@
  */
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import { ID_GLOB } from '../id-glob.js';
+import { OPERATOR_TOKENS } from '../store/actor.js';
 
 export const ROLES = ['read', 'write', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
@@ -78,6 +79,7 @@ export function parseTokensFile(text: string): { tokens: TokenEntry[]; problems:
     const expires = field('expires');
     if (typeof name.value !== 'string' || !NAME.test(name.value)) problems.push(at(name.node ?? item, 'name must be lower-case letters, digits, ".", "-" or "_" (it is shown in logs and commits)'));
     else if (seen.has(name.value)) problems.push(at(name.node, 'this name is used by another token too'));
+    else if (OPERATOR_TOKENS.has(name.value)) problems.push(at(name.node, 'this name is netcfg\'s own (API_KEY\'s holder, or the keyless caller); choose another'));
     if (typeof sha.value !== 'string' || !SHA256.test(sha.value)) problems.push(at(sha.node ?? item, 'sha256 must be the 64 lower-case hex digits of the token\'s SHA-256 (netcfg token new prints it)'));
     else if ([...seen.values()].includes(sha.value)) problems.push(at(sha.node, 'this sha256 is another token\'s too: one token, one name'));
     if (!(ROLES as readonly unknown[]).includes(role.value)) problems.push(at(role.node ?? item, `role must be one of ${ROLES.join(', ')}`));

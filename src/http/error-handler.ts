@@ -9,6 +9,7 @@ import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import { NetcfgError, type ErrorCode } from '../errors.js';
 import { logRequest } from '../log.js';
+import { actorLabel, type Actor } from '../store/actor.js';
 
 /** The largest request body a PATCH may send: a network's rpc_urls are a few hundred bytes. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -123,6 +124,7 @@ export function requestFrame(log: Logger) {
       respondWithError(ctx, err, log);
     }
     const ms = Math.round((performance.now() - started) * 100) / 100;
-    logRequest(log, { reqId: requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms });
+    const actor = ctx.state.actor as Actor | undefined;
+    logRequest(log, { reqId: requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms, actor: actor && actorLabel(actor) });
   };
 }

@@ -202,7 +202,7 @@ export function buildOpenApi(schemas: Schemas): JsonSchema {
           required: ['success', 'data', 'error', 'pagination'],
           properties: { success: { const: true }, data: { type: 'array', items: ref('Network') }, error: { type: 'null' }, pagination: ref('Pagination'), revision: { type: 'integer', description: 'Index revision the page was read at; resume the change stream from it.' } },
         },
-        Commit: { type: 'object', required: ['sha', 'author', 'date', 'message'], properties: { sha: { type: 'string' }, author: { type: 'string' }, email: { type: 'string' }, date: { type: 'string', format: 'date-time' }, message: { type: 'string' } } },
+        Commit: { type: 'object', required: ['sha', 'author', 'date', 'message'], properties: { sha: { type: 'string' }, author: { type: 'string' }, email: { type: 'string' }, date: { type: 'string', format: 'date-time' }, message: { type: 'string' }, actor: { type: ['string', 'null'], description: 'Who made the change (token:<name>, system:<part>), from the commit\'s Netcfg-Actor trailer; null for a commit made outside netcfg.' } } },
         HistoryList: { type: 'object', required: ['success', 'data', 'error', 'pagination'], properties: { success: { const: true }, data: { type: 'array', items: ref('Commit') }, error: { type: 'null' }, pagination: ref('Pagination') } },
         Readiness: {
           type: 'object',

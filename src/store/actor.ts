@@ -23,14 +23,19 @@ export function actorTrailer(actor: Actor): string {
   return `Netcfg-Actor: ${actorLabel(actor)}`;
 }
 
+/** Tokens that name no person: API_KEY's holder and the keyless loopback caller write as the operator netcfg is configured as. */
+export const OPERATOR_TOKENS: ReadonlySet<string> = new Set(['api-key', ANONYMOUS.name]);
+
 /**
  * The git author of a write by `actor`, as `Name <email>`; netcfg (its configured identity) is the
- * committer. The one API key has no name of its own, so its holder writes as the operator netcfg
- * is configured as (GIT_AUTHOR_NAME and _EMAIL), as ever; a part of netcfg signs with its own name
- * at netcfg's address. What git cannot hold in an identity (`<`, `>`, line breaks) is dropped.
+ * committer. A named token (API_TOKENS_FILE) signs as itself, `relayer-eu <relayer-eu@netcfg>`;
+ * API_KEY and the keyless caller, which name no one, write as the configured operator
+ * (GIT_AUTHOR_NAME and _EMAIL), as ever; a part of netcfg signs as `netcfg <part>` at netcfg's
+ * address. What git cannot hold in an identity (`<`, `>`, line breaks) is dropped.
  */
 export function authorLineOf(actor: Actor, netcfg: { name: string; email: string }): string {
   const clean = (s: string): string => s.replace(/[<>\r\n\0]/g, '').trim() || 'unknown';
+  if (actor.kind === 'token' && !OPERATOR_TOKENS.has(actor.name)) return `${clean(actor.name)} <${clean(actor.name)}@netcfg>`;
   const name = actor.kind === 'system' ? `netcfg ${actor.name}` : netcfg.name;
   return `${clean(name)} <${clean(netcfg.email)}>`;
 }

@@ -57,7 +57,8 @@ describe('store/actor: a write is signed by its actor, down to the commit and th
     ],
   ];
   const actors: Array<[Actor, string]> = [
-    [{ kind: 'token', name: 'relayer-eu' }, 'Ops Bot <ops@example.com>'],
+    [{ kind: 'token', name: 'relayer-eu' }, 'relayer-eu <relayer-eu@netcfg>'],
+    [{ kind: 'token', name: 'api-key' }, 'Ops Bot <ops@example.com>'],
     [{ kind: 'system', name: 'rpc-prober' }, 'netcfg rpc-prober <ops@example.com>'],
   ];
 
