@@ -12,8 +12,8 @@
  *
  * Every problem is data with line and column; the caller keeps the last good set, or refuses a start.
  */
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import { ID_GLOB } from '../id-glob.js';
+import { readSettingsList, type Located } from '../settings-list.js';
 import { OPERATOR_TOKENS } from '../store/actor.js';
 
 export const ROLES = ['read', 'write', 'admin'] as const;
@@ -31,11 +31,7 @@ export interface TokenEntry {
   expires: string | null;
 }
 
-export interface TokensProblem {
-  line: number;
-  column: number;
-  message: string;
-}
+export type TokensProblem = Located;
 
 const NAME = /^[a-z0-9][a-z0-9_.-]{0,62}$/;
 const SHA256 = /^[0-9a-f]{64}$/;
@@ -43,34 +39,19 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const KEYS = ['name', 'sha256', 'role', 'networks', 'reveal_secrets', 'expires'];
 
 export function parseTokensFile(text: string): { tokens: TokenEntry[]; problems: TokensProblem[] } {
-  const lines = new LineCounter();
-  // YAML 1.2 core schema: `expires: 2027-06-30` stays a string, not a timestamp.
-  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, schema: 'core' });
-  const at = (node: Node | null | undefined, message: string): TokensProblem => {
-    const { line, col } = lines.linePos(node?.range?.[0] ?? 0);
-    return { line, column: col, message };
-  };
-  const problems: TokensProblem[] = doc.errors.map((e) => ({ line: e.linePos?.[0].line ?? 1, column: e.linePos?.[0].col ?? 1, message: e.message.split('\n')[0] ?? e.message }));
-  if (problems.length > 0) return { tokens: [], problems };
-  const list = isMap(doc.contents) ? doc.contents.get('tokens', true) : null;
-  if (!isSeq(list)) return { tokens: [], problems: [at(doc.contents as Node | null, 'the file needs a list `tokens:` of {name, sha256, role}')] };
+  const { entries, problems, at } = readSettingsList(text, {
+    list: 'tokens',
+    known: KEYS,
+    nonEmpty: false,
+    noList: 'the file needs a list `tokens:` of {name, sha256, role}',
+    notAnEntry: 'a token is a mapping of name, sha256, role and (optionally) networks, reveal_secrets, expires',
+    // The key is not echoed: it could be a token pasted in the wrong place, and readiness shows this.
+    unknown: () => `this key is not a setting of a token (${KEYS.join(', ')}); the token itself never goes in this file, only its sha256`,
+  });
   const tokens: TokenEntry[] = [];
   const seen = new Map<string, string>();
-  for (const item of list.items as Node[]) {
-    if (!isMap(item)) {
-      problems.push(at(item, 'a token is a mapping of name, sha256, role and (optionally) networks, reveal_secrets, expires'));
-      continue;
-    }
-    const field = (key: string): { node: Node | null; value: unknown } => {
-      const node = item.get(key, true) as Node | undefined;
-      return { node: node ?? null, value: node === undefined ? undefined : isScalar(node) ? node.value : (node as { toJSON(): unknown }).toJSON() };
-    };
+  for (const { node: item, get: field, hasUnknown } of entries) {
     const before = problems.length;
-    for (const pair of item.items) {
-      const key = String((pair.key as { value?: unknown } | null)?.value);
-      // The key is not echoed: it could be a token pasted in the wrong place, and readiness shows this.
-      if (!KEYS.includes(key)) problems.push(at(pair.key as Node, `this key is not a setting of a token (${KEYS.join(', ')}); the token itself never goes in this file, only its sha256`));
-    }
     const name = field('name');
     const sha = field('sha256');
     const role = field('role');
@@ -90,7 +71,7 @@ export function parseTokensFile(text: string): { tokens: TokenEntry[]; problems:
     if (expires.value !== undefined && (typeof expires.value !== 'string' || !DAY.test(expires.value) || Number.isNaN(Date.parse(`${expires.value}T00:00:00Z`)))) {
       problems.push(at(expires.node, 'expires must be a day, YYYY-MM-DD (the token is refused from that day on, UTC)'));
     }
-    if (problems.length > before) continue;
+    if (problems.length > before || hasUnknown) continue;
     seen.set(name.value as string, sha.value as string);
     tokens.push({ name: name.value as string, sha256: sha.value as string, role: role.value as Role, networks: (networks.value as string[] | undefined) ?? null, revealSecrets: reveal.value === true, expires: (expires.value as string | undefined) ?? null });
   }

@@ -9,8 +9,8 @@
  *
  * Every problem is data with line and column; the caller refuses the start with them.
  */
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import { ID_GLOB, matchesAny } from '../../id-glob.js';
+import { readSettingsList, type Located } from '../../settings-list.js';
 import { isRelayerType } from '../format/relayer-types.js';
 
 export interface TargetSpec {
@@ -21,44 +21,25 @@ export interface TargetSpec {
   networks: string[] | null;
 }
 
-export interface TargetsProblem {
-  line: number;
-  column: number;
-  message: string;
-}
+export type TargetsProblem = Located;
 
 const NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
 const KEYS = ['name', 'url', 'api_key_env', 'networks'];
 
 export function parseTargetsFile(text: string): { targets: TargetSpec[]; problems: TargetsProblem[] } {
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true });
-  const at = (node: Node | null | undefined, message: string): TargetsProblem => {
-    const { line, col } = lines.linePos(node?.range?.[0] ?? 0);
-    return { line, column: col, message };
-  };
-  const problems: TargetsProblem[] = doc.errors.map((e) => ({ line: e.linePos?.[0].line ?? 1, column: e.linePos?.[0].col ?? 1, message: e.message.split('\n')[0] ?? e.message }));
-  if (problems.length > 0) return { targets: [], problems };
-  const root = doc.contents;
-  const list = isMap(root) ? root.get('relayers', true) : null;
-  if (!isSeq(list) || list.items.length === 0) return { targets: [], problems: [at(root as Node | null, 'the file needs a non-empty list `relayers:` of {name, url, api_key_env, networks}')] };
+  const { entries, problems, at } = readSettingsList(text, {
+    list: 'relayers',
+    known: KEYS,
+    nonEmpty: true,
+    noList: 'the file needs a non-empty list `relayers:` of {name, url, api_key_env, networks}',
+    notAnEntry: 'a relayer is a mapping of name, url, api_key_env and (optionally) networks',
+    unknown: (key) => `${key} is not a setting of a relayer (${KEYS.join(', ')})`,
+  });
   const targets: TargetSpec[] = [];
   const names = new Set<string>();
-  for (const item of list.items as Node[]) {
-    if (!isMap(item)) {
-      problems.push(at(item, 'a relayer is a mapping of name, url, api_key_env and (optionally) networks'));
-      continue;
-    }
-    const field = (key: string): { node: Node | null; value: unknown } => {
-      const node = item.get(key, true) as Node | undefined;
-      return { node: node ?? null, value: node === undefined ? undefined : isScalar(node) ? node.value : (node as { toJSON(): unknown }).toJSON() };
-    };
+  for (const { node: item, get: field, hasUnknown } of entries) {
     const before = problems.length;
-    for (const pair of item.items) {
-      const key = String((pair.key as { value?: unknown } | null)?.value);
-      if (!KEYS.includes(key)) problems.push(at(pair.key as Node, `${key} is not a setting of a relayer (${KEYS.join(', ')})`));
-    }
     const name = field('name');
     if (typeof name.value !== 'string' || !NAME.test(name.value)) problems.push(at(name.node ?? item, 'name must be lower-case letters, digits, "-" or "_" (it is shown in status and logs)'));
     else if (names.has(name.value)) problems.push(at(name.node, `the name ${name.value} is used twice`));
@@ -71,7 +52,7 @@ export function parseTargetsFile(text: string): { targets: TargetSpec[]; problem
     if (globs !== null && (!Array.isArray(globs) || globs.length === 0 || globs.some((g) => typeof g !== 'string' || !ID_GLOB.test(g)))) {
       problems.push(at(networks.node, 'networks must be a non-empty list of ids or globs such as "evm:*" or "solana:mainnet-beta"'));
     }
-    if (problems.length > before) continue;
+    if (problems.length > before || hasUnknown) continue;
     names.add(name.value as string);
     targets.push({ name: name.value as string, url: (url.value as string).replace(/\/+$/, ''), apiKeyEnv: key.value as string, networks: globs as string[] | null });
   }
