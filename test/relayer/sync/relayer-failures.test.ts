@@ -12,16 +12,12 @@ import { desiredFromStore } from '../../../src/relayer/sync/store-desired.js';
 import { makeConfigDir, networkYaml, removeDir } from '../../helpers/fixtures.js';
 import { startStandInRelayer, type StandInNetwork, type StandInRelayer } from '../../helpers/stand-in-relayer.js';
 import { startStore } from '../../helpers/store.js';
+import { within } from '../../helpers/deadline.js';
 
 const KEY = 'relayer-key-0123456789abcdef';
 const TIMEOUT_MS = 300;
 const silent = { info: () => undefined, warn: () => undefined };
 
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)));
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
-}
 
 describe('relayer/sync: a relayer that misbehaves (stand-in relayers on loopback)', () => {
   let root: string;

@@ -14,6 +14,7 @@ import type { TargetStatus } from '../../../src/relayer/sync/target-worker.js';
 import { makeConfigDir, networkYaml, removeDir } from '../../helpers/fixtures.js';
 import { startStandInRelayer, type StandInNetwork, type StandInRelayer } from '../../helpers/stand-in-relayer.js';
 import { startStore } from '../../helpers/store.js';
+import { within } from '../../helpers/deadline.js';
 
 const KEY = 'relayer-key-0123456789abcdef';
 const INTERVAL_MS = 300;
@@ -31,11 +32,6 @@ function relayerNetworks(store: NetworkStore, change: Record<string, string> = {
   });
 }
 
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)));
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
-}
 
 /** The next state `sync` reports for `name` that `predicate` accepts. */
 function nextStatus(sync: RelayerSync, name: string, predicate: (s: TargetStatus) => boolean): Promise<TargetStatus> {

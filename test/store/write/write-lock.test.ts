@@ -12,17 +12,10 @@ import { realDisk } from '../../../src/store/write/disk-steps.js';
 import { WriteLocks, type HeldLock } from '../../../src/store/write/write-lock.js';
 import { makeConfigDir, removeDir } from '../../helpers/fixtures.js';
 import { holdLockInChild, type LockHolder } from '../../helpers/write-lock-holder.js';
+import { within } from '../../helpers/deadline.js';
 
 const SMALL = { staleMs: 2000, maxWaitMs: 300 };
 
-/** Rejects if `p` has not settled within `ms`: turns "blocked forever" into a clear failure. */
-function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms`)), ms);
-  });
-  return Promise.race([p, deadline]).finally(() => clearTimeout(timer));
-}
 
 /** `fn` in the turn of `key`, holding its cross-process lock: what a PATCH that holds it throughout does. */
 function withLock<T>(locks: WriteLocks, key: string, fn: (held: HeldLock) => Promise<T>): Promise<T> {
