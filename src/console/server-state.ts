@@ -4,7 +4,8 @@
  * page asks a route the server does not have; read again when a change arrives (once the burst
  * settles) and every 15 s, since a file turning invalid changes no network and so sends no event.
  * RPC health: each probed network's URL statuses as one short text, read again after an
- * `rpc_health` event.
+ * `rpc_health` event. Relayers (RELAYER_SYNC_FILE): each one's state, read again after a
+ * `relayer_sync` event or a change of a network (once the burst settles).
  */
 import { useEffect, useState } from 'preact/hooks';
 import type { Api } from './api.js';
@@ -78,4 +79,40 @@ function summary(counts: Record<string, number>): string {
     .sort(([a], [b]) => Number(a === 'ok') - Number(b === 'ok'))
     .map(([status, n]) => `${n} ${status}`)
     .join(', ');
+}
+
+export interface RelayerStatus {
+  name: string;
+  url: string;
+  state: string;
+  last_pass_at: string | null;
+  last_error: string | null;
+  counts: { in_sync: number; drifted: number; missing: number; failing: number; extra: number };
+  networks: Array<{ id: string; state: string; relayer?: Array<{ url: string; weight: number }>; error?: string }>;
+}
+
+/** The relayers kept in sync; null when the server keeps none (readiness has no `relayers` component). */
+export function useRelayers(api: Api, subscribe: Subscribe, enabled: boolean): RelayerStatus[] | null {
+  const [relayers, setRelayers] = useState<RelayerStatus[] | null>(null);
+  useEffect(() => {
+    if (!enabled) return setRelayers(null);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const load = (): void => {
+      api.get<RelayerStatus[]>('/api/v1/relayers').then(
+        ({ data }) => setRelayers(data),
+        () => setRelayers(null),
+      );
+    };
+    load();
+    const off = subscribe((event) => {
+      if (event.kind === 'rpc_health') return;
+      clearTimeout(timer);
+      timer = setTimeout(load, event.kind === 'relayer_sync' ? 0 : 500);
+    });
+    return () => {
+      off();
+      clearTimeout(timer);
+    };
+  }, [api, enabled]);
+  return relayers;
 }
