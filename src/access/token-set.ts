@@ -31,8 +31,9 @@ interface Held {
 }
 
 export class TokenSet {
-  private held: Held[] = [];
   private readonly fromKey: Held[];
+  /** API_KEY's and the file's, checked in this order; rebuilt by replace(), so a request allocates nothing. */
+  private all: Held[] = [];
 
   /** `apiKey`: API_KEY, when set; `now`: the clock expiry is judged by (a test may hand in its own). */
   constructor(
@@ -46,23 +47,24 @@ export class TokenSet {
 
   /** The file's entries, after it changed and parsed whole (a broken file never gets here). */
   replace(entries: TokenEntry[]): void {
-    this.held = entries.map((e) => ({
+    const held = entries.map((e) => ({
       digest: Buffer.from(e.sha256, 'hex'),
       principal: { name: e.name, role: e.role, networks: e.networks, revealSecrets: e.revealSecrets },
       refusedFrom: e.expires === null ? Infinity : Date.parse(`${e.expires}T00:00:00Z`),
     }));
+    this.all = [...this.fromKey, ...held];
   }
 
   /** How many tokens are accepted (readiness shows the count, never a name). */
   get size(): number {
-    return this.fromKey.length + this.held.length;
+    return this.all.length;
   }
 
   /** The principal of `token`, or null for a token unknown or expired. */
   authenticate(token: string): Principal | null {
     const presented = digest(token);
     let found: Held | null = null;
-    for (const held of [...this.fromKey, ...this.held]) {
+    for (const held of this.all) {
       if (timingSafeEqual(presented, held.digest) && found === null) found = held;
     }
     return found !== null && this.now() < found.refusedFrom ? found.principal : null;

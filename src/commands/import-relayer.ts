@@ -51,8 +51,9 @@ export function importRelayer(src: string, out: string, options: { force: boolea
     else if (current !== null && !options.force) result.conflicts.push(rel);
   }
   if (result.conflicts.length > 0) return result;
+  const unchanged = new Set(result.unchanged);
   for (const { rel, text } of files) {
-    if (result.unchanged.includes(rel)) continue;
+    if (unchanged.has(rel)) continue;
     const file = path.join(out, rel);
     mkdirSync(path.dirname(file), { recursive: true });
     const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.import.tmp`);
