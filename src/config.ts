@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { RelayerTarget } from './relayer/sync/relayer-client.js';
+import { DEFAULT_SYNC_INTERVAL_MS } from './relayer/sync/relayer-sync.js';
 import { parseTargetsFile } from './relayer/sync/targets-file.js';
 import type { UrlPolicy } from './store/validation/url-rules.js';
 
@@ -155,5 +156,5 @@ function relayerSyncFromEnv(env: Env): Config['relayerSync'] {
     if (apiKey === '') throw new ConfigError(`${apiKeyEnv}, the key of relayer ${name} in RELAYER_SYNC_FILE, is not set.`);
     return { name, url, apiKey, networks };
   });
-  return { targets: resolved, intervalMs: int(env, 'RELAYER_SYNC_INTERVAL_MS', 60_000, 100, 86_400_000), timeoutMs: int(env, 'RELAYER_SYNC_TIMEOUT_MS', 10_000, 100, 120_000) };
+  return { targets: resolved, intervalMs: int(env, 'RELAYER_SYNC_INTERVAL_MS', DEFAULT_SYNC_INTERVAL_MS, 100, 86_400_000), timeoutMs: int(env, 'RELAYER_SYNC_TIMEOUT_MS', 10_000, 100, 120_000) };
 }

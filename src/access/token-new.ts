@@ -5,7 +5,7 @@
  * printed, so what is pasted is what the server accepts.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { parseTokensFile, type Role } from './tokens-file.js';
+import { parseTokensFile } from './tokens-file.js';
 
 /** What every netcfg token starts with (a secret scanner's pattern: `ncfg_[A-Za-z0-9_-]{43}`). */
 export const TOKEN_PREFIX = 'ncfg_';
@@ -24,5 +24,3 @@ export function newToken(name: string, role: string, networks: string[]): { toke
   if (problems[0]) return { problem: problems[0].message };
   return { token, entry };
 }
-
-export type { Role };
