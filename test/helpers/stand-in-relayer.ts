@@ -26,6 +26,8 @@ export interface StandInRelayer {
   mode: 'normal' | 'stall' | 'error500' | 'refuse-patch';
   /** While set, a PATCH waits for it before it is applied (a PATCH in flight). */
   patchGate: Promise<void> | null;
+  /** While set, a list waits for it and then answers what is held then (a list in flight). */
+  listGate: Promise<void> | null;
   /** Resolves once it has taken `count` requests of `method` in all. */
   untilRequests(count: number, method: string): Promise<void>;
   /** Resolves at the next PATCH it takes (after it is applied). */
@@ -55,12 +57,8 @@ export async function startStandInRelayer(apiKey: string, networks: StandInNetwo
       if (standIn.mode === 'stall') return; // never answers: the caller's deadline must end it
       if (standIn.mode === 'error500') return failure(res, 500, 'Internal Server Error: Failed to retrieve network: redis down');
       if (!authorized) return void res.writeHead(401).end('{"success":false,"code":401,"error":"Unauthorized","message":"Unauthorized"}');
-      if (req.method === 'GET' && path === '/api/v1/networks') {
-        const page = Number(url.searchParams.get('page') ?? 1);
-        const perPage = Number(url.searchParams.get('per_page') ?? 10);
-        const all = [...state.values()];
-        return json(res, 200, { success: true, data: all.slice((page - 1) * perPage, page * perPage), error: null, pagination: { current_page: page, per_page: perPage, total_items: all.length } });
-      }
+      if (req.method === 'GET' && path === '/api/v1/networks' && standIn.listGate) return void standIn.listGate.then(() => list());
+      if (req.method === 'GET' && path === '/api/v1/networks') return list();
       const match = /^\/api\/v1\/networks\/([^/]+)$/.exec(path);
       const id = match ? decodeURIComponent(match[1] as string) : '';
       const network = state.get(id);
@@ -69,6 +67,13 @@ export async function startStandInRelayer(apiKey: string, networks: StandInNetwo
       if (req.method === 'PATCH' && match && standIn.patchGate) return void standIn.patchGate.then(() => apply());
       if (req.method === 'PATCH' && match) return apply();
       failure(res, 404, 'Not found');
+
+      function list(): void {
+        const page = Number(url.searchParams.get('page') ?? 1);
+        const perPage = Number(url.searchParams.get('per_page') ?? 10);
+        const all = [...state.values()];
+        json(res, 200, { success: true, data: all.slice((page - 1) * perPage, page * perPage), error: null, pagination: { current_page: page, per_page: perPage, total_items: all.length } });
+      }
 
       function apply(): void {
         let parsed: Record<string, unknown>;
@@ -103,6 +108,7 @@ export async function startStandInRelayer(apiKey: string, networks: StandInNetwo
     requests,
     mode: 'normal',
     patchGate: null,
+    listGate: null,
     nextPatch: () => new Promise((resolve) => waiters.push(resolve)),
     untilRequests: (count, method) =>
       new Promise((resolve) => {

@@ -12,8 +12,8 @@ export interface DesiredState {
   /** Hears the id of each network whose served version changed; returns the way to stop. */
   subscribe(listener: (id: string) => void): () => void;
   /**
-   * Brings what is served up to date before a pass (with GIT_SYNC: a pull), so replicas that
-   * share a targets file compare each relayer with the same remote head, not one a pull behind.
+   * Brings what is served up to date after a relayer was listed (with GIT_SYNC: a pull that starts
+   * after this call), so replicas that share a targets file never compare a relayer with an older head.
    */
   refresh(): Promise<void>;
 }

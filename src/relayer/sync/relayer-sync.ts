@@ -43,10 +43,7 @@ export class RelayerSync {
 
   /** One pass over every relayer (resolves when done; a pass already running is joined). */
   passNow(): Promise<void> {
-    this.passing ??= this.desired
-      .refresh()
-      .catch(() => undefined) // a failed pull is readiness' to show; compare with what is served
-      .then(() => Promise.all(this.workers.map((w) => w.pass())))
+    this.passing ??= Promise.all(this.workers.map((w) => w.pass()))
       .then(() => undefined)
       .finally(() => (this.passing = null));
     return this.passing;

@@ -3,7 +3,7 @@
  * serves, the live state is what the relayer answers, and the difference is shown and closed.
  * - A change of a served network queues it; one PATCH at a time takes the newest value when it
  *   is sent, so changes that arrive while one is in flight are coalesced.
- * - A pass lists the relayer's networks and compares each network in scope: equal is in sync, a
+ * - A pass lists the relayer's networks, brings what is served up to date, and compares each network in scope: equal is in sync, a
  *   difference is drift (reported, logged, queued), absent is missing (its API cannot create one),
  *   and one only the relayer has is reported and left alone.
  * - A failure is kept per network and for the target, and retried with backoff that never waits
@@ -79,6 +79,9 @@ export class TargetWorker {
       this.report(before);
       return;
     }
+    // Pulled after the list: a value the relayer held was sent after its commit was pushed, so this
+    // pull brings that commit, and a replica a pull behind never sets the relayer back.
+    await this.desired.refresh().catch(() => undefined); // a failed pull is readiness' to show
     this.lastPassAt = new Date();
     this.lastError = null;
     const wanted = this.desired.ids().filter((id) => inScope(this.target, id));
