@@ -10,7 +10,7 @@ import { configFromEnv, ConfigError, environment, policyFromEnv } from './config
 import { serve } from './main.js';
 import { probeNetworks } from './probe/probe-folder.js';
 import { DEFAULT_PROBER, Prober } from './probe/prober.js';
-import { networkOf } from './store/network-record.js';
+import { revealedNetworkOf } from './store/network-record.js';
 import { validateFolder } from './store/validate-folder.js';
 import { exportFolder, writeExport } from './commands/export-relayer.js';
 import { importRelayer } from './commands/import-relayer.js';
@@ -83,7 +83,8 @@ export function buildCli(): Command {
     .addOption(new Option('--block-private-ips', 'apply RPC_BLOCK_PRIVATE_IPS [RPC_BLOCK_PRIVATE_IPS]'))
     .addOption(new Option('--allowed-hosts <hosts>', 'apply RPC_ALLOWED_HOSTS [RPC_ALLOWED_HOSTS]'))
     .addOption(new Option('--probe', 'also ask every enabled RPC URL which chain it serves (wrong chain or unreachable: a problem; far behind: a warning)'))
-    .action(async (dir: string, opts: { format: string; blockPrivateIps?: boolean | string; allowedHosts?: string; probe?: boolean }) => {
+    .addOption(new Option('--require-secrets', 'a secret reference whose variable is not set is a problem (without it: a warning, as pull-request CI has no secrets)'))
+    .action(async (dir: string, opts: { format: string; blockPrivateIps?: boolean | string; allowedHosts?: string; probe?: boolean; requireSecrets?: boolean }) => {
       // The flags override the environment, read by the same rules as the server's.
       let policy;
       try {
@@ -97,14 +98,16 @@ export function buildCli(): Command {
       const started = performance.now();
       const probed = opts.probe
         ? await probeNetworks(
-            report.records.map((r) => ({ path: r.path, family: r.id.slice(0, r.id.indexOf(':')), fields: networkOf(r) })),
+            report.records.map((r) => ({ path: r.path, family: r.id.slice(0, r.id.indexOf(':')), fields: revealedNetworkOf(r) })),
             new Prober({ ...DEFAULT_PROBER, blockPrivate }),
             report.positionOf,
           )
         : null;
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
-      const problems = [...report.problems, ...(probed?.findings.filter((f) => f.severity === 'problem') ?? [])].map((p) => ({ path: path.join(dir, p.path), line: p.line, column: p.column, error: p.error }));
-      const warnings = (probed?.findings.filter((f) => f.severity === 'warning') ?? []).map((p) => ({ path: path.join(dir, p.path), line: p.line, column: p.column, error: p.error }));
+      const unsetOnly = (p: { unset_secret?: string }): boolean => p.unset_secret !== undefined && opts.requireSecrets !== true;
+      const located = (p: { path: string; line: number; column: number; error: string }) => ({ path: path.join(dir, p.path), line: p.line, column: p.column, error: p.error });
+      const problems = [...report.problems.filter((p) => !unsetOnly(p)), ...(probed?.findings.filter((f) => f.severity === 'problem') ?? [])].map(located);
+      const warnings = [...report.problems.filter(unsetOnly), ...(probed?.findings.filter((f) => f.severity === 'warning') ?? [])].map(located);
       if (opts.format === 'json') {
         const probe = probed ? { probe: { urls: probed.urls, seconds: Number(seconds) } } : {};
         process.stdout.write(`${JSON.stringify({ ok: problems.length === 0, networks: report.networks, problems, warnings, ...probe }, null, 2)}\n`);
@@ -174,11 +177,12 @@ function relayerCommands(program: Command, env: Record<string, string | undefine
     .argument('[dir]', 'the config folder', env.CONFIG_DIR || 'config/networks')
     .requiredOption('--out <out>', "folder for <type>.json files, or '-' for one document on stdout")
     .option('--strict', 'exit 1 when anything is left out')
-    .action((dir: string, opts: { out: string; strict?: boolean }) => {
-      const exported = exportFolder(path.resolve(dir), policyOrFail(env));
+    .option('--resolve-secrets', 'write the values of secret references (relayer v1.8 cannot read references in rpc_urls)')
+    .action((dir: string, opts: { out: string; strict?: boolean; resolveSecrets?: boolean }) => {
+      const exported = exportFolder(path.resolve(dir), policyOrFail(env), opts.resolveSecrets === true);
       if (opts.out === '-') process.stdout.write(`${JSON.stringify(oneDocument(exported), null, 2)}\n`);
       else for (const file of writeExport(exported, opts.out)) process.stderr.write(`netcfg: wrote ${file}\n`);
-      for (const line of exported.leftOut) process.stderr.write(`${line}\n`);
+      for (const line of [...exported.notes, ...exported.leftOut]) process.stderr.write(`${line}\n`);
       process.exitCode = opts.strict && exported.leftOut.length > 0 ? 1 : 0;
     });
 }

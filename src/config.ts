@@ -96,7 +96,18 @@ export function environment(): Env {
 /** RPC_BLOCK_PRIVATE_IPS and RPC_ALLOWED_HOSTS: which RPC URLs a file or a PATCH may name. */
 export function policyFromEnv(env: Env): UrlPolicy {
   const allowedHosts = (env.RPC_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== '');
-  return { blockPrivate: flag(env, 'RPC_BLOCK_PRIVATE_IPS'), allowedHosts };
+  return { blockPrivate: flag(env, 'RPC_BLOCK_PRIVATE_IPS'), allowedHosts, secrets: secretsOf(env) };
+}
+
+/**
+ * Variables a secret reference in rpc_urls may not name: netcfg's own settings and the proxy
+ * variables, whose values a file could otherwise send to the prober or show to a revealing token.
+ */
+const NOT_SECRETS = /^(API_KEY|API_TOKENS_FILE|CONFIG_DIR|GIT_.*|HOST|PORT|INDEX_CACHE|LOG_LEVEL|RELAYER_SYNC_.*|RPC_(ALLOWED_HOSTS|BLOCK_PRIVATE_IPS|PROBE_.*)|(HTTPS?|ALL|NO)_PROXY)$/i;
+
+/** How `{type: env, value: NAME}` resolves: the variable's value, trimmed; never one of NOT_SECRETS. */
+function secretsOf(env: Env): (name: string) => string | undefined {
+  return (name) => (NOT_SECRETS.test(name) ? undefined : env[name]?.trim());
 }
 
 export function configFromEnv(env: Env): Config {

@@ -16,7 +16,7 @@ import { urlCheckOf } from './probe/url-check.js';
 import { LiveProber, targetsOf } from './probe/live-prober.js';
 import { loadConsoleAssets } from './console-assets.js';
 import { redactUrl } from './redact.js';
-import { networkOf } from './store/network-record.js';
+import { revealedNetworkOf } from './store/network-record.js';
 import { defaultCachePath } from './store/index/index-cache.js';
 import { NetworkStore } from './store/network-store.js';
 import { RelayerSync } from './relayer/sync/relayer-sync.js';
@@ -140,7 +140,7 @@ if (runDirectly()) {
 function liveProberOf(store: NetworkStore, config: Config): LiveProber {
   const prober = new Prober({ ...DEFAULT_PROBER, blockPrivate: config.policy.blockPrivate });
   const networks = function* () {
-    for (const id of store.ids()) yield { id, fields: networkOf(store.get(id)) };
+    for (const id of store.ids()) yield { id, fields: revealedNetworkOf(store.get(id)) };
   };
   return new LiveProber(prober, () => targetsOf(networks()), config.probeIntervalMs ?? 60_000);
 }

@@ -13,19 +13,7 @@ const KEY_LIKE = /^(?=.*\d)[A-Za-z0-9_-]{16,}$/;
 const URL_IN_TEXT = /\b([a-z][a-z0-9+.-]*):\/\/[^\s'"<>`]+/gi;
 
 export function redactUrl(url: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return '(not a URL)';
-  }
-  const userInfo = parsed.username !== '' || parsed.password !== '' ? '***@' : '';
-  const path = parsed.pathname
-    .split('/')
-    .map((segment) => (KEY_LIKE.test(decodeURIComponentSafe(segment)) ? '***' : segment))
-    .join('/');
-  const query = [...parsed.searchParams.keys()].map((key) => `${encodeURIComponent(key)}=***`).join('&');
-  return `${parsed.protocol}//${userInfo}${parsed.host}${path}${query === '' ? '' : `?${query}`}`;
+  return hideParts(url, (segment) => KEY_LIKE.test(decodeURIComponentSafe(segment))) ?? '(not a URL)';
 }
 
 /**
@@ -45,4 +33,31 @@ function decodeURIComponentSafe(segment: string): string {
   } catch {
     return segment;
   }
+}
+
+/**
+ * A URL that came from a secret reference, as everyone but a revealing token sees it: stricter than
+ * redactUrl, since the whole value is the secret: user-info, every query value and every path
+ * segment longer than four characters become `***`, so `/v2/<key>` is `/v2/***` whatever the key's
+ * shape. The host stays, as it does for every URL shown.
+ */
+export function maskSecretUrl(url: string): string {
+  return hideParts(url, (segment) => segment.length > 4) ?? '***';
+}
+
+/** `url` with user-info, every query value and each path segment `hide` picks as `***`; null when it does not parse. */
+function hideParts(url: string, hide: (segment: string) => boolean): string | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  const userInfo = parsed.username !== '' || parsed.password !== '' ? '***@' : '';
+  const path = parsed.pathname
+    .split('/')
+    .map((segment) => (hide(segment) ? '***' : segment))
+    .join('/');
+  const query = [...parsed.searchParams.keys()].map((key) => `${encodeURIComponent(key)}=***`).join('&');
+  return `${parsed.protocol}//${userInfo}${parsed.host}${path}${query === '' ? '' : `?${query}`}`;
 }

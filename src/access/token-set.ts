@@ -35,13 +35,15 @@ export class TokenSet {
   /** API_KEY's and the file's, checked in this order; rebuilt by replace(), so a request allocates nothing. */
   private all: Held[] = [];
 
-  /** `apiKey`: API_KEY, when set; `now`: the clock expiry is judged by (a test may hand in its own). */
+  /**
+   * `apiKey`: API_KEY, when set (it does not reveal secrets: it is the key every client held before
+   * tokens, so revealing to it would hand provider keys to all of them); `now`: the clock expiry is judged by (a test may hand in its own). */
   constructor(
     entries: TokenEntry[],
     apiKey: string | undefined,
     private readonly now: () => number = Date.now,
   ) {
-    this.fromKey = apiKey === undefined ? [] : [{ digest: digest(apiKey), principal: { name: 'api-key', role: 'admin', networks: null, revealSecrets: true }, refusedFrom: Infinity }];
+    this.fromKey = apiKey === undefined ? [] : [{ digest: digest(apiKey), principal: { name: 'api-key', role: 'admin', networks: null, revealSecrets: false }, refusedFrom: Infinity }];
     this.replace(entries);
   }
 

@@ -12,15 +12,20 @@ import { writtenNetworkOf } from '../store/network-record.js';
 import { validateFolder } from '../store/validate-folder.js';
 import type { UrlPolicy } from '../store/validation/url-rules.js';
 
-export function exportFolder(dir: string, policy: UrlPolicy): RelayerExport {
+/**
+ * `resolveSecrets`: each secret reference's value in its place (relayer v1.8 cannot read references
+ * in rpc_urls; its open PR #517 can). Without it, `notes` names each network that holds one.
+ */
+export function exportFolder(dir: string, policy: UrlPolicy, resolveSecrets = false): RelayerExport & { notes: string[] } {
   const report = validateFolder(dir, policy);
   const records = [...report.records].sort((a, b) => (a.id < b.id ? -1 : 1));
-  const exported = relayerExport(records.map(writtenNetworkOf));
+  const exported = relayerExport(records.map((r) => writtenNetworkOf(r, resolveSecrets)));
+  const notes = resolveSecrets ? [] : records.filter((r) => r.secrets).map((r) => `${r.id}: rpc_urls keep their secret references ({type: env, value}); relayer v1.8 cannot read them (its PR #517 can): export with --resolve-secrets to write their values`);
   const invalid = [...new Set(report.problems.map((p) => p.path))].map((rel) => {
     const first = report.problems.find((p) => p.path === rel);
     return `${rel}: left out; it is not a valid network file (${first?.line}:${first?.column}: ${first?.error})`;
   });
-  return { documents: exported.documents, leftOut: [...invalid, ...exported.leftOut] };
+  return { documents: exported.documents, leftOut: [...invalid, ...exported.leftOut], notes };
 }
 
 /**

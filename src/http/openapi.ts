@@ -29,7 +29,7 @@ function networkSchema(file: JsonSchema): JsonSchema {
     id: { type: 'string', description: '<family>:<name>', examples: ['evm:sepolia'] },
     name: { type: 'string' },
     network_type: { type: 'string', description: 'The family folder.' },
-    rpc_urls: { type: 'array', items: { $ref: `${NETWORK_ID}#/$defs/weightedRpcUrl` } },
+    rpc_urls: { type: 'array', items: { $ref: `${NETWORK_ID}#/$defs/servedRpcUrl` } },
   };
   for (const key of Object.keys(fileProps)) {
     if (!(key in properties)) properties[key] = { $ref: `${NETWORK_ID}#/properties/${key}` };

@@ -7,6 +7,7 @@
  *   stellar  getNetwork.passphrase = passphrase, getLatestLedger.sequence
  */
 import { CallFailed, rpcCalls, type CallOptions } from './rpc-call.js';
+import { maskSecretUrl } from '../redact.js';
 
 export type ProbeStatus = 'ok' | 'wrong_chain' | 'lagging' | 'unreachable' | 'bad_response';
 
@@ -77,9 +78,21 @@ export function claimedOf(fields: Record<string, unknown>): Claimed {
   return { chain_id: typeof fields.chain_id === 'number' ? fields.chain_id : undefined, genesis_hash: text('genesis_hash'), passphrase: text('passphrase') };
 }
 
-/** The URLs of a network's `rpc_urls` (wire view) that are enabled (weight above 0), with their place in the list. */
-export function enabledUrls(fields: Record<string, unknown>): Array<{ url: string; index: number }> {
-  return ((fields.rpc_urls ?? []) as Array<{ url: string; weight: number }>).map(({ url, weight }, index) => ({ url, weight, index })).filter((e) => e.weight > 0).map(({ url, index }) => ({ url, index }));
+/**
+ * The URLs of a network's `rpc_urls` (its view with secrets revealed) that are enabled (weight
+ * above 0), with their place in the list and what may be shown of each: a secret's value masked.
+ */
+export function enabledUrls(fields: Record<string, unknown>): Array<{ url: string; index: number; shown: string }> {
+  return ((fields.rpc_urls ?? []) as Array<{ url: string; weight: number; secret?: boolean }>)
+    .map(({ url, weight, secret }, index) => ({ url, weight, index, shown: secret === true ? maskSecretUrl(url) : url }))
+    .filter((e) => e.weight > 0)
+    .map(({ url, index, shown }) => ({ url, index, shown }));
+}
+
+/** A probe's health as it may be shown: the URL as `shown`, and the URL inside its error too. */
+export function shownHealth(health: UrlHealth, shown: string): UrlHealth {
+  if (shown === health.url) return health;
+  return { ...health, url: shown, error: health.error === null ? null : health.error.split(health.url).join(shown) };
 }
 
 export function isProbed(family: string): boolean {

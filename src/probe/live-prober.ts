@@ -5,24 +5,26 @@
  * status changes.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { claimedOf, enabledUrls, type Claimed, type ProbeStatus, type UrlHealth } from './chain-probe.js';
+import { claimedOf, enabledUrls, shownHealth, type Claimed, type ProbeStatus, type UrlHealth } from './chain-probe.js';
 import type { Prober } from './prober.js';
 
 export interface ProbeTarget {
   id: string;
   family: string;
   urls: string[];
+  /** What may be shown of each of `urls` (a secret's value masked): all the prober keeps and tells. */
+  shown: string[];
   /** Where each of `urls` is in the network's `rpc_urls` (disabled entries are not probed, so not always its place in `urls`). */
   indexes: number[];
   claimed: Claimed;
 }
 
-/** What to probe of the networks served: each one's enabled URLs and the chain its file claims. */
+/** What to probe of the networks served (their views with secrets revealed): each one's enabled URLs and the chain its file claims. */
 export function targetsOf(networks: Iterable<{ id: string; fields: Record<string, unknown> }>): ProbeTarget[] {
   const targets: ProbeTarget[] = [];
   for (const { id, fields } of networks) {
     const enabled = enabledUrls(fields);
-    targets.push({ id, family: id.slice(0, id.indexOf(':')), urls: enabled.map((e) => e.url), indexes: enabled.map((e) => e.index), claimed: claimedOf(fields) });
+    targets.push({ id, family: id.slice(0, id.indexOf(':')), urls: enabled.map((e) => e.url), shown: enabled.map((e) => e.shown), indexes: enabled.map((e) => e.index), claimed: claimedOf(fields) });
   }
   return targets;
 }
@@ -104,7 +106,7 @@ export class LiveProber {
   }
 
   private async probe(target: ProbeTarget): Promise<void> {
-    const results = await this.prober.probeNetwork(target.family, target.urls, target.claimed);
+    const results = (await this.prober.probeNetwork(target.family, target.urls, target.claimed)).map((h, i) => shownHealth(h, target.shown[i] ?? h.url));
     if (this.stopping.signal.aborted) return;
     const before = new Map((this.health.get(target.id) ?? []).map((h) => [h.url, h.status]));
     this.health.set(target.id, results);

@@ -4,11 +4,11 @@
  * its file (line and column); one far behind the network's best URL is a warning, which does not
  * fail the check. A URL with weight 0 is disabled and not probed: disabling a dead URL must pass.
  */
-import { claimedOf, enabledUrls, type UrlHealth } from './chain-probe.js';
+import { claimedOf, enabledUrls, shownHealth, type UrlHealth } from './chain-probe.js';
 import type { Prober } from './prober.js';
 import { redactUrl } from '../redact.js';
 
-/** A network as the folder check found it (the wire view of its record, and its file). */
+/** A network as the folder check found it (the view of its record with secrets revealed, and its file). */
 export interface ProbedNetwork {
   path: string;
   family: string;
@@ -31,7 +31,7 @@ export async function probeNetworks(networks: ProbedNetwork[], prober: Prober, p
       .map(async (network) => {
         const entries = enabledUrls(network.fields);
         urls += entries.length;
-        const health = await prober.probeNetwork(network.family, entries.map((e) => e.url), claimedOf(network.fields));
+        const health = (await prober.probeNetwork(network.family, entries.map((e) => e.url), claimedOf(network.fields))).map((h, i) => shownHealth(h, entries[i]?.shown ?? h.url));
         return health.flatMap((h, i): ProbeFinding[] => {
           if (h.status === 'ok') return [];
           const index = entries[i]?.index ?? 0;

@@ -10,7 +10,8 @@ import bodyParser from 'koa-bodyparser';
 import { NetcfgError } from '../../errors.js';
 import { BODY_LIMIT_BYTES } from '../error-handler.js';
 import { ANONYMOUS, type Actor } from '../../store/actor.js';
-import { jsonOf } from '../../store/network-record.js';
+import { jsonOf, revealedBodyOf, revealedNetworkOf } from '../../store/network-record.js';
+import type { Principal } from '../../access/token-set.js';
 import type { NetworkStore } from '../../store/network-store.js';
 import { linkHeader, parsePageQuery, totalPages } from '../pagination.js';
 
@@ -57,14 +58,15 @@ export function networkRoutes(router: Router, store: NetworkStore, guard: Guard,
     // parsing its query again. An invalid query throws below, before anything is kept.
     const scope = scopeOf(ctx);
     // A scoped token's page is its scope's: keyed by the scope too, so a token whose scope the file changed never sees the old page.
-    const key = scope ? `${(ctx.state.principal as { networks: string[] }).networks.join(',')} ${ctx.url}` : ctx.url;
+    const reveal = revealsSecrets(ctx);
+    const key = `${reveal ? 'revealed ' : ''}${scope ? `${(ctx.state.principal as { networks: string[] }).networks.join(',')} ` : ''}${ctx.url}`;
     let rendered = pages.get(revision, key);
     if (!rendered) {
       const query = parsePageQuery(ctx);
       const page = store.page((query.page - 1) * query.perPage, query.perPage, query.family, scope ?? undefined);
       const pagination = `{"current_page":${query.page},"per_page":${query.perPage},"total_items":${page.total},"total_pages":${totalPages(page.total, query.perPage)}}`;
       rendered = {
-        body: Buffer.from(`{"success":true,"data":[${page.records.map(jsonOf).join(',')}],"error":null,"pagination":${pagination},"revision":${page.revision}}`),
+        body: Buffer.from(`{"success":true,"data":[${page.records.map((r) => (reveal && r.secrets ? JSON.stringify(revealedNetworkOf(r)) : jsonOf(r))).join(',')}],"error":null,"pagination":${pagination},"revision":${page.revision}}`),
         link: linkHeader(ctx.path, query, page.total),
       };
       pages.set(revision, key, rendered);
@@ -102,7 +104,7 @@ export function networkRoutes(router: Router, store: NetworkStore, guard: Guard,
         return;
       }
     }
-    ctx.body = record.body;
+    ctx.body = revealsSecrets(ctx) ? revealedBodyOf(record) : record.body;
   });
 
   router.patch(items, ...guard('write'), withinScope, requireJson, parseJson, async (ctx: Context) => {
@@ -111,12 +113,19 @@ export function networkRoutes(router: Router, store: NetworkStore, guard: Guard,
       throw new NetcfgError('PRECONDITION_REQUIRED', 'This server requires If-Match on PATCH; GET the network and send its ETag in If-Match.');
     }
     if (String(ctx.request.rawBody ?? '').trim() === '') throw new NetcfgError('MALFORMED_JSON', EMPTY_BODY); // chunked, with nothing in it
-    const { record, findings } = await store.update(String(ctx.params.network_id), ctx.request.body, ifMatch, (ctx.state.actor as Actor | undefined) ?? ANONYMOUS);
+    const reveal = revealsSecrets(ctx);
+    const { record, findings } = await store.update(String(ctx.params.network_id), ctx.request.body, ifMatch, (ctx.state.actor as Actor | undefined) ?? ANONYMOUS, reveal);
     ctx.set('ETag', record.etag);
     ctx.type = 'application/json';
+    const body = reveal ? revealedBodyOf(record) : record.body;
     // What the URLs answered that was not fine (RPC_PROBE_ON_PATCH) goes beside the data.
-    ctx.body = findings.length === 0 ? record.body : `${record.body.slice(0, -1)},"rpc_warnings":${JSON.stringify(findings)}}`;
+    ctx.body = findings.length === 0 ? body : `${body.slice(0, -1)},"rpc_warnings":${JSON.stringify(findings)}}`;
   });
+}
+
+/** Whether the request's token may see the values of secret references (API_TOKENS_FILE's reveal_secrets). */
+function revealsSecrets(ctx: Context): boolean {
+  return (ctx.state.principal as Principal | undefined)?.revealSecrets === true;
 }
 
 /**

@@ -5,6 +5,8 @@
  * network must have. Its structs deny unknown fields, so this table is also what an export may hold.
  */
 
+import { isSecretRef } from '../../store/validation/secret-refs.js';
+
 export const RELAYER_TYPES = ['evm', 'solana', 'stellar'] as const;
 export type RelayerType = (typeof RELAYER_TYPES)[number];
 
@@ -54,14 +56,15 @@ export function kindProblem(kind: Kind, value: unknown): { at: string; message: 
   }
 }
 
-/** rpc_config.rs: a string or `{url, weight}` (weight 0..100, default 100), http or https only. */
+/** rpc_config.rs: a string or `{url, weight}` (weight 0..100, default 100), http or https only; or a reference of PR #517. */
 function rpcUrlsProblem(value: unknown): { at: string; message: string } | null {
   if (!Array.isArray(value)) return { at: '', message: 'must be a list of URLs or {url, weight} objects' };
   for (const [i, entry] of value.entries()) {
     const object = typeof entry === 'object' && entry !== null && !Array.isArray(entry) ? (entry as Record<string, unknown>) : null;
+    if (isSecretRef(entry)) continue; // PR #517's {type: env, value}: the relayer resolves it
     const url = typeof entry === 'string' ? entry : object?.url;
-    if (typeof url !== 'string') return { at: `/${i}`, message: 'must be a URL string or an object with a url string' };
-    if (!url.startsWith('http://') && !url.startsWith('https://')) return { at: object ? `/${i}/url` : `/${i}`, message: 'must start with http:// or https:// (the relayer supports no other scheme)' };
+    if (typeof url !== 'string' && !isSecretRef(url)) return { at: `/${i}`, message: 'must be a URL string or an object with a url string' };
+    if (typeof url === 'string' && !url.startsWith('http://') && !url.startsWith('https://')) return { at: object ? `/${i}/url` : `/${i}`, message: 'must start with http:// or https:// (the relayer supports no other scheme)' };
     if (!object) continue;
     const extra = Object.keys(object).find((k) => k !== 'url' && k !== 'weight');
     if (extra !== undefined) return { at: `/${i}/${extra}`, message: `is not a field of an RPC URL (url, weight)` };

@@ -3,7 +3,7 @@
  * the ids served, each one's rpc_urls in the form the relayer answers them (`{url, weight}`), the
  * ids whose served version changes, and a way to catch up with the remote before a pass.
  */
-import { networkOf } from '../../store/network-record.js';
+import { revealedNetworkOf } from '../../store/network-record.js';
 import type { NetworkStore } from '../../store/network-store.js';
 import type { DesiredState } from './desired-state.js';
 
@@ -12,7 +12,8 @@ export function desiredFromStore(store: NetworkStore): DesiredState {
     ids: () => store.ids(),
     rpcUrlsOf: (id) => {
       try {
-        return networkOf(store.get(id)).rpc_urls as unknown[];
+        // A relayer is sent the values of secret references (relayer v1.8 cannot read references), as `{url, weight}` only.
+        return (revealedNetworkOf(store.get(id)).rpc_urls as Array<{ url: string; weight: number }>).map(({ url, weight }) => ({ url, weight }));
       } catch {
         return null; // not served (any more)
       }

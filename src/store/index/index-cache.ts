@@ -106,6 +106,8 @@ export async function writeIndexCache(file: string, fingerprint: string, entries
   const lines = [JSON.stringify({ format: FORMAT, fingerprint })];
   let n = 0;
   for (const { stamp, record } of entries) {
+    // A network with secret references is parsed again at every start: its values come from the environment, which may have changed.
+    if (record.secrets !== undefined) continue;
     lines.push(JSON.stringify([record.path, stamp, record.etag, jsonOf(record), ...(record.writtenRpcUrls === undefined ? [] : [record.writtenRpcUrls])]));
     if (++n % 1000 === 0) await yieldToLoop();
   }

@@ -23,6 +23,8 @@ export interface InvalidFile {
   line: number;
   column: number;
   error: string;
+  /** The variable a secret reference names that is not set (network-file.ts' FileProblem). */
+  unset_secret?: string;
 }
 
 export interface Page {

@@ -10,11 +10,14 @@ import type { NetworkId } from '../files/layout.js';
 import { recordOf, type NetworkRecord } from '../network-record.js';
 import { validateNetworkData } from './network-rules.js';
 import { normaliseEntry, type UrlPolicy } from './url-rules.js';
+import { maskedEntries, refOf, resolveRpcUrls } from './secret-refs.js';
 
 export interface FileProblem {
   line: number;
   column: number;
   message: string;
+  /** The variable a reference names that is not set: `netcfg validate` warns of it, where CI has no secrets. */
+  unsetSecret?: string;
 }
 
 export type ParseOutcome = { ok: true; record: NetworkRecord } | { ok: false; problems: FileProblem[] };
@@ -84,19 +87,23 @@ function checkShape({ doc, lines, problems }: ParsedYaml, text: string, id: Netw
   }
   const details = validateNetworkData(data, id, policy);
   if (details.length > 0) {
-    return { outcome: { ok: false, problems: details.map((d) => ({ ...locate(doc, lines, d.pointer), message: d.message.replace(/^The body/, 'The file') })) }, data };
+    return { outcome: { ok: false, problems: details.map(({ pointer, message, ...more }) => ({ ...locate(doc, lines, pointer), message: message.replace(/^The body/, 'The file'), ...more })) }, data };
   }
-  return { outcome: { ok: true, record: buildRecord(data as Record<string, unknown>, id, relPath, etagOf(text)) }, data };
+  return { outcome: { ok: true, record: buildRecord(data as Record<string, unknown>, id, relPath, etagOf(text), policy) }, data };
 }
 
-function buildRecord(data: Record<string, unknown>, id: NetworkId, relPath: string, etag: string): NetworkRecord {
+function buildRecord(data: Record<string, unknown>, id: NetworkId, relPath: string, etag: string, policy: UrlPolicy): NetworkRecord {
+  const rpcUrls = data.rpc_urls as unknown[];
+  // Validation passed, so every reference resolved; the served body holds each secret masked.
+  const { entries, secrets } = resolveRpcUrls(rpcUrls, policy.secrets);
+  const served = maskedEntries(entries.map(normaliseEntry), secrets);
   const fields = Object.entries(data)
     .filter(([key]) => key !== 'id' && key !== 'name' && key !== 'network_type')
-    .map(([key, value]) => [key, key === 'rpc_urls' ? (value as unknown[]).map(normaliseEntry) : value]);
+    .map(([key, value]) => [key, key === 'rpc_urls' ? served : value]);
   // fromEntries defines each key as data, so a field named __proto__ stays a field.
   const network = Object.fromEntries([['id', id.id], ['name', id.name], ['network_type', id.family], ...fields]) as Record<string, unknown>;
-  const rpcUrls = data.rpc_urls as unknown[];
-  return recordOf(id.id, relPath, etag, JSON.stringify(network), rpcUrls.some((e) => typeof e === 'string') ? JSON.stringify(rpcUrls) : undefined);
+  const written = rpcUrls.some((e) => typeof e === 'string' || refOf(e) !== null) ? JSON.stringify(rpcUrls) : undefined;
+  return recordOf(id.id, relPath, etag, JSON.stringify(network), written, secrets);
 }
 
 /**

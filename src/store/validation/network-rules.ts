@@ -8,6 +8,8 @@ import type { ErrorDetail } from '../../errors.js';
 import type { NetworkId } from '../files/layout.js';
 import { loadSchemas } from './schemas.js';
 import { checkRpcUrls, type UrlPolicy } from './url-rules.js';
+import { describePointer } from './schema-errors.js';
+import { resolveRpcUrls } from './secret-refs.js';
 
 /** Most RPC URLs a body may carry before the URL rules are skipped (the schema refuses it anyway). */
 const MAX_URLS_CHECKED = 1000;
@@ -28,13 +30,22 @@ export function validateNetworkData(data: unknown, id: NetworkId, policy: UrlPol
 /** A PATCH body: the update schema and the URL rules. */
 export function validatePatch(body: unknown, policy: UrlPolicy): ErrorDetail[] {
   const details = loadSchemas().validateUpdate(body);
-  return isObject(body) ? withUrlRules(details, body.rpc_urls, policy) : details;
+  return isObject(body) ? withUrlRules(details, body.rpc_urls, policy).map(({ pointer, message }) => ({ pointer, message })) : details;
 }
 
+/** The URL rules run on the values references resolve to; a problem with one names its variable, never its value. */
 function withUrlRules(details: ErrorDetail[], urls: unknown, policy: UrlPolicy): ErrorDetail[] {
   if (!Array.isArray(urls) || urls.length > MAX_URLS_CHECKED) return details;
   const flagged = new Set(details.map((d) => d.pointer));
-  return [...details, ...checkRpcUrls(urls, '/rpc_urls', policy).filter((d) => !flagged.has(d.pointer))];
+  const { entries, secrets, unset } = resolveRpcUrls(urls, policy.secrets);
+  const named = new Map(secrets.map((s) => [s.index, s.name]));
+  const rules = checkRpcUrls(entries, '/rpc_urls', policy).map((d) => {
+    const name = named.get(Number(d.pointer.split('/')[2]));
+    if (name === undefined) return d;
+    const place = describePointer(d.pointer);
+    return { ...d, message: d.message.replace(place, `${place} (the value of ${name})`) };
+  });
+  return [...details, ...[...unset, ...rules].filter((d) => !flagged.has(d.pointer))];
 }
 
 function isObject(data: unknown): data is Record<string, unknown> {

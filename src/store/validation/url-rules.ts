@@ -6,6 +6,7 @@
 import { isIP } from 'node:net';
 import type { ErrorDetail } from '../../errors.js';
 import { describePointer } from './schema-errors.js';
+import type { SecretLookup } from './secret-refs.js';
 
 export const MAX_URL_LENGTH = 2048;
 
@@ -14,6 +15,8 @@ export interface UrlPolicy {
   blockPrivate: boolean;
   /** RPC_ALLOWED_HOSTS: when non-empty, only these host names (lower case) are accepted. */
   allowedHosts: readonly string[];
+  /** Where `{type: env, value: NAME}` references resolve from (secret-refs.ts); absent: none is set. */
+  secrets?: SecretLookup;
 }
 
 export const OPEN_POLICY: UrlPolicy = { blockPrivate: false, allowedHosts: [] };

@@ -1,0 +1,76 @@
+/**
+ * Secret references in rpc_urls: `{type: env, value: NAME}` wherever a URL string may stand (a plain
+ * entry, or the `url` of a weighted one), the shape of the relayer's PR #517. The file keeps the
+ * reference, so no provider key reaches git; netcfg resolves it from its environment when the file
+ * loads, and every view but a revealing token's shows the value masked (redact.ts' maskSecretUrl).
+ */
+import type { ErrorDetail } from '../../errors.js';
+import { maskSecretUrl } from '../../redact.js';
+import { describePointer } from './schema-errors.js';
+
+export interface SecretRef {
+  type: 'env';
+  value: string;
+}
+
+/** How a reference's name becomes its value (main hands in its environment); undefined: not set. */
+export type SecretLookup = (name: string) => string | undefined;
+
+/** One entry of a network's rpc_urls that came from a reference. */
+export interface SecretEntry {
+  /** Its place in rpc_urls. */
+  index: number;
+  /** The environment variable it names. */
+  name: string;
+  /** The value: only the prober, the relayer sync and a revealing token get it. */
+  url: string;
+  /** What everyone else sees in its place. */
+  masked: string;
+}
+
+export function isSecretRef(value: unknown): value is SecretRef {
+  return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'env' && typeof (value as { value?: unknown }).value === 'string';
+}
+
+/** The reference an rpc_urls entry holds (itself, or its url), or null for a URL written out. */
+export function refOf(entry: unknown): SecretRef | null {
+  if (isSecretRef(entry)) return entry;
+  const url = typeof entry === 'object' && entry !== null ? (entry as { url?: unknown }).url : undefined;
+  return isSecretRef(url) ? url : null;
+}
+
+export interface Resolved {
+  /** The entries with each reference replaced by its value (weight kept); an unset one is null. */
+  entries: unknown[];
+  secrets: SecretEntry[];
+  /** A reference whose variable is not set (or empty), located; `unsetSecret` names the variable. */
+  unset: Array<ErrorDetail & { unsetSecret: string }>;
+}
+
+/** Resolves the references of an rpc_urls array whose shape the schema already accepted. */
+export function resolveRpcUrls(entries: readonly unknown[], lookup: SecretLookup | undefined, base = '/rpc_urls'): Resolved {
+  const secrets: SecretEntry[] = [];
+  const unset: Resolved['unset'] = [];
+  const resolved = entries.map((entry, index) => {
+    const ref = refOf(entry);
+    if (ref === null) return entry;
+    const value = lookup?.(ref.value) ?? '';
+    if (value === '') {
+      const pointer = entry === ref ? `${base}/${index}` : `${base}/${index}/url`;
+      unset.push({ pointer, unsetSecret: ref.value, message: `${describePointer(pointer)} names the environment variable ${ref.value}, which is not set in netcfg's environment (nor may it be one of netcfg's own settings); set it, or write the URL.` });
+      return null;
+    }
+    secrets.push({ index, name: ref.value, url: value, masked: maskSecretUrl(value) });
+    return entry === ref ? value : { ...(entry as object), url: value };
+  });
+  return { entries: resolved, secrets, unset };
+}
+
+/** The served view's rpc_urls (`{url, weight}` each) with each secret's place `{url: masked, weight, secret: true}`. */
+export function maskedEntries(served: ReadonlyArray<{ url: string; weight: number }>, secrets: readonly SecretEntry[]): unknown[] {
+  const byIndex = new Map(secrets.map((s) => [s.index, s]));
+  return served.map((entry, i) => {
+    const secret = byIndex.get(i);
+    return secret === undefined ? entry : { url: secret.masked, weight: entry.weight, secret: true };
+  });
+}

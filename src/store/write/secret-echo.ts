@@ -1,0 +1,61 @@
+/**
+ * A PATCH's rpc_urls against the secret references of the version served (secret-refs.ts), before
+ * anything else reads them: what a client was served comes back as the reference it stands for, so
+ * a mask is never written to a file, and a provider key reaches git only when a token that may
+ * see secrets writes it out on purpose.
+ */
+import { NetcfgError } from '../../errors.js';
+import type { SecretEntry } from '../validation/secret-refs.js';
+
+/** A masked URL: netcfg's `***` in place of a secret part. */
+const MASKED = /\*\*\*/;
+
+/**
+ * `rpcUrls` with each entry that is the masked value of a secret entry of `current` (or its value,
+ * sent with `secret: true`) replaced by that entry's reference, taken in order, and every `secret`
+ * field dropped. Refuses a value marked secret that matches none, a masked value that matches none
+ * (the network changed since it was read), and, unless `reveal`, the value of any secret netcfg
+ * knows (`known`: value -> variable), which would put a key into git.
+ */
+export function restoreSecrets(rpcUrls: unknown, current: readonly SecretEntry[], known: ReadonlyMap<string, string>, reveal: boolean): unknown {
+  if (!Array.isArray(rpcUrls)) return rpcUrls; // the schema says what is wrong
+  const unused = [...current];
+  return rpcUrls.map((entry: unknown, index) => {
+    const object = typeof entry === 'object' && entry !== null && !Array.isArray(entry) ? (entry as Record<string, unknown>) : null;
+    const url = typeof entry === 'string' ? entry : typeof object?.url === 'string' ? object.url : null;
+    if (url === null) return entry;
+    const flagged = object?.secret === true;
+    const match = unused.findIndex((s) => s.masked === url || (flagged && s.url === url));
+    if (match >= 0) {
+      const [secret] = unused.splice(match, 1) as [SecretEntry];
+      const ref = { type: 'env', value: secret.name };
+      return object === null ? ref : { ...withoutSecret(object), url: ref };
+    }
+    const place = `rpc_urls[${index}]`;
+    if (flagged) refuse('VALIDATION_FAILED', index, `${place} is marked secret but is neither the masked value nor the value of a secret entry of this network; to add one, send {"type": "env", "value": "NAME"}.`);
+    if (MASKED.test(url)) refuse('VALIDATION_FAILED', index, `${place} holds ***, the mask netcfg serves in place of a secret, and matches no secret entry of this network (it changed since it was read?); GET it again, or send {"type": "env", "value": "NAME"}.`);
+    const name = known.get(url);
+    if (name !== undefined && !reveal) {
+      refuse('FORBIDDEN', index, `${place} is the value of the secret ${name}: written out, it would put a provider key into git; send {"type": "env", "value": "${name}"} instead (only a token with reveal_secrets may write the value itself).`);
+    }
+    return object === null ? entry : withoutSecret(object);
+  });
+}
+
+function withoutSecret(entry: Record<string, unknown>): Record<string, unknown> {
+  const { secret: _secret, ...rest } = entry;
+  return rest;
+}
+
+function refuse(code: 'VALIDATION_FAILED' | 'FORBIDDEN', index: number, message: string): never {
+  throw new NetcfgError(code, `${message} Nothing was written.`, { details: [{ pointer: `/rpc_urls/${index}`, message }] });
+}
+
+/** The findings of a PATCH's URL check with each secret's value shown masked, in its URL and in its error. */
+export function maskFindings<T extends { url: string; error: string | null }>(findings: T[], secrets: readonly SecretEntry[]): T[] {
+  const masks = new Map(secrets.map((s) => [s.url, s.masked]));
+  return findings.map((f) => {
+    const masked = masks.get(f.url);
+    return masked === undefined ? f : { ...f, url: masked, error: f.error === null ? null : f.error.split(f.url).join(masked) };
+  });
+}
