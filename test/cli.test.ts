@@ -81,6 +81,21 @@ describe('cli', () => {
     expect(report.problems[0]!.error).to.include('RPC_BLOCK_PRIVATE_IPS');
   });
 
+  it('validate: an unset secret is a warning where CI has no secrets, a problem with --require-secrets; a set one is judged by its value', async () => {
+    root = makeConfigDir({ 'evm/keyed.yaml': 'rpc_urls:\n  - https://public.example.com\n  - url:\n      type: env\n      value: KEYED_RPC_URL\n    weight: 50\nchain_id: 1\n' });
+    const cases: Array<[string, string[], Record<string, string>, number, string]> = [
+      ['unset, warning', [], {}, 0, `${path.join(root, 'evm/keyed.yaml')}:4:7: warning: rpc_urls[1].url names the environment variable KEYED_RPC_URL`],
+      ['unset, required', ['--require-secrets'], {}, 1, `${path.join(root, 'evm/keyed.yaml')}:4:7: rpc_urls[1].url names the environment variable KEYED_RPC_URL`],
+      ['set, a URL', ['--require-secrets'], { KEYED_RPC_URL: 'https://eth.example.com/v2/k3y' }, 0, 'netcfg: 1 networks valid'],
+      ['set, not a URL', ['--require-secrets'], { KEYED_RPC_URL: 'k3y-not-a-url' }, 1, 'rpc_urls[1].url (the value of KEYED_RPC_URL) is not a valid absolute URL'],
+    ];
+    for (const [what, flags, env, code, line] of cases) {
+      const out = await netcfg(['validate', root, ...flags], env);
+      expect(out.code, what).to.equal(code);
+      expect(out.stdout, what).to.include(line).and.not.include('k3y');
+    }
+  });
+
   it('validate: a missing folder is a problem, not a crash', async () => {
     root = makeConfigDir();
     const { code, stdout } = await netcfg(['validate', path.join(root, 'nope')]);

@@ -11,8 +11,23 @@ describe('config', () => {
   it('has the documented defaults', () => {
     const c = configFromEnv({});
     expect(c).to.deep.include({ host: '127.0.0.1', port: 3000, configDir: 'config/networks', apiKey: undefined, logLevel: 'info', requireIfMatch: false, watchPoll: false, lockStaleMs: 5000, gitCommit: false });
-    expect(c.policy).to.deep.equal({ blockPrivate: false, allowedHosts: [] });
+    expect(c.policy).to.deep.include({ blockPrivate: false, allowedHosts: [] });
     expect(c.timeouts).to.deep.equal({ headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 });
+  });
+
+  it("secret references resolve from the environment, trimmed, never to netcfg's own settings or a proxy's", () => {
+    const env = { ETH_RPC_URL: ' https://eth.example.com/v2/k \n', API_KEY: KEY, GIT_SYNC: 'true', HTTPS_PROXY: 'http://u:p@proxy', RPC_PROBE_INTERVAL_MS: '1000', EMPTY: '' };
+    const secrets = configFromEnv(env).policy.secrets;
+    const cases: Array<[string, string | undefined]> = [
+      ['ETH_RPC_URL', 'https://eth.example.com/v2/k'],
+      ['NOT_SET', undefined],
+      ['EMPTY', ''],
+      ['API_KEY', undefined],
+      ['GIT_SYNC', undefined],
+      ['HTTPS_PROXY', undefined],
+      ['RPC_PROBE_INTERVAL_MS', undefined],
+    ];
+    for (const [name, value] of cases) expect(secrets?.(name), name).to.equal(value);
   });
 
   it('reads every variable', () => {
@@ -23,7 +38,7 @@ describe('config', () => {
       HEADERS_TIMEOUT_MS: '1000', REQUEST_TIMEOUT_MS: '2000', KEEP_ALIVE_TIMEOUT_MS: '3000',
     });
     expect(c).to.deep.include({ host: '0.0.0.0', port: 8080, configDir: '/srv/n', apiKey: KEY, logLevel: 'warn', requireIfMatch: true, watchPoll: true, watchPollIntervalMs: 250, lockStaleMs: 3000, gitCommit: true });
-    expect(c.policy).to.deep.equal({ blockPrivate: true, allowedHosts: ['a.com', 'b.org'] });
+    expect(c.policy).to.deep.include({ blockPrivate: true, allowedHosts: ['a.com', 'b.org'] });
     expect(c.gitAuthor).to.deep.equal({ name: 'Ops', email: 'ops@x.org' });
     expect(c.timeouts).to.deep.equal({ headersMs: 1000, requestMs: 2000, keepAliveMs: 3000 });
   });

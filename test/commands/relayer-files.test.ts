@@ -18,9 +18,9 @@ import { makeConfigDir, networkYaml, removeDir } from '../helpers/fixtures.js';
 const run = promisify(execFile);
 const CLI = path.join(PROJECT_ROOT, 'dist', 'src', 'cli.js');
 
-async function netcfg(args: string[], cwd?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+async function netcfg(args: string[], cwd?: string, env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '' }, cwd });
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, cwd });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -181,5 +181,28 @@ describe('netcfg import relayer / export relayer (built CLI, real folders)', () 
     expect(served(second)).to.deep.equal(served(first));
     const stdout = await netcfg(['export', 'relayer', first, '--out', '-']);
     expect((JSON.parse(stdout.stdout) as { networks: unknown[] }).networks).to.have.length(5);
+  });
+
+  it('secret references: export keeps them and says relayer v1.8 cannot read them, --resolve-secrets writes the values, import reads them back', async () => {
+    const dir = path.join(root, 'netcfg');
+    mkdirSync(path.join(dir, 'evm'), { recursive: true });
+    writeFileSync(path.join(dir, 'evm', 'keyed.yaml'), 'rpc_urls:\n  - type: env\n    value: KEYED_URL\n  - url: https://public.example.com\n    weight: 5\nchain_id: 1\nrequired_confirmations: 1\nsymbol: ETH\n');
+    const env = { KEYED_URL: 'https://eth.example.com/v2/k3y' };
+    const cases: Array<[string, string[], unknown, boolean]> = [
+      ['references', [], { type: 'env', value: 'KEYED_URL' }, true],
+      ['resolved', ['--resolve-secrets'], 'https://eth.example.com/v2/k3y', false],
+    ];
+    for (const [what, flags, first, noted] of cases) {
+      const out = await netcfg(['export', 'relayer', dir, '--out', '-', ...flags], undefined, env);
+      expect(out.code, what).to.equal(0);
+      const [network] = (JSON.parse(out.stdout) as { networks: Array<{ rpc_urls: unknown[] }> }).networks;
+      expect(network?.rpc_urls, what).to.deep.equal([first, { url: 'https://public.example.com', weight: 5 }]);
+      expect(out.stderr.includes('relayer v1.8 cannot read them'), what).to.equal(noted);
+    }
+    const exported = path.join(root, 'exported');
+    expect((await netcfg(['export', 'relayer', dir, '--out', exported], undefined, env)).code).to.equal(0);
+    const back = path.join(root, 'back');
+    expect((await netcfg(['import', 'relayer', exported, '--out', back], undefined, env)).code).to.equal(0);
+    expect(readFileSync(path.join(back, 'evm', 'keyed.yaml'), 'utf8')).to.include('value: KEYED_URL').and.not.include('k3y');
   });
 });

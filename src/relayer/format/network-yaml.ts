@@ -4,6 +4,7 @@
  * relayer's default weight, 100, since netcfg's object form names both), and a comment saying
  * where it came from.
  */
+import { isSecretRef } from '../../store/validation/secret-refs.js';
 import { Document } from 'yaml';
 import type { ResolvedNetwork } from './resolve.js';
 
@@ -20,7 +21,7 @@ export function networkYamlOf(network: ResolvedNetwork, sourceName: string): str
 }
 
 function writtenEntry(entry: unknown): unknown {
-  if (typeof entry === 'string') return entry;
+  if (typeof entry === 'string' || isSecretRef(entry)) return entry; // a reference of PR #517 stays one
   const { url, weight } = entry as { url: string; weight?: number | null };
   return { url, weight: weight ?? DEFAULT_WEIGHT };
 }

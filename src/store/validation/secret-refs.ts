@@ -26,6 +26,8 @@ export interface SecretEntry {
   url: string;
   /** What everyone else sees in its place. */
   masked: string;
+  /** Written as the reference alone (weight 100), not as the `url` of `{url, weight}`. */
+  plain: boolean;
 }
 
 export function isSecretRef(value: unknown): value is SecretRef {
@@ -60,7 +62,7 @@ export function resolveRpcUrls(entries: readonly unknown[], lookup: SecretLookup
       unset.push({ pointer, unsetSecret: ref.value, message: `${describePointer(pointer)} names the environment variable ${ref.value}, which is not set in netcfg's environment (nor may it be one of netcfg's own settings); set it, or write the URL.` });
       return null;
     }
-    secrets.push({ index, name: ref.value, url: value, masked: maskSecretUrl(value) });
+    secrets.push({ index, name: ref.value, url: value, masked: maskSecretUrl(value), plain: entry === ref });
     return entry === ref ? value : { ...(entry as object), url: value };
   });
   return { entries: resolved, secrets, unset };

@@ -29,7 +29,8 @@ export function restoreSecrets(rpcUrls: unknown, current: readonly SecretEntry[]
     if (match >= 0) {
       const [secret] = unused.splice(match, 1) as [SecretEntry];
       const ref = { type: 'env', value: secret.name };
-      return object === null ? ref : { ...withoutSecret(object), url: ref };
+      // The file's own form where the weight allows it, so an echo changes no line it need not.
+      return object === null || (secret.plain && object.weight === 100) ? ref : { ...withoutSecret(object), url: ref };
     }
     const place = `rpc_urls[${index}]`;
     if (flagged) refuse('VALIDATION_FAILED', index, `${place} is marked secret but is neither the masked value nor the value of a secret entry of this network; to add one, send {"type": "env", "value": "NAME"}.`);
