@@ -15,6 +15,7 @@ import { makeConfigDir, networkYaml, removeDir } from '../../helpers/fixtures.js
 import { startStandInRelayer, type StandInNetwork, type StandInRelayer } from '../../helpers/stand-in-relayer.js';
 import { startStore } from '../../helpers/store.js';
 import { within } from '../../helpers/deadline.js';
+import { OPEN_POLICY } from '../../../src/store/validation/url-rules.js';
 
 const KEY = 'relayer-key-0123456789abcdef';
 const INTERVAL_MS = 300;
@@ -92,6 +93,18 @@ describe('relayer/sync: running relayers kept in sync (stand-in relayers on loop
       expect(r.requests.every((q) => q.authorized)).to.equal(true);
       expect(r.networks.get('evm:sepolia')?.chain_id, 'the relayer keeps every other field').to.equal(11155111);
     }
+  });
+
+  it('a secret reference reaches the relayer as its value (relayer v1.8 reads no reference), never as its mask', async () => {
+    const secret = 'https://sol-secret.example.com/v2/k3y';
+    await store.close();
+    writeFileSync(path.join(root, 'solana/devnet.yaml'), 'rpc_urls:\n  - type: env\n    value: SOL_SECRET\n');
+    store = await startStore(root, { policy: { ...OPEN_POLICY, secrets: (name) => (name === 'SOL_SECRET' ? secret : undefined) } });
+    relayers = [await startStandInRelayer(KEY, relayerNetworks(store))]; // it holds what a reader is served: the mask
+    const heard = (relayers[0] as StandInRelayer).nextPatch();
+    startSync([{ name: 'eu', relayer: relayers[0] as StandInRelayer }]);
+    expect((await within(heard, 5000, 'the drift closed')).body).to.deep.equal({ rpc_urls: [{ url: secret, weight: 100 }] });
+    expect(logged.join('\n'), 'the value in a log line').to.not.include('k3y');
   });
 
   it('a file edited on disk reaches the relayer', async () => {
