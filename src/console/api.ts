@@ -30,6 +30,14 @@ export interface Commit {
   message: string;
 }
 
+/** Who the key is (GET /api/v1/access/me); `name` null: no token is configured, everything is open. */
+export interface Me {
+  name: string | null;
+  role: 'read' | 'write' | 'admin';
+  networks: string[] | null;
+  reveal_secrets: boolean;
+}
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
