@@ -1,7 +1,8 @@
 /**
  * A network's commits (GET .../history), each with the change it made to `rpc_urls`
  * (GET .../history/{sha}), and Revert: the diff from the current URLs to that version's is shown
- * first, then applied through the same PATCH as an edit, with If-Match.
+ * first, then applied through the same PATCH as an edit, with If-Match. Each commit names who made
+ * it: the actor netcfg signed it with, else git's author.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, type Api, type Commit, type Network, type RpcUrl } from './api.js';
@@ -144,7 +145,7 @@ export function HistoryPage({ id, api, subscribe }: { id: string; api: Api; subs
               <code>{entry.commit.sha.slice(0, 7)}</code> {entry.commit.message}
             </h2>
             <p class="meta">
-              {entry.commit.author} &lt;{entry.commit.email}&gt;, <time dateTime={entry.commit.date}>{new Date(entry.commit.date).toLocaleString()}</time>
+              {entry.commit.actor ?? `${entry.commit.author} <${entry.commit.email}>`}, <time dateTime={entry.commit.date}>{new Date(entry.commit.date).toLocaleString()}</time>
             </p>
             {entry.problem && <p class="problem">{entry.problem}</p>}
             {entry.version?.previous_problem && <p class="problem">{entry.version.previous_problem}</p>}

@@ -83,7 +83,7 @@ describe('console/network-page: a network, its RPC URLs and its history (headles
     await waitForValue(page, '#url-0', 'https://theirs.example.com');
   });
 
-  h.test('history: each commit with the change it made to rpc_urls; Revert shows the diff, then restores through PATCH', async () => {
+  h.test('history: each commit with who made it and the change it made to rpc_urls; Revert shows the diff, then restores through PATCH', async () => {
     const url = await h.start(standardFiles(), { GIT_COMMIT: 'true' }, { repo: true });
     const page = await h.open(`${url}/#/networks/evm:sepolia`);
     await page.getByLabel('RPC URL 1').fill('https://edited.example.com');
@@ -93,6 +93,9 @@ describe('console/network-page: a network, its RPC URLs and its history (headles
     const change = page.getByRole('list', { name: /^Change made by / }).first();
     await change.waitFor();
     expect(await change.textContent()).to.include('removed: https://rpc.example.com (weight 100)').and.include('added: https://edited.example.com (weight 100)');
+    const who = page.locator('.commits > li .meta');
+    expect(await who.first().textContent(), 'a change made through netcfg names its actor').to.match(/^token:anonymous, /);
+    expect(await who.last().textContent(), 'a commit made outside netcfg names its author').to.match(/^seed <seed@example\.com>, /);
     const seed = git(h.root(), 'rev-list', '--max-parents=0', 'HEAD').trim().slice(0, 7);
     await page.getByRole('button', { name: `Revert to ${seed}` }).click();
     const dialog = page.getByRole('dialog');
