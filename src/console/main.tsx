@@ -141,6 +141,7 @@ function App() {
   };
   const { id, history } = route;
   const { me } = access;
+  const mayWrite = me.role !== 'read';
   return (
     <>
       <header>
@@ -159,8 +160,8 @@ function App() {
       </header>
       <main ref={main} tabIndex={-1}>
         {id === null && <Overview api={access.api} subscribe={subscribe} ready={ready} />}
-        {id !== null && !history && <NetworkPage key={id} id={id} api={access.api} subscribe={subscribe} probing={ready?.components.rpc !== undefined} />}
-        {id !== null && history && <HistoryPage key={id} id={id} api={access.api} subscribe={subscribe} />}
+        {id !== null && !history && <NetworkPage key={id} id={id} api={access.api} subscribe={subscribe} probing={ready?.components.rpc !== undefined} mayWrite={mayWrite} />}
+        {id !== null && history && <HistoryPage key={id} id={id} api={access.api} subscribe={subscribe} mayWrite={mayWrite} />}
       </main>
     </>
   );
