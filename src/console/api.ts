@@ -28,6 +28,16 @@ export interface Commit {
   email: string;
   date: string;
   message: string;
+  /** Who made the change through netcfg (`token:ops-alice`); null for a commit made outside it. */
+  actor: string | null;
+}
+
+/** Who the key is (GET /api/v1/access/me); `name` null: no token is configured, everything is open. */
+export interface Me {
+  name: string | null;
+  role: 'read' | 'write' | 'admin';
+  networks: string[] | null;
+  reveal_secrets: boolean;
 }
 
 export class ApiError extends Error {

@@ -1,11 +1,12 @@
 /**
  * A network's commits (GET .../history), each with the change it made to `rpc_urls`
  * (GET .../history/{sha}), and Revert: the diff from the current URLs to that version's is shown
- * first, then applied through the same PATCH as an edit, with If-Match.
+ * first, then applied through the same PATCH as an edit, with If-Match (offered to a token that may
+ * write). Each commit names who made it: the actor netcfg signed it with, else git's author.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, type Api, type Commit, type Network, type RpcUrl } from './api.js';
-import { Pager } from './layout.js';
+import { Pager, ReadOnlyNote } from './layout.js';
 import type { Subscribe } from './live.js';
 import { changed, Diff, rpcDiff } from './rpc-diff.js';
 
@@ -28,7 +29,7 @@ const PER_PAGE = 10;
 const urlsOf = (n: Network | null): RpcUrl[] => n?.rpc_urls ?? [];
 const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
-export function HistoryPage({ id, api, subscribe }: { id: string; api: Api; subscribe: Subscribe }) {
+export function HistoryPage({ id, api, subscribe, mayWrite }: { id: string; api: Api; subscribe: Subscribe; mayWrite: boolean }) {
   const [page, setPage] = useState(1);
   const [entries, setEntries] = useState<Entry[] | null>(null);
   const [pages, setPages] = useState(1);
@@ -110,6 +111,7 @@ export function HistoryPage({ id, api, subscribe }: { id: string; api: Api; subs
         <a href="#/">Networks</a> / <a href={`#/networks/${encodeURIComponent(id)}`}>{id}</a> / <span aria-current="page">History</span>
       </nav>
       <h1>History of {id}</h1>
+      {!mayWrite && <ReadOnlyNote />}
       {notice && (
         <p key={notice.problem ? 'alert' : 'status'} role={notice.problem ? 'alert' : 'status'} class={notice.problem ? 'notice problem' : 'notice'}>
           {notice.text}
@@ -144,13 +146,13 @@ export function HistoryPage({ id, api, subscribe }: { id: string; api: Api; subs
               <code>{entry.commit.sha.slice(0, 7)}</code> {entry.commit.message}
             </h2>
             <p class="meta">
-              {entry.commit.author} &lt;{entry.commit.email}&gt;, <time dateTime={entry.commit.date}>{new Date(entry.commit.date).toLocaleString()}</time>
+              {entry.commit.actor ?? `${entry.commit.author} <${entry.commit.email}>`}, <time dateTime={entry.commit.date}>{new Date(entry.commit.date).toLocaleString()}</time>
             </p>
             {entry.problem && <p class="problem">{entry.problem}</p>}
             {entry.version?.previous_problem && <p class="problem">{entry.version.previous_problem}</p>}
             {entry.version?.network_problem && <p class="problem">{entry.version.network_problem}</p>}
             {entry.version && <Diff lines={rpcDiff(urlsOf(entry.version.previous), urlsOf(entry.version.network))} label={`Change made by ${entry.commit.sha.slice(0, 7)}`} />}
-            {entry.version?.network && (
+            {mayWrite && entry.version?.network && (
               <button type="button" onClick={() => void askRevert(entry)} aria-label={`Revert to ${entry.commit.sha.slice(0, 7)}`}>
                 Revert
               </button>

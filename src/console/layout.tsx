@@ -2,7 +2,8 @@
  * What pages share: the banner of what readiness says an operator must know (each invalid file as
  * `path:line:column: message`, its last valid version still served; the git component with
  * GIT_SYNC or GIT_COMMIT), the relayers kept in sync (RELAYER_SYNC_FILE: each one's state and
- * counts, and every network not in sync with why), and the pager.
+ * counts, and every network not in sync with why), the pager, and the line a read token is shown
+ * where Save or Revert would be.
  */
 import type { Api } from './api.js';
 import type { Subscribe } from './live.js';
@@ -66,6 +67,15 @@ export function Pager({ page, pages, onPage, labels = ['Previous page', 'Next pa
         {labels[1]}
       </button>
     </nav>
+  );
+}
+
+/** In place of Save and Revert for a token that may only read: the server would refuse them (403). */
+export function ReadOnlyNote() {
+  return (
+    <p class="notice" role="note">
+      This token may only read: saving and reverting need a write or admin token.
+    </p>
   );
 }
 

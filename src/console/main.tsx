@@ -1,11 +1,12 @@
 /**
- * The operator console: sign-in when the server has an API key, then the overview, a network and
- * its history, kept current by the change stream. Pages are addressed by the URL's hash
- * (`#/networks/evm:sepolia`), so the server serves one page and the browser's back button works.
+ * The operator console: sign-in when the server asks for a token (the header then says whose it
+ * is), then the overview, a network and its history, kept current by the change stream. Pages are
+ * addressed by the URL's hash (`#/networks/evm:sepolia`), so the server serves one page and the
+ * browser's back button works.
  */
 import { render } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { Api, ApiError } from './api.js';
+import { Api, ApiError, type Me } from './api.js';
 import { HistoryPage } from './history.js';
 import { openLive, type LiveEvent, type Subscribe } from './live.js';
 import { NetworkPage } from './network-page.js';
@@ -65,15 +66,15 @@ function SignIn({ error, onSubmit }: { error: string | null; onSubmit: (key: str
   );
 }
 
-type Access = { state: 'checking' } | { state: 'signed-in'; api: Api } | { state: 'needs-key'; error: string | null } | { state: 'unreachable'; error: string };
+type Access = { state: 'checking' } | { state: 'signed-in'; api: Api; me: Me } | { state: 'needs-key'; error: string | null } | { state: 'unreachable'; error: string };
 
-/** Whether the API answers with this key (or without one); a 401 means a key is needed. */
+/** Whether the API answers with this key (or without one), and who it is; a 401 means a key is needed. */
 async function tryKey(key: string | null, onUnauthorized: () => void): Promise<Access> {
   const api = new Api(key, onUnauthorized);
   try {
     // Asked without onUnauthorized: a 401 here is the answer, not a key that expired.
-    await new Api(key).get('/api/v1/networks?per_page=1');
-    return { state: 'signed-in', api };
+    const { data: me } = await new Api(key).get<Me>('/api/v1/access/me');
+    return { state: 'signed-in', api, me };
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) return { state: 'needs-key', error: key ? 'That API key was refused. Check it and try again.' : null };
     return { state: 'unreachable', error: err instanceof Error ? err.message : String(err) };
@@ -139,6 +140,8 @@ function App() {
     setAccess({ state: 'needs-key', error: null });
   };
   const { id, history } = route;
+  const { me } = access;
+  const mayWrite = me.role !== 'read';
   return (
     <>
       <header>
@@ -148,6 +151,7 @@ function App() {
         <span class={connected ? 'live on' : 'live'} role="status">
           {connected ? 'Live' : 'Reconnecting...'}
         </span>
+        <span class="who">{me.name === null ? 'No token needed (loopback)' : `Signed in as ${me.name} (${me.role})`}</span>
         {sessionStorage.getItem(KEY) !== null && (
           <button type="button" onClick={signOut}>
             Sign out
@@ -156,8 +160,8 @@ function App() {
       </header>
       <main ref={main} tabIndex={-1}>
         {id === null && <Overview api={access.api} subscribe={subscribe} ready={ready} />}
-        {id !== null && !history && <NetworkPage key={id} id={id} api={access.api} subscribe={subscribe} probing={ready?.components.rpc !== undefined} />}
-        {id !== null && history && <HistoryPage key={id} id={id} api={access.api} subscribe={subscribe} />}
+        {id !== null && !history && <NetworkPage key={id} id={id} api={access.api} subscribe={subscribe} probing={ready?.components.rpc !== undefined} mayWrite={mayWrite} />}
+        {id !== null && history && <HistoryPage key={id} id={id} api={access.api} subscribe={subscribe} mayWrite={mayWrite} />}
       </main>
     </>
   );

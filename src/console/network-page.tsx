@@ -3,12 +3,14 @@
  * (the PATCH schema compiled into the page) and after Save (the server's details). Save sends the
  * ETag the page was opened with in If-Match, so a concurrent change is never overwritten: a 412
  * says so and offers Reload. A change arriving on the change stream replaces the page when
- * nothing is being edited, and is announced (not applied) when something is.
+ * nothing is being edited, and is announced (not applied) when something is. A token that may only
+ * read sees the URLs, not the means to change them.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, type Api, type Network } from './api.js';
 import { bodyOf, checkRows, hasProblems, problemsOf, type Problems, type Row } from './field-problems.js';
 import type { Subscribe } from './live.js';
+import { ReadOnlyNote } from './layout.js';
 import { Diff, rpcDiff } from './rpc-diff.js';
 import { UrlFields } from './url-fields.js';
 
@@ -31,7 +33,7 @@ function Fields({ network }: { network: Network }) {
   );
 }
 
-export function NetworkPage({ id, api, subscribe, probing }: { id: string; api: Api; subscribe: Subscribe; probing: boolean }) {
+export function NetworkPage({ id, api, subscribe, probing, mayWrite }: { id: string; api: Api; subscribe: Subscribe; probing: boolean; mayWrite: boolean }) {
   const [opened, setOpened] = useState<{ network: Network; etag: string } | null>(null);
   const [rows, setRows] = useState<Row[]>([]);
   const [edited, setEdited] = useState(false);
@@ -120,7 +122,7 @@ export function NetworkPage({ id, api, subscribe, probing }: { id: string; api: 
   };
   const save = async (e: Event): Promise<void> => {
     e.preventDefault();
-    if (!opened) return;
+    if (!opened || !mayWrite) return;
     setEdited(true);
     const found = checkRows(rows);
     if (hasProblems(found)) {
@@ -191,23 +193,27 @@ export function NetworkPage({ id, api, subscribe, probing }: { id: string; api: 
         </div>
       )}
       <form onSubmit={save} noValidate>
-        <UrlFields rows={rows} problems={problems} health={rowHealth} disabled={busy} onChange={change} />
+        <UrlFields rows={rows} problems={problems} health={rowHealth} disabled={busy || !mayWrite} onChange={change} />
         {dirty && !hasProblems(clientProblems) && (
           <section aria-labelledby="pending-title">
             <h2 id="pending-title">Save will change the RPC URLs as follows</h2>
             <Diff lines={rpcDiff(opened.network.rpc_urls, bodyOf(rows).rpc_urls.map((e) => ({ url: e.url, weight: Number(e.weight) })))} label="Changes to save" />
           </section>
         )}
-        <div class="actions">
-          <button type="submit" class="primary" disabled={busy || !dirty}>
-            {busy ? 'Saving...' : 'Save'}
-          </button>
-          {dirty && (
-            <button type="button" onClick={() => change(rowsOf(opened.network))}>
-              Undo changes
+        {mayWrite ? (
+          <div class="actions">
+            <button type="submit" class="primary" disabled={busy || !dirty}>
+              {busy ? 'Saving...' : 'Save'}
             </button>
-          )}
-        </div>
+            {dirty && (
+              <button type="button" onClick={() => change(rowsOf(opened.network))}>
+                Undo changes
+              </button>
+            )}
+          </div>
+        ) : (
+          <ReadOnlyNote />
+        )}
       </form>
     </>
   );

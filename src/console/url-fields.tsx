@@ -11,7 +11,7 @@ export interface UrlFieldsProps {
   problems: Problems;
   /** Per row index: what the live prober last found, when it runs. */
   health: Map<number, string>;
-  /** While a Save is in flight: what is typed then would be lost to its answer. */
+  /** While a Save is in flight (what is typed then would be lost to its answer), and for a token that may only read. */
   disabled: boolean;
   onChange(rows: Row[]): void;
 }

@@ -14,6 +14,7 @@ import { eventRoutes } from './routes/events.js';
 import { docRoutes, healthRoutes, type AccessView } from './routes/service.js';
 import { networkRoutes } from './routes/networks.js';
 import { exportRoutes } from './routes/export.js';
+import { accessRoutes } from './routes/access.js';
 import { relayerRoutes, type RelayersView } from './routes/relayers.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { silentLogger } from '../log.js';
@@ -61,6 +62,7 @@ export function createApp(store: NetworkStore, options: AppOptions = {}): Koa {
   if (options.rpcHealth) rpcHealthRoutes(router, store, guard, options.rpcHealth);
   networkRoutes(router, store, guard, { requireIfMatch: options.requireIfMatch ?? false });
   exportRoutes(router, store, guard);
+  accessRoutes(router, guard);
   if (options.relayers) relayerRoutes(router, guard, options.relayers);
   if (options.webhookSecret) webhookRoutes(router, store, options.webhookSecret);
   if (options.consoleAssets !== undefined) consoleRoutes(router, options.consoleAssets);

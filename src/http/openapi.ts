@@ -163,6 +163,14 @@ export function buildOpenApi(schemas: Schemas): JsonSchema {
         responses: { 200: json({ type: 'object', required: ['networks'], properties: { networks: { type: 'array', items: { type: 'object', required: ['type', 'network', 'rpc_urls'] } } } }, undefined, 'The relayer loader\'s document: {"networks": [...]}, each network flat, only its type\'s fields.'), ...errors('UNAUTHORIZED') },
       },
     },
+    '/api/v1/access/me': {
+      get: {
+        operationId: 'accessMe',
+        summary: "Who the request's token is: its name, role, networks and whether it is shown secrets (read role); with no token configured, an admin without a name who is shown no secret",
+        security: auth,
+        responses: { 200: json(ref('MeEnvelope'), { success: true, data: { name: 'relayer-eu', role: 'read', networks: ['evm:*'], reveal_secrets: false }, error: null }, 'The caller.'), ...errors('UNAUTHORIZED') },
+      },
+    },
     '/api/v1/openapi.json': { get: { operationId: 'openapi', summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' } } } } } } },
     '/api/v1/schemas/network.json': { get: { operationId: 'networkSchema', summary: 'JSON Schema of a network file', responses: { 200: json({ type: 'object' }, undefined, 'JSON Schema 2020-12') } } },
     '/api/v1/schemas/update-network.json': { get: { operationId: 'updateNetworkSchema', summary: 'JSON Schema of a PATCH body', responses: { 200: json({ type: 'object' }, undefined, 'JSON Schema 2020-12') } } },
@@ -204,6 +212,18 @@ export function buildOpenApi(schemas: Schemas): JsonSchema {
         },
         Commit: { type: 'object', required: ['sha', 'author', 'date', 'message'], properties: { sha: { type: 'string' }, author: { type: 'string' }, email: { type: 'string' }, date: { type: 'string', format: 'date-time' }, message: { type: 'string' }, actor: { type: ['string', 'null'], description: 'Who made the change (token:<name>, system:<part>), from the commit\'s Netcfg-Actor trailer; null for a commit made outside netcfg.' } } },
         HistoryList: { type: 'object', required: ['success', 'data', 'error', 'pagination'], properties: { success: { const: true }, data: { type: 'array', items: ref('Commit') }, error: { type: 'null' }, pagination: ref('Pagination') } },
+        Me: {
+          type: 'object',
+          required: ['name', 'role', 'networks', 'reveal_secrets'],
+          additionalProperties: false,
+          properties: {
+            name: { type: ['string', 'null'], description: "The token's name (api-key for API_KEY); null when no token is configured" },
+            role: { enum: ['read', 'write', 'admin'] },
+            networks: { oneOf: [{ type: 'array', items: { type: 'string' } }, { type: 'null' }], description: 'Globs over the ids the token may see; null: every network' },
+            reveal_secrets: { type: 'boolean' },
+          },
+        },
+        MeEnvelope: { type: 'object', required: ['success', 'data', 'error'], properties: { success: { const: true }, data: ref('Me'), error: { type: 'null' } } },
         Readiness: {
           type: 'object',
           required: ['ready', 'status', 'components', 'timestamp'],

@@ -1,12 +1,13 @@
 /**
  * A network's page and its history end to end (the built netcfg on loopback, headless Chromium):
  * edit and save into the YAML file, problems at their fields before and after sending, the 412 of
- * a concurrent change, and a revert from history. No test may leave a console error behind, but
- * for one it provoked.
+ * a concurrent change, a revert from history, and what each token's role is offered (a table: a
+ * read token sees no Save nor Revert) with each history entry naming who made it. No test may
+ * leave a console error behind, but for one it provoked.
  */
 import { expect } from 'chai';
 import { waitForValue } from '../helpers/browser.js';
-import { consoleHarness } from '../helpers/console-harness.js';
+import { consoleHarness, READER, WRITER } from '../helpers/console-harness.js';
 import { networkYaml, standardFiles } from '../helpers/fixtures.js';
 import { git } from '../helpers/git-repo.js';
 
@@ -83,7 +84,7 @@ describe('console/network-page: a network, its RPC URLs and its history (headles
     await waitForValue(page, '#url-0', 'https://theirs.example.com');
   });
 
-  h.test('history: each commit with the change it made to rpc_urls; Revert shows the diff, then restores through PATCH', async () => {
+  h.test('history: each commit with who made it and the change it made to rpc_urls; Revert shows the diff, then restores through PATCH', async () => {
     const url = await h.start(standardFiles(), { GIT_COMMIT: 'true' }, { repo: true });
     const page = await h.open(`${url}/#/networks/evm:sepolia`);
     await page.getByLabel('RPC URL 1').fill('https://edited.example.com');
@@ -93,6 +94,9 @@ describe('console/network-page: a network, its RPC URLs and its history (headles
     const change = page.getByRole('list', { name: /^Change made by / }).first();
     await change.waitFor();
     expect(await change.textContent()).to.include('removed: https://rpc.example.com (weight 100)').and.include('added: https://edited.example.com (weight 100)');
+    const who = page.locator('.commits > li .meta');
+    expect(await who.first().textContent(), 'a change made through netcfg names its actor').to.match(/^token:anonymous, /);
+    expect(await who.last().textContent(), 'a commit made outside netcfg names its author').to.match(/^seed <seed@example\.com>, /);
     const seed = git(h.root(), 'rev-list', '--max-parents=0', 'HEAD').trim().slice(0, 7);
     await page.getByRole('button', { name: `Revert to ${seed}` }).click();
     const dialog = page.getByRole('dialog');
@@ -111,4 +115,33 @@ describe('console/network-page: a network, its RPC URLs and its history (headles
     await page.getByRole('link', { name: 'Networks' }).click();
     expect(await page.getByRole('region', { name: 'Git' }).textContent()).to.match(/^Git: healthy/);
   });
+
+  for (const { token, writes } of [
+    { token: READER, writes: false },
+    { token: WRITER, writes: true },
+  ]) {
+    h.test(`a ${token.role} token: signed in as ${token.name}, Save and Revert ${writes ? 'offered' : 'hidden'}; history names who made each change`, async () => {
+      const url = await h.start(standardFiles(), { GIT_COMMIT: 'true' }, { repo: true, tokens: [READER, WRITER] });
+      // A change by ops-alice's token, beside the seed commit made outside netcfg.
+      const patched = await fetch(`${url}/api/v1/networks/evm:sepolia`, { method: 'PATCH', headers: { authorization: `Bearer ${WRITER.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ rpc_urls: ['https://alice.example.com'] }) });
+      expect(patched.status).to.equal(200);
+      h.allowErrors(401); // the console first asks without a key
+      const page = await h.open(`${url}/#/networks/evm:sepolia`);
+      await page.getByLabel('API key').fill(token.token);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('banner').getByText(`Signed in as ${token.name} (${token.role})`, { exact: true }).waitFor();
+      await page.getByLabel('RPC URL 1').waitFor();
+      const readOnly = page.getByText('This token may only read');
+      expect(await page.getByRole('button', { name: 'Save' }).count(), 'Save').to.equal(writes ? 1 : 0);
+      expect(await readOnly.count(), 'the read-only line').to.equal(writes ? 0 : 1);
+      expect(await page.getByLabel('RPC URL 1').isEditable(), 'the fields').to.equal(writes);
+      await page.getByRole('link', { name: 'History' }).click();
+      const entries = page.locator('.commits > li');
+      await entries.nth(1).waitFor();
+      expect(await entries.first().locator('.meta').textContent()).to.match(/^token:ops-alice, /);
+      expect(await entries.nth(1).locator('.meta').textContent(), 'a commit made outside netcfg: its author').to.match(/^seed <seed@example\.com>, /);
+      expect(await page.getByRole('button', { name: /^Revert to / }).count(), 'Revert').to.equal(writes ? 2 : 0);
+      expect(await readOnly.count(), 'the read-only line').to.equal(writes ? 0 : 1);
+    });
+  }
 });

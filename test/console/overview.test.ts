@@ -1,10 +1,10 @@
 /**
  * The console's overview end to end (the built netcfg on loopback, headless Chromium): sign-in,
- * the filter, paging, the readiness banner, live updates, the probe column, phone width and the
- * keyboard. No test may leave a console error behind, but for one it provoked.
+ * who is signed in (a table over callers), the filter, paging, the readiness banner, live updates,
+ * the probe column, phone width and the keyboard. No test may leave a console error behind, but for one it provoked.
  */
 import { expect } from 'chai';
-import { consoleHarness } from '../helpers/console-harness.js';
+import { consoleHarness, READER, WRITER, type TestToken } from '../helpers/console-harness.js';
 import { startFakeRpc } from '../helpers/fake-rpc.js';
 import { networkYaml, standardFiles } from '../helpers/fixtures.js';
 
@@ -40,6 +40,26 @@ describe('console/overview: every network at a glance (headless Chromium, built 
     expect(await page.getByLabel('API key').isVisible()).to.equal(true);
     expect(await page.evaluate("sessionStorage.getItem('netcfg.apiKey')")).to.equal(null);
   });
+
+  const CALLERS: Array<{ who: string; env?: Record<string, string>; tokens?: TestToken[]; key?: string; header: string }> = [
+    { who: 'no token configured (open on loopback)', header: 'No token needed (loopback)' },
+    { who: "API_KEY's holder", env: { API_KEY: KEY }, key: KEY, header: 'Signed in as api-key (admin)' },
+    { who: 'a read token', tokens: [READER, WRITER], key: READER.token, header: 'Signed in as relayer-eu (read)' },
+    { who: 'a write token', tokens: [READER, WRITER], key: WRITER.token, header: 'Signed in as ops-alice (write)' },
+  ];
+  for (const caller of CALLERS) {
+    h.test(`the header says who is signed in: ${caller.who}`, async () => {
+      const url = await h.start(standardFiles(), caller.env, { tokens: caller.tokens });
+      h.allowErrors(401); // the console first asks without a key
+      const page = await h.open(url);
+      if (caller.key) {
+        await page.getByLabel('API key').fill(caller.key);
+        await page.getByRole('button', { name: 'Sign in' }).click();
+      }
+      await page.getByRole('banner').getByText(caller.header, { exact: true }).waitFor();
+      await page.getByRole('link', { name: 'evm:sepolia' }).waitFor();
+    });
+  }
 
   h.test('filter: the table narrows as you type', async () => {
     const url = await h.start(standardFiles());

@@ -75,6 +75,7 @@ describe('OpenAPI document', () => {
     validate('NetworkList', (await http.get('/api/v1/networks?per_page=2').expect(200)).body);
     validate('NetworkEnvelope', (await http.get('/api/v1/networks/evm:sepolia').expect(200)).body);
     validate('Readiness', (await http.get('/api/v1/ready').expect(200)).body);
+    validate('MeEnvelope', (await http.get('/api/v1/access/me').expect(200)).body);
     validate('Error', (await http.get('/api/v1/networks/evm:nope').expect(404)).body);
     validate('Error', (await http.get('/api/v1/networks?page=0').expect(400)).body);
     const patched = await http.patch('/api/v1/networks/evm:sepolia').send({ rpc_urls: ['https://x.example.com', { url: 'https://y.example.com', weight: 5 }] }).expect(200);
