@@ -18,7 +18,7 @@ const API_KEY = 'k'.repeat(40);
 
 const TABLE: Array<{ caller: string; server: 'open' | 'tokens'; token?: string; status: number; data?: unknown }> = [
   { caller: 'no token configured (open on loopback)', server: 'open', status: 200, data: { name: null, role: 'admin', networks: null, reveal_secrets: false } },
-  { caller: "API_KEY's token", server: 'tokens', token: API_KEY, status: 200, data: { name: 'api-key', role: 'admin', networks: null, reveal_secrets: true } },
+  { caller: "API_KEY's token", server: 'tokens', token: API_KEY, status: 200, data: { name: 'api-key', role: 'admin', networks: null, reveal_secrets: false } },
   { caller: 'a read token with networks', server: 'tokens', token: READER, status: 200, data: { name: 'relayer-eu', role: 'read', networks: ['evm:*', 'solana:devnet'], reveal_secrets: false } },
   { caller: 'a write token', server: 'tokens', token: WRITER, status: 200, data: { name: 'ops-alice', role: 'write', networks: null, reveal_secrets: true } },
   { caller: 'no token where tokens are configured', server: 'tokens', status: 401 },
