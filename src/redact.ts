@@ -37,16 +37,16 @@ function decodeURIComponentSafe(segment: string): string {
 
 /**
  * A URL that came from a secret reference, as everyone but a revealing token sees it: stricter than
- * redactUrl, since the whole value is the secret: user-info, every query value and every path
- * segment longer than four characters become `***`, so `/v2/<key>` is `/v2/***` whatever the key's
- * shape. The host stays, as it does for every URL shown.
+ * redactUrl, since the whole value is the secret: user-info, every query value, the last path
+ * segment and every one longer than four characters become `***`, so `/v2/<key>` is `/v2/***`
+ * whatever the key's shape. The host stays, as it does for every URL shown.
  */
 export function maskSecretUrl(url: string): string {
-  return hideParts(url, (segment) => segment.length > 4) ?? '***';
+  return hideParts(url, (segment, last) => segment.length > 4 || (last && segment !== '')) ?? '***';
 }
 
-/** `url` with user-info, every query value and each path segment `hide` picks as `***`; null when it does not parse. */
-function hideParts(url: string, hide: (segment: string) => boolean): string | null {
+/** `url` with user-info, every query value and each path segment `hide` picks (`last`: the last one not empty) as `***`; null when it does not parse. */
+function hideParts(url: string, hide: (segment: string, last: boolean) => boolean): string | null {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -54,10 +54,9 @@ function hideParts(url: string, hide: (segment: string) => boolean): string | nu
     return null;
   }
   const userInfo = parsed.username !== '' || parsed.password !== '' ? '***@' : '';
-  const path = parsed.pathname
-    .split('/')
-    .map((segment) => (hide(segment) ? '***' : segment))
-    .join('/');
+  const segments = parsed.pathname.split('/');
+  const last = segments.findLastIndex((segment) => segment !== '');
+  const path = segments.map((segment, i) => (hide(segment, i === last) ? '***' : segment)).join('/');
   const query = [...parsed.searchParams.keys()].map((key) => `${encodeURIComponent(key)}=***`).join('&');
   return `${parsed.protocol}//${userInfo}${parsed.host}${path}${query === '' ? '' : `?${query}`}`;
 }

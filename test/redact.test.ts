@@ -1,6 +1,6 @@
 /** Which parts of a URL are shown and which become `***`: alone, and inside a message (git's stderr). */
 import { expect } from 'chai';
-import { redactText, redactUrl } from '../src/redact.js';
+import { maskSecretUrl, redactText, redactUrl } from '../src/redact.js';
 
 describe('redact', () => {
   const urls: Array<[string, string]> = [
@@ -32,6 +32,25 @@ describe('redact', () => {
   for (const [said, shown] of messages) {
     it(`message ${said.slice(0, 60)}...`, () => {
       expect(redactText(said)).to.equal(shown);
+    });
+  }
+});
+
+describe('maskSecretUrl: a URL that came from a secret reference', () => {
+  // The whole value is the secret: a key too short or too plain for redactUrl is hidden too.
+  const cases: Array<[string, string]> = [
+    ['https://eth-mainnet.g.alchemy.com/v2/Kx9aQ2', 'https://eth-mainnet.g.alchemy.com/v2/***'],
+    ['https://mainnet.infura.io/v3/0123456789abcdef0123456789abcdef', 'https://mainnet.infura.io/v3/***'],
+    ['https://name.quiknode.pro/tokenvalue/', 'https://name.quiknode.pro/***/'],
+    ['https://rpc.ankr.com/eth/abcdefgh', 'https://rpc.ankr.com/eth/***'],
+    ['https://user:pass@rpc.example.com/?key=abc&chain=1', 'https://***@rpc.example.com/?key=***&chain=***'],
+    ['https://rpc.example.com', 'https://rpc.example.com/'],
+    ['https://rpc.example.com/ab', 'https://rpc.example.com/***'],
+    ['not a url', '***'],
+  ];
+  for (const [url, masked] of cases) {
+    it(`${url} -> ${masked}`, () => {
+      expect(maskSecretUrl(url)).to.equal(masked);
     });
   }
 });

@@ -1,0 +1,49 @@
+/**
+ * restoreSecrets: a PATCH's rpc_urls against the secret entries of the version served. A table of
+ * what a client may send back and what is written, or refused.
+ */
+import { expect } from 'chai';
+import { NetcfgError } from '../../../src/errors.js';
+import { restoreSecrets } from '../../../src/store/write/secret-echo.js';
+import type { SecretEntry } from '../../../src/store/validation/secret-refs.js';
+
+const A: SecretEntry = { index: 0, name: 'A_URL', url: 'https://a.example.com/v2/ka', masked: 'https://a.example.com/v2/***', plain: true };
+const B: SecretEntry = { index: 1, name: 'B_URL', url: 'https://a.example.com/v2/kb', masked: 'https://a.example.com/v2/***', plain: false };
+const KNOWN = new Map([[A.url, A.name], [B.url, B.name], ['https://other.example.com/k', 'OTHER_URL']]);
+const ref = (value: string) => ({ type: 'env', value });
+
+describe('store/write/secret-echo: what a client sends back of a secret', () => {
+  const written: Array<[string, unknown[], boolean, unknown[]]> = [
+    ['masks, in order, each to its own reference', [A.masked, { url: B.masked, weight: 7 }], false, [ref('A_URL'), { url: ref('B_URL'), weight: 7 }]],
+    ['a plain reference echoed at weight 100 keeps its form', [{ url: A.masked, weight: 100 }], false, [ref('A_URL')]],
+    ['a plain reference at another weight becomes {url, weight}', [{ url: A.masked, weight: 3, secret: true }], false, [{ url: ref('A_URL'), weight: 3 }]],
+    ['a revealed value with secret: true', [{ url: B.url, weight: 9, secret: true }], true, [{ url: ref('B_URL'), weight: 9 }]],
+    ['a plain URL, secret: false dropped', [{ url: 'https://c.example.com', weight: 1, secret: false }], false, [{ url: 'https://c.example.com', weight: 1 }]],
+    ['a revealer may write a value out', [A.url], true, [A.url]],
+    ['a reference passes as it is', [ref('NEW_URL')], false, [ref('NEW_URL')]],
+  ];
+  for (const [what, sent, reveal, expected] of written) {
+    it(`writes ${what}`, () => {
+      expect(restoreSecrets(sent, [A, B], KNOWN, reveal)).to.deep.equal(expected);
+    });
+  }
+
+  const refused: Array<[string, unknown[], string, RegExp]> = [
+    ["another network's secret value", ['https://other.example.com/k'], 'FORBIDDEN', /value of the secret OTHER_URL/],
+    ['this network\'s value, unmarked, by a non-revealer', [A.url], 'FORBIDDEN', /A_URL/],
+    ['a third mask of two secrets', [A.masked, B.masked, A.masked], 'VALIDATION_FAILED', /rpc_urls\[2\] holds \*\*\*/],
+    ['marked secret, matching none', [{ url: 'https://c.example.com', weight: 1, secret: true }], 'VALIDATION_FAILED', /marked secret/],
+  ];
+  for (const [what, sent, code, message] of refused) {
+    it(`refuses ${what}`, () => {
+      let caught: unknown;
+      try {
+        restoreSecrets(sent, [A, B], KNOWN, false);
+      } catch (err) {
+        caught = err;
+      }
+      expect(caught).to.be.instanceOf(NetcfgError).and.include({ code });
+      expect((caught as Error).message).to.match(message).and.not.include('/v2/k');
+    });
+  }
+});
