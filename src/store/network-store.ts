@@ -19,8 +19,7 @@ import { NetworkIndex, type IndexChange, type Page } from './index/network-index
 import type { NetworkRecord } from './network-record.js';
 import { readinessOf, type Readiness } from './readiness.js';
 import { RetryCounts, type RetryReason } from './retries.js';
-import { validatePatch } from './validation/network-rules.js';
-import { resolveRpcUrls } from './validation/secret-refs.js';
+import { requireValidPatch } from './validation/network-rules.js';
 import { restoreSecrets } from './write/secret-echo.js';
 import { loadSchemas } from './validation/schemas.js';
 import type { NetworkVersion } from './git/network-versions.js';
@@ -194,17 +193,15 @@ export class NetworkStore {
   }
 
   /**
-   * Validates a PATCH body and writes it as `actor` (see NetworkWriter for the write itself). With a URL check,
+   * Validates a PATCH body and writes it as `actor` (NetworkWriter writes), what it sends back of a
+   * secret turned into its reference first (`revealSecrets`: it may write a value out). With a URL check,
    * the URLs are asked first (after the 404 and If-Match checks against the version served): in
    * `reject` mode one that serves another chain refuses the PATCH.
    */
   async update(id: string, body: unknown, ifMatch: string | undefined, actor: Actor, revealSecrets = false): Promise<Updated> {
     const networkId = requireNetworkId(id);
-    body = this.withSecretsRestored(networkId.id, body, revealSecrets);
-    const details = validatePatch(body, this.policy);
-    if (details.length > 0) {
-      throw new NetcfgError('VALIDATION_FAILED', `The request body is invalid: ${details[0]?.message}${details.length > 1 ? ` (and ${details.length - 1} more)` : ''}`, { details });
-    }
+    body = restoreSecrets(body, this.index.get(networkId.id)?.secrets ?? [], this.index.secretValues(), revealSecrets);
+    requireValidPatch(body, this.policy);
     if (this.closing) throw new NetcfgError('NOT_READY', 'netcfg is shutting down; retry (another replica may answer).');
     if (!this.writesOpen || (!this.index.has(networkId.id) && !this.loaded)) {
       throw new NetcfgError('NOT_READY', 'netcfg is still loading its configuration; retry in a moment.');
@@ -214,20 +211,8 @@ export class NetworkStore {
     const changes = body as Record<string, unknown>;
     const current = this.index.get(networkId.id);
     const served = { id: networkId, record: current, onDisk: current !== undefined && !this.index.problemPaths().includes(current.path) };
-    const resolved = resolveRpcUrls(changes.rpc_urls as unknown[], this.policy.secrets);
-    const findings = this.urlCheck ? await checkPatchUrls(this.urlCheck, served, { ...changes, rpc_urls: resolved.entries }, ifMatch, resolved.secrets) : [];
+    const findings = this.urlCheck ? await checkPatchUrls(this.urlCheck, served, changes, ifMatch, this.policy.secrets) : [];
     return { record: await this.writer.update({ id: networkId, changes, ifMatch, actor }), findings };
-  }
-
-  /**
-   * A PATCH body with what a client was served of the network's secrets turned back into their
-   * references (secret-echo.ts); `reveal`: the token may see, and so write, their values.
-   */
-  private withSecretsRestored(id: string, body: unknown, reveal: boolean): unknown {
-    if (typeof body !== 'object' || body === null || !('rpc_urls' in body)) return body;
-    const known = new Map<string, string>();
-    for (const other of this.index.ids()) for (const s of this.index.get(other)?.secrets ?? []) known.set(s.url, s.name);
-    return { ...body, rpc_urls: restoreSecrets(body.rpc_urls, this.index.get(id)?.secrets ?? [], known, reveal) };
   }
 
   /** The commits of a network's file, newest first (the folder must be in a git work tree). */

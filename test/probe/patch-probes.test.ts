@@ -109,6 +109,19 @@ describe('probe/patch-probes: what a PATCH asks, and when (RPC_PROBE_ON_PATCH, f
     }
   });
 
+  for (const [mode, status] of [['reject', 400], ['warn', 200]] as const) {
+    it(`a reference in a PATCH is asked at its value; ${mode}: ${status}, and the key is in no answer`, async () => {
+      root = makeConfigDir({ 'evm/sepolia.yaml': networkYaml() });
+      const mainnet = await fake({ eth_chainId: { result: '0x1' }, eth_blockNumber: { result: '0x64' } });
+      const value = `${mainnet.url}v2/Kx9aQ2`;
+      store = await startStore(root, { policy: { blockPrivate: false, allowedHosts: [], secrets: (name) => (name === 'WRONG_URL' ? value : undefined) }, urlCheck: urlCheckOf(new Prober({ ...DEFAULT_PROBER, timeoutMs: 60_000 }), mode) });
+      const res = await request(createApp(store).callback()).patch('/api/v1/networks/evm:sepolia').send({ rpc_urls: [{ type: 'env', value: 'WRONG_URL' }] });
+      expect(mainnet.requests, 'the value was asked').to.be.greaterThan(0);
+      expect(res.status, res.text).to.equal(status);
+      expect(res.text).to.include(mode === 'reject' ? 'serves another chain' : `${mainnet.url}v2/***`).and.not.include('Kx9aQ2');
+    });
+  }
+
   it(`one PATCH has at most ${EACH} calls in flight`, async () => {
     const s = await open(['sepolia']);
     const slow = await fake(SEPOLIA, 50);

@@ -110,6 +110,13 @@ export class NetworkIndex {
     return { records, total: to - from, revision: this.rev };
   }
 
+  /** The value of every secret reference served, and the variable it came from (a PATCH may not write one out). */
+  secretValues(): Map<string, string> {
+    const values = new Map<string, string>();
+    for (const record of this.records.values()) for (const s of record.secrets ?? []) values.set(s.url, s.name);
+    return values;
+  }
+
   setProblems(path: string, problems: InvalidFile[]): void {
     if (problems.length === 0) this.problems.delete(path);
     else this.problems.set(path, problems);

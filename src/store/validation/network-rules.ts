@@ -4,7 +4,7 @@
  * body. Each answers the problems as `{pointer, message}`, the schema's first: where the schema
  * already flagged a place, its message stands and the URL rules add nothing there.
  */
-import type { ErrorDetail } from '../../errors.js';
+import { NetcfgError, type ErrorDetail } from '../../errors.js';
 import type { NetworkId } from '../files/layout.js';
 import { loadSchemas } from './schemas.js';
 import { checkRpcUrls, type UrlPolicy } from './url-rules.js';
@@ -27,10 +27,13 @@ export function validateNetworkData(data: unknown, id: NetworkId, policy: UrlPol
   return withUrlRules(details, data.rpc_urls, policy);
 }
 
-/** A PATCH body: the update schema and the URL rules. */
-export function validatePatch(body: unknown, policy: UrlPolicy): ErrorDetail[] {
-  const details = loadSchemas().validateUpdate(body);
-  return isObject(body) ? withUrlRules(details, body.rpc_urls, policy).map(({ pointer, message }) => ({ pointer, message })) : details;
+/** A PATCH body: the update schema and the URL rules; VALIDATION_FAILED with every problem, the first in the message. */
+export function requireValidPatch(body: unknown, policy: UrlPolicy): void {
+  const schema = loadSchemas().validateUpdate(body);
+  const details = isObject(body) ? withUrlRules(schema, body.rpc_urls, policy).map(({ pointer, message }) => ({ pointer, message })) : schema;
+  if (details.length > 0) {
+    throw new NetcfgError('VALIDATION_FAILED', `The request body is invalid: ${details[0]?.message}${details.length > 1 ? ` (and ${details.length - 1} more)` : ''}`, { details });
+  }
 }
 
 /** The URL rules run on the values references resolve to; a problem with one names its variable, never its value. */

@@ -11,16 +11,17 @@ import type { SecretEntry } from '../validation/secret-refs.js';
 const MASKED = /\*\*\*/;
 
 /**
- * `rpcUrls` with each entry that is the masked value of a secret entry of `current` (or its value,
+ * A PATCH body whose rpc_urls has each entry that is the masked value of a secret entry of `current` (or its value,
  * sent with `secret: true`) replaced by that entry's reference, taken in order, and every `secret`
  * field dropped. Refuses a value marked secret that matches none, a masked value that matches none
  * (the network changed since it was read), and, unless `reveal`, the value of any secret netcfg
  * knows (`known`: value -> variable), which would put a key into git.
  */
-export function restoreSecrets(rpcUrls: unknown, current: readonly SecretEntry[], known: ReadonlyMap<string, string>, reveal: boolean): unknown {
-  if (!Array.isArray(rpcUrls)) return rpcUrls; // the schema says what is wrong
+export function restoreSecrets(body: unknown, current: readonly SecretEntry[], known: ReadonlyMap<string, string>, reveal: boolean): unknown {
+  const rpcUrls = typeof body === 'object' && body !== null ? (body as { rpc_urls?: unknown }).rpc_urls : undefined;
+  if (!Array.isArray(rpcUrls)) return body; // the schema says what is wrong
   const unused = [...current];
-  return rpcUrls.map((entry: unknown, index) => {
+  return { ...(body as object), rpc_urls: rpcUrls.map((entry: unknown, index) => {
     const object = typeof entry === 'object' && entry !== null && !Array.isArray(entry) ? (entry as Record<string, unknown>) : null;
     const url = typeof entry === 'string' ? entry : typeof object?.url === 'string' ? object.url : null;
     if (url === null) return entry;
@@ -40,7 +41,7 @@ export function restoreSecrets(rpcUrls: unknown, current: readonly SecretEntry[]
       refuse('FORBIDDEN', index, `${place} is the value of the secret ${name}: written out, it would put a provider key into git; send {"type": "env", "value": "${name}"} instead (only a token with reveal_secrets may write the value itself).`);
     }
     return object === null ? entry : withoutSecret(object);
-  });
+  }) };
 }
 
 function withoutSecret(entry: Record<string, unknown>): Record<string, unknown> {

@@ -11,7 +11,7 @@ import { networkOf, type NetworkRecord } from '../network-record.js';
 import { normaliseEntry } from '../validation/url-rules.js';
 import { ifMatchAccepts } from './network-edit.js';
 import { maskFindings } from './secret-echo.js';
-import type { SecretEntry } from '../validation/secret-refs.js';
+import { resolveRpcUrls, type SecretLookup } from '../validation/secret-refs.js';
 
 /** What a URL of a PATCH answered, when it was not simply fine. */
 export interface UrlFinding {
@@ -35,13 +35,13 @@ export interface ServedVersion {
 }
 
 /**
- * The findings that were not fine, or a VALIDATION_FAILED refusal in `reject` mode; `changes` holds
- * the values of its secret references (`secrets`), which every finding shows masked. Before any URL
+ * The findings that were not fine, or a VALIDATION_FAILED refusal in `reject` mode; the URLs asked
+ * are the values of `changes`' secret references (`lookup`), which every finding shows masked. Before any URL
  * is asked: an unknown network is 404 and a stale If-Match 412, against the version served (the
  * writer checks If-Match again against the bytes on disk). While the file on disk is not the
  * version served, only the writer's check can say which ETag is current, so it alone decides.
  */
-export async function checkPatchUrls(urlCheck: UrlCheck, served: ServedVersion, changes: Record<string, unknown>, ifMatch: string | undefined, secrets: readonly SecretEntry[]): Promise<UrlFinding[]> {
+export async function checkPatchUrls(urlCheck: UrlCheck, served: ServedVersion, changes: Record<string, unknown>, ifMatch: string | undefined, lookup: SecretLookup | undefined): Promise<UrlFinding[]> {
   const { id, record } = served;
   if (!record) throw new NetcfgError('NETWORK_NOT_FOUND', `Network ${id.id} was not found; GET /api/v1/networks lists the ids.`);
   if (served.onDisk && ifMatch !== undefined && !ifMatchAccepts(ifMatch, record.etag)) {
@@ -49,7 +49,8 @@ export async function checkPatchUrls(urlCheck: UrlCheck, served: ServedVersion, 
   }
   const family = id.family;
   const claimed = networkOf(record);
-  const entries = ((changes.rpc_urls ?? []) as unknown[]).map((raw, index) => ({ ...normaliseEntry(raw), index })).filter((e) => e.weight > 0);
+  const { entries: values, secrets } = resolveRpcUrls((changes.rpc_urls ?? []) as unknown[], lookup);
+  const entries = values.map((raw, index) => ({ ...normaliseEntry(raw), index })).filter((e) => e.weight > 0);
   const answers = maskFindings(await urlCheck.check(family, entries.map((e) => e.url), claimed), secrets);
   const wrong = answers.map((a, i) => ({ ...a, index: entries[i]?.index ?? i })).filter((a) => a.status === 'wrong_chain');
   if (urlCheck.mode === 'reject' && wrong.length > 0) {

@@ -24,7 +24,7 @@ describe('store/write/secret-echo: what a client sends back of a secret', () => 
   ];
   for (const [what, sent, reveal, expected] of written) {
     it(`writes ${what}`, () => {
-      expect(restoreSecrets(sent, [A, B], KNOWN, reveal)).to.deep.equal(expected);
+      expect(restoreSecrets({ rpc_urls: sent }, [A, B], KNOWN, reveal)).to.deep.equal({ rpc_urls: expected });
     });
   }
 
@@ -38,7 +38,7 @@ describe('store/write/secret-echo: what a client sends back of a secret', () => 
     it(`refuses ${what}`, () => {
       let caught: unknown;
       try {
-        restoreSecrets(sent, [A, B], KNOWN, false);
+        restoreSecrets({ rpc_urls: sent }, [A, B], KNOWN, false);
       } catch (err) {
         caught = err;
       }
