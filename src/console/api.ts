@@ -11,6 +11,8 @@ export interface Detail {
 export interface RpcUrl {
   url: string;
   weight: number;
+  /** From a secret reference: `url` is masked unless the token may reveal secrets. */
+  secret?: boolean;
 }
 
 /** A network as the API serves it (the relayer's shape); only what the console reads is typed. */

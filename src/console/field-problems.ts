@@ -14,6 +14,8 @@ export type Problems = Record<string, string[]>;
 export interface Row {
   url: string;
   weight: string;
+  /** Its URL is a secret reference's value, served masked: shown, not edited; a Save sends the mask back, which keeps the reference. */
+  secret?: boolean;
 }
 
 /** A weight as typed: a whole number is one; anything else stays text, for the schema to name. */

@@ -16,7 +16,7 @@ import { UrlFields } from './url-fields.js';
 
 type Notice = { kind: 'saved' | 'info'; text: string } | { kind: 'conflict' | 'changed' | 'error'; text: string };
 
-const rowsOf = (network: Network): Row[] => network.rpc_urls.map((e) => ({ url: e.url, weight: String(e.weight) }));
+const rowsOf = (network: Network): Row[] => network.rpc_urls.map((e) => ({ url: e.url, weight: String(e.weight), ...(e.secret ? { secret: true } : {}) }));
 const same = (a: Row[], b: Row[]): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 function Fields({ network }: { network: Network }) {

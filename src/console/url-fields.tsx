@@ -54,8 +54,9 @@ export function UrlFields({ rows, problems, health, disabled, onChange }: UrlFie
           <div class="url-row" key={i}>
             <div class="url-field">
               <label for={`url-${i}`}>RPC URL {n}</label>
-              <input id={`url-${i}`} type="text" inputMode="url" spellcheck={false} autocomplete="off" value={row.url} aria-invalid={urlProblems ? true : undefined} aria-describedby={urlProblems ? `url-${i}-problem` : undefined} onInput={(e) => set(i, { url: e.currentTarget.value })} />
+              <input id={`url-${i}`} type="text" inputMode="url" spellcheck={false} autocomplete="off" value={row.url} readOnly={row.secret} aria-invalid={urlProblems ? true : undefined} aria-describedby={urlProblems ? `url-${i}-problem` : undefined} onInput={(e) => set(i, { url: e.currentTarget.value })} />
               <Messages id={`url-${i}-problem`} messages={urlProblems} />
+              {row.secret && <p class="secret">Secret: its value stays in netcfg's environment and the file keeps its reference.</p>}
               {probe && <p class="probe">Probe: {probe}</p>}
             </div>
             <div class="weight-field">

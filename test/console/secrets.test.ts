@@ -21,6 +21,8 @@ describe('console: a network with a secret RPC URL (headless Chromium, built net
     await page.getByLabel('RPC URL 1').waitFor();
     expect(await page.getByLabel('RPC URL 1').inputValue()).to.equal('https://eth-mainnet.g.alchemy.com/v2/***');
     expect(await page.content()).not.to.include(KEY);
+    expect(await page.getByLabel('RPC URL 1').getAttribute('readonly'), 'a mask is not edited').to.not.equal(null);
+    await page.getByText("Secret: its value stays in netcfg's environment").waitFor();
     await page.getByLabel('Weight 2').fill('45');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
