@@ -160,7 +160,8 @@ export function buildOpenApi(schemas: Schemas): JsonSchema {
         operationId: 'exportRelayer',
         summary: "The networks served, as one OpenZeppelin Relayer networks file (its loader's format, not the envelope); Netcfg-Left-Out counts what it would refuse and was left out",
         security: auth,
-        responses: { 200: json({ type: 'object', required: ['networks'], properties: { networks: { type: 'array', items: { type: 'object', required: ['type', 'network', 'rpc_urls'] } } } }, undefined, 'The relayer loader\'s document: {"networks": [...]}, each network flat, only its type\'s fields.'), ...errors('UNAUTHORIZED') },
+        parameters: [{ name: 'resolve_secrets', in: 'query', schema: { enum: ['true', 'false'], default: 'false' }, description: "The values of secret references in rpc_urls (relayer v1.8 cannot read references); a token with reveal_secrets only, else 403" }],
+        responses: { 200: json({ type: 'object', required: ['networks'], properties: { networks: { type: 'array', items: { type: 'object', required: ['type', 'network', 'rpc_urls'] } } } }, undefined, 'The relayer loader\'s document: {"networks": [...]}, each network flat, only its type\'s fields.'), ...errors('UNAUTHORIZED', 'FORBIDDEN') },
       },
     },
     '/api/v1/access/me': {
