@@ -16,6 +16,8 @@ export interface DesiredState {
    * after this call), so replicas that share a targets file never compare a relayer with an older head.
    */
   refresh(): Promise<void>;
+  /** `text` with every secret value served masked: what a relayer answered (drift, its errors) may hold one. */
+  hide(text: string): string;
 }
 
 export interface SyncLog {

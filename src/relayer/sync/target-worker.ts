@@ -13,6 +13,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { listNetworks, patchRpcUrls, RelayerCallError, type ClientOptions, type RelayerTarget } from './relayer-client.js';
 import type { DesiredState, SyncLog } from './desired-state.js';
 import { inScope } from './targets-file.js';
+import { redactText } from '../../redact.js';
 
 export type NetworkState = 'in_sync' | 'drifted' | 'missing' | 'failing';
 export type TargetState = 'pending' | 'in_sync' | 'drifted' | 'missing' | 'failing';
@@ -20,7 +21,7 @@ export type TargetState = 'pending' | 'in_sync' | 'drifted' | 'missing' | 'faili
 export interface NetworkStatus {
   id: string;
   state: NetworkState;
-  /** What the relayer held when it differed (drifted), or why it failed. */
+  /** What the relayer held when it differed (drifted: its URLs redacted, a secret's value masked), or why it failed. */
   relayer?: unknown;
   error?: string;
 }
@@ -95,7 +96,7 @@ export class TargetWorker {
       else if (isDeepStrictEqual(live.get(id), desired)) this.networks.delete(id);
       else {
         if (this.networks.get(id)?.state !== 'drifted') this.log.warn({ relayer: this.target.name, network: id }, 'relayer sync: drift found, setting it back to the folder\'s rpc_urls');
-        this.networks.set(id, { id, state: 'drifted', relayer: live.get(id) });
+        this.networks.set(id, { id, state: 'drifted', relayer: JSON.parse(redactText(this.desired.hide(JSON.stringify(live.get(id))))) as unknown });
         this.queued.add(id);
       }
     }
@@ -158,7 +159,7 @@ export class TargetWorker {
         this.log.info({ relayer: this.target.name, network: id }, 'relayer sync: rpc_urls sent');
       } catch (err) {
         const missing = err instanceof RelayerCallError && err.failure === 'not_found';
-        this.networks.set(id, { id, state: missing ? 'missing' : 'failing', error: (err as Error).message });
+        this.networks.set(id, { id, state: missing ? 'missing' : 'failing', error: this.desired.hide((err as Error).message) });
         if (!missing) this.failed(err, id);
       }
       this.report(before);
@@ -167,7 +168,7 @@ export class TargetWorker {
 
   /** A failed call: kept for status, logged, and a pass retried after a backoff of at most one interval. */
   private failed(err: unknown, id?: string): void {
-    const message = err instanceof RelayerCallError ? err.message : `relayer sync failed: ${(err as Error).message}`;
+    const message = this.desired.hide(err instanceof RelayerCallError ? err.message : `relayer sync failed: ${(err as Error).message}`);
     if (id === undefined) this.lastError = message;
     this.log.warn({ relayer: this.target.name, network: id, error: message }, 'relayer sync: call failed');
     this.failures++;

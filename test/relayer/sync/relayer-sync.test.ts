@@ -100,9 +100,12 @@ describe('relayer/sync: running relayers kept in sync (stand-in relayers on loop
     await store.close();
     writeFileSync(path.join(root, 'solana/devnet.yaml'), 'rpc_urls:\n  - type: env\n    value: SOL_SECRET\n');
     store = await startStore(root, { policy: { ...OPEN_POLICY, secrets: (name) => (name === 'SOL_SECRET' ? secret : undefined) } });
-    relayers = [await startStandInRelayer(KEY, relayerNetworks(store))]; // it holds what a reader is served: the mask
+    const held = relayerNetworks(store).map((n) => (n.id === 'solana:devnet' ? { ...n, rpc_urls: [{ url: secret, weight: 50 }] } : n));
+    relayers = [await startStandInRelayer(KEY, held)]; // the value, at another weight: drift
     const heard = (relayers[0] as StandInRelayer).nextPatch();
-    startSync([{ name: 'eu', relayer: relayers[0] as StandInRelayer }]);
+    const s = startSync([{ name: 'eu', relayer: relayers[0] as StandInRelayer }]);
+    const drift = await within(nextStatus(s, 'eu', (st) => st.state === 'drifted'), 5000, 'the drift reported');
+    expect(drift.networks.find((n) => n.id === 'solana:devnet')?.relayer, 'what the relayer held, its value masked').to.deep.equal([{ url: 'https://sol-secret.example.com/v2/***', weight: 50 }]);
     expect((await within(heard, 5000, 'the drift closed')).body).to.deep.equal({ rpc_urls: [{ url: secret, weight: 100 }] });
     expect(logged.join('\n'), 'the value in a log line').to.not.include('k3y');
   });
