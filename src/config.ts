@@ -7,6 +7,7 @@ import type { RelayerTarget } from './relayer/sync/relayer-client.js';
 import { DEFAULT_SYNC_INTERVAL_MS } from './relayer/sync/relayer-sync.js';
 import { parseTargetsFile } from './relayer/sync/targets-file.js';
 import type { UrlPolicy } from './store/validation/url-rules.js';
+import { DEFAULT_HEAL, type HealOptions } from './probe/auto-heal.js';
 
 export interface Config {
   host: string;
@@ -31,6 +32,8 @@ export interface Config {
   probeOnPatch: 'off' | 'warn' | 'reject';
   /** RPC_PROBE_INTERVAL_MS: probe every URL of every network in the background, once per interval; null: off. */
   probeIntervalMs: number | null;
+  /** RPC_AUTO_DISABLE (with _PROBES, _MS, _MAX_PER_HOUR): the prober disables a dead URL and restores it, by commits; null: off. */
+  autoHeal: HealOptions | null;
   /** INDEX_CACHE: where to keep what was parsed for a faster restart; null when 'off'; undefined: the default place. */
   indexCache: string | null | undefined;
   timeouts: { headersMs: number; requestMs: number; keepAliveMs: number };
@@ -103,7 +106,7 @@ export function policyFromEnv(env: Env): UrlPolicy {
  * Variables a secret reference in rpc_urls may not name: netcfg's own settings and the proxy
  * variables, whose values a file could otherwise send to the prober or show to a revealing token.
  */
-const NOT_SECRETS = /^(API_KEY|API_TOKENS_FILE|CONFIG_DIR|GIT_.*|HOST|PORT|INDEX_CACHE|LOG_LEVEL|RELAYER_SYNC_.*|RPC_(ALLOWED_HOSTS|BLOCK_PRIVATE_IPS|PROBE_.*)|(HTTPS?|ALL|NO)_PROXY)$/i;
+const NOT_SECRETS = /^(API_KEY|API_TOKENS_FILE|CONFIG_DIR|GIT_.*|HOST|PORT|INDEX_CACHE|LOG_LEVEL|RELAYER_SYNC_.*|RPC_(ALLOWED_HOSTS|BLOCK_PRIVATE_IPS|PROBE_.*|AUTO_DISABLE.*)|(HTTPS?|ALL|NO)_PROXY)$/i;
 
 /** How `{type: env, value: NAME}` resolves: the variable's value, trimmed; never one of NOT_SECRETS. */
 function secretsOf(env: Env): (name: string) => string | undefined {
@@ -139,6 +142,7 @@ export function configFromEnv(env: Env): Config {
     webhookSecret: env.GIT_WEBHOOK_SECRET || undefined,
     probeOnPatch: oneOf(env, 'RPC_PROBE_ON_PATCH', ['off', 'warn', 'reject'] as const, 'off'),
     probeIntervalMs: env.RPC_PROBE_INTERVAL_MS ? int(env, 'RPC_PROBE_INTERVAL_MS', 60_000, 1000, 86_400_000) : null,
+    autoHeal: autoHealOf(env),
     indexCache: !env.INDEX_CACHE ? undefined : ['off', 'false', 'none'].includes(env.INDEX_CACHE.toLowerCase()) ? null : env.INDEX_CACHE,
     apiTokensFile,
     relayerSync: relayerSyncFromEnv(env),
@@ -147,6 +151,18 @@ export function configFromEnv(env: Env): Config {
       requestMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
       keepAliveMs: int(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
     },
+  };
+}
+
+/** RPC_AUTO_DISABLE's settings; its decisions are commits, so it needs the live prober and GIT_COMMIT or GIT_SYNC. */
+function autoHealOf(env: Env): HealOptions | null {
+  if (!flag(env, 'RPC_AUTO_DISABLE')) return null;
+  if (!env.RPC_PROBE_INTERVAL_MS) throw new ConfigError('RPC_AUTO_DISABLE needs the live prober: set RPC_PROBE_INTERVAL_MS.');
+  if (!flag(env, 'GIT_COMMIT') && !flag(env, 'GIT_SYNC')) throw new ConfigError('RPC_AUTO_DISABLE needs GIT_COMMIT or GIT_SYNC: each change it makes is a commit, and its commits are the record it restores from.');
+  return {
+    probes: int(env, 'RPC_AUTO_DISABLE_PROBES', DEFAULT_HEAL.probes, 1, 1000),
+    spanMs: int(env, 'RPC_AUTO_DISABLE_MS', DEFAULT_HEAL.spanMs, 0, 86_400_000),
+    maxPerHour: int(env, 'RPC_AUTO_DISABLE_MAX_PER_HOUR', DEFAULT_HEAL.maxPerHour, 1, 10_000),
   };
 }
 

@@ -23,6 +23,8 @@ import { RelayerSync } from './relayer/sync/relayer-sync.js';
 import { TokenSet } from './access/token-set.js';
 import { readTokensFile, TokensWatch } from './access/tokens-watch.js';
 import { desiredFromStore } from './relayer/sync/store-desired.js';
+import { AutoHeal } from './probe/auto-heal.js';
+import { healTargetOf } from './probe/heal-target.js';
 
 export async function serve(config: Config): Promise<void> {
   const log = createLogger(config.logLevel);
@@ -54,9 +56,11 @@ export async function serve(config: Config): Promise<void> {
   });
   const live = config.probeIntervalMs === null ? undefined : liveProberOf(store, config);
   live?.onChange((change) => log.info({ rpc_health: { ...change, url: redactUrl(change.url) } }, 'rpc health change'));
+  const heal = live && config.autoHeal ? new AutoHeal(healTargetOf(store), config.autoHeal, log) : undefined;
+  if (heal) live?.onProbed((probe) => heal.heard(probe));
   const relayers = config.relayerSync && new RelayerSync(config.relayerSync.targets, desiredFromStore(store), { ...config.relayerSync, maxBytes: 16 * 1024 * 1024, log });
   relayers?.onChange(({ name, state, counts, last_error }) => log.info({ relayer: { name, state, counts, last_error } }, 'relayer sync state'));
-  const app = createApp(store, { apiKey: config.apiKey, tokens: access?.tokens, access: access?.watch, requireIfMatch: config.requireIfMatch, webhookSecret: config.webhookSecret, logger: log, shutdown: shutdown.signal, rpcHealth: live, relayers: relayers ?? undefined, consoleAssets: loadConsoleAssets() });
+  const app = createApp(store, { apiKey: config.apiKey, tokens: access?.tokens, access: access?.watch, requireIfMatch: config.requireIfMatch, webhookSecret: config.webhookSecret, logger: log, shutdown: shutdown.signal, rpcHealth: live, autoHeal: heal, relayers: relayers ?? undefined, consoleAssets: loadConsoleAssets() });
   const server = await listen(app, config.host, config.port, config.timeouts);
   log.info({ url: addressOf(server), config_dir: root }, 'listening');
   const started = Date.now();
@@ -142,7 +146,7 @@ function liveProberOf(store: NetworkStore, config: Config): LiveProber {
   const networks = function* () {
     for (const id of store.ids()) yield { id, fields: revealedNetworkOf(store.get(id)) };
   };
-  return new LiveProber(prober, () => targetsOf(networks()), config.probeIntervalMs ?? 60_000);
+  return new LiveProber(prober, () => targetsOf(networks(), config.autoHeal !== null), config.probeIntervalMs ?? 60_000);
 }
 
 /** API_TOKENS_FILE's tokens (API_KEY's among them), followed while running; a file that was never good refuses the start. */

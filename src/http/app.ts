@@ -18,7 +18,7 @@ import { accessRoutes } from './routes/access.js';
 import { relayerRoutes, type RelayersView } from './routes/relayers.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { silentLogger } from '../log.js';
-import { rpcHealthRoutes, type RpcHealthView } from './routes/rpc-health.js';
+import { rpcHealthRoutes, type AutoHealView, type RpcHealthView } from './routes/rpc-health.js';
 import { consoleRoutes } from './routes/console.js';
 import type { ConsoleAssets } from '../console-assets.js';
 
@@ -40,6 +40,8 @@ export interface AppOptions {
   webhookSecret?: string | undefined;
   /** RPC_PROBE_INTERVAL_MS: the live prober's findings (rpc-health route, readiness, change stream). */
   rpcHealth?: RpcHealthView | undefined;
+  /** RPC_AUTO_DISABLE: what the prober disabled (rpc-health's auto_disabled_at and reason, readiness' rpc component). */
+  autoHeal?: AutoHealView | undefined;
   /** RELAYER_SYNC_FILE: the relayer sync's state (its route, readiness, change stream). */
   relayers?: RelayersView | undefined;
   /** The operator console's files: served at `/` when given (null: not built, `/` says so). */
@@ -55,11 +57,11 @@ export function createApp(store: NetworkStore, options: AppOptions = {}): Koa {
   // Without a token there is no guard at all (not a pass-through): one step less on every read.
   const tokens = options.tokens ?? (options.apiKey ? new TokenSet([], options.apiKey) : null);
   const guard = tokens ? tokenGuard(tokens) : OPEN;
-  healthRoutes(router, store, { rpcHealth: options.rpcHealth, relayers: options.relayers, access: options.access });
+  healthRoutes(router, store, { rpcHealth: options.rpcHealth, autoHeal: options.autoHeal, relayers: options.relayers, access: options.access });
   docRoutes(router, loadSchemas());
   // Before the item routes: /networks/events would otherwise match /networks/:network_id.
   eventRoutes(router, store, guard, { heartbeatMs: options.heartbeatMs ?? 15_000, shutdown: options.shutdown ?? new AbortController().signal, rpcHealth: options.rpcHealth, relayers: options.relayers });
-  if (options.rpcHealth) rpcHealthRoutes(router, store, guard, options.rpcHealth);
+  if (options.rpcHealth) rpcHealthRoutes(router, store, guard, options.rpcHealth, options.autoHeal);
   networkRoutes(router, store, guard, { requireIfMatch: options.requireIfMatch ?? false });
   exportRoutes(router, store, guard);
   accessRoutes(router, guard);

@@ -80,12 +80,12 @@ export function claimedOf(fields: Record<string, unknown>): Claimed {
 
 /**
  * The URLs of a network's `rpc_urls` (its view with secrets revealed) that are enabled (weight
- * above 0), with their place in the list and what may be shown of each: a secret's value masked.
+ * above 0; all with `disabledToo`), with their place in the list and what may be shown of each: a secret's value masked.
  */
-export function enabledUrls(fields: Record<string, unknown>): Array<{ url: string; index: number; shown: string }> {
+export function enabledUrls(fields: Record<string, unknown>, disabledToo = false): Array<{ url: string; index: number; shown: string }> {
   return ((fields.rpc_urls ?? []) as Array<{ url: string; weight: number; secret?: boolean }>)
     .map(({ url, weight, secret }, index) => ({ url, weight, index, shown: secret === true ? maskSecretUrl(url) : url }))
-    .filter((e) => e.weight > 0)
+    .filter((e) => disabledToo || e.weight > 0)
     .map(({ url, index, shown }) => ({ url, index, shown }));
 }
 

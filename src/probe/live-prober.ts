@@ -19,11 +19,15 @@ export interface ProbeTarget {
   claimed: Claimed;
 }
 
-/** What to probe of the networks served (their views with secrets revealed): each one's enabled URLs and the chain its file claims. */
-export function targetsOf(networks: Iterable<{ id: string; fields: Record<string, unknown> }>): ProbeTarget[] {
+/**
+ * What to probe of the networks served (their views with secrets revealed): each one's enabled URLs
+ * (with `disabledToo`, the disabled ones as well: self-healing must see a disabled URL recover) and
+ * the chain its file claims.
+ */
+export function targetsOf(networks: Iterable<{ id: string; fields: Record<string, unknown> }>, disabledToo = false): ProbeTarget[] {
   const targets: ProbeTarget[] = [];
   for (const { id, fields } of networks) {
-    const enabled = enabledUrls(fields);
+    const enabled = enabledUrls(fields, disabledToo);
     targets.push({ id, family: id.slice(0, id.indexOf(':')), urls: enabled.map((e) => e.url), shown: enabled.map((e) => e.shown), indexes: enabled.map((e) => e.index), claimed: claimedOf(fields) });
   }
   return targets;
@@ -38,9 +42,16 @@ export interface RpcHealthChange {
   previous: ProbeStatus | null;
 }
 
+/** One network's probe: each probed URL's health (as shown) with its place in rpc_urls. */
+export interface NetworkProbe {
+  id: string;
+  results: Array<UrlHealth & { index: number }>;
+}
+
 export class LiveProber {
   private readonly health = new Map<string, UrlHealth[]>();
   private readonly listeners = new Set<(change: RpcHealthChange) => void>();
+  private readonly probedListeners = new Set<(probe: NetworkProbe) => void>();
   private readonly stopping = new AbortController();
   private running: Promise<void> | null = null;
   private lastRoundAt: Date | null = null;
@@ -85,6 +96,12 @@ export class LiveProber {
     return () => this.listeners.delete(listener);
   }
 
+  /** Hears every probe of a network, changed or not (self-healing counts verdicts in a row); returns the way to stop. */
+  onProbed(listener: (probe: NetworkProbe) => void): () => void {
+    this.probedListeners.add(listener);
+    return () => this.probedListeners.delete(listener);
+  }
+
   private async rounds(): Promise<void> {
     const signal = this.stopping.signal;
     while (!signal.aborted) {
@@ -114,5 +131,7 @@ export class LiveProber {
       const previous = before.get(h.url) ?? null;
       if (previous !== h.status) for (const listener of this.listeners) listener({ id: target.id, index: target.indexes[i] ?? i, url: h.url, status: h.status, previous });
     }
+    const probe = { id: target.id, results: results.map((h, i) => ({ ...h, index: target.indexes[i] ?? i })) };
+    for (const listener of this.probedListeners) listener(probe);
   }
 }

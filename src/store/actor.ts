@@ -23,6 +23,19 @@ export function actorTrailer(actor: Actor): string {
   return `Netcfg-Actor: ${actorLabel(actor)}`;
 }
 
+/** Why netcfg itself wrote: the commit's subject (in place of the usual one), a body of evidence, more trailers. */
+export interface WriteNote {
+  subject: string;
+  body: string;
+  trailers: string[];
+}
+
+/** A write's commit message: the subject, the note's body, then every trailer in the last paragraph, the actor's last. */
+export function commitMessage(subject: string, actor: Actor, note?: WriteNote): string {
+  const trailers = [...(note?.trailers ?? []), actorTrailer(actor)].join('\n');
+  return note ? `${note.subject}\n\n${note.body}\n\n${trailers}\n` : `${subject}\n\n${trailers}\n`;
+}
+
 /** Tokens that name no person: API_KEY's holder and the keyless loopback caller write as the operator netcfg is configured as. */
 export const OPERATOR_TOKENS: ReadonlySet<string> = new Set(['api-key', ANONYMOUS.name]);
 

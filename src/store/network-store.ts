@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { NetcfgError } from '../errors.js';
-import type { Actor } from './actor.js';
+import type { Actor, WriteNote } from './actor.js';
 import { ConfigFolder } from './files/config-folder.js';
 import { LOCK_DIR, requireNetworkId } from './files/layout.js';
 import type { Commit, GitAuthor } from './git/work-tree.js';
@@ -193,14 +193,14 @@ export class NetworkStore {
   }
 
   /**
-   * Validates a PATCH body and writes it as `actor` (NetworkWriter writes), what it sends back of a
-   * secret turned into its reference first (`revealSecrets`: it may write a value out). With a URL check,
+   * Validates a PATCH body and writes it as `actor` (NetworkWriter writes; `note`: netcfg's own why), what it
+   * sends back of a secret turned into its reference first (`revealSecrets`: it may write a value out). With a URL check,
    * the URLs are asked first (after the 404 and If-Match checks against the version served): in
    * `reject` mode one that serves another chain refuses the PATCH.
    */
-  async update(id: string, body: unknown, ifMatch: string | undefined, actor: Actor, revealSecrets = false): Promise<Updated> {
+  async update(id: string, body: unknown, ifMatch: string | undefined, actor: Actor, how: { revealSecrets?: boolean; note?: WriteNote } = {}): Promise<Updated> {
     const networkId = requireNetworkId(id);
-    body = restoreSecrets(body, this.index.get(networkId.id)?.secrets ?? [], this.index.secretValues(), revealSecrets);
+    body = restoreSecrets(body, this.index.get(networkId.id)?.secrets ?? [], this.index.secretValues(), how.revealSecrets === true);
     requireValidPatch(body, this.policy);
     if (this.closing) throw new NetcfgError('NOT_READY', 'netcfg is shutting down; retry (another replica may answer).');
     if (!this.writesOpen || (!this.index.has(networkId.id) && !this.loaded)) {
@@ -212,7 +212,7 @@ export class NetworkStore {
     const current = this.index.get(networkId.id);
     const served = { id: networkId, record: current, onDisk: current !== undefined && !this.index.problemPaths().includes(current.path) };
     const findings = this.urlCheck ? await checkPatchUrls(this.urlCheck, served, changes, ifMatch, this.policy.secrets) : [];
-    return { record: await this.writer.update({ id: networkId, changes, ifMatch, actor }), findings };
+    return { record: await this.writer.update({ id: networkId, changes, ifMatch, actor, note: how.note }), findings };
   }
 
   /** The commits of a network's file, newest first (the folder must be in a git work tree). */

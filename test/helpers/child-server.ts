@@ -2,6 +2,7 @@
  * The built server (dist/src/main.js) as a child process on a free loopback port: the real thing,
  * for tests that kill it, run several on one folder, or drive it with the SDK.
  */
+import { EventEmitter } from 'node:events';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -12,6 +13,8 @@ export interface ChildServer {
   process: ChildProcess;
   /** Every log line the server wrote, parsed. */
   logs: Array<Record<string, unknown>>;
+  /** The first log line (already written, or to come) that `predicate` accepts; rejects after `deadlineMs` saying what was awaited. */
+  untilLog(predicate: (line: Record<string, unknown>) => boolean, deadlineMs: number, what: string): Promise<Record<string, unknown>>;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
@@ -23,6 +26,7 @@ export async function startChild(env: Record<string, string>, options: { waitRea
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: Array<Record<string, unknown>> = [];
+  const lines = new EventEmitter();
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -37,6 +41,7 @@ export async function startChild(env: Record<string, string>, options: { waitRea
       try {
         const entry = JSON.parse(line) as Record<string, unknown>;
         logs.push(entry);
+        lines.emit('line', entry);
         if (entry.msg === 'listening') {
           clearTimeout(timer);
           resolve(String(entry.url));
@@ -57,6 +62,23 @@ export async function startChild(env: Record<string, string>, options: { waitRea
     url,
     process: child,
     logs,
+    untilLog(predicate, deadlineMs, what) {
+      const found = logs.find(predicate);
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          lines.off('line', heard);
+          reject(new Error(`${what}: not logged within ${deadlineMs} ms`));
+        }, deadlineMs);
+        const heard = (entry: Record<string, unknown>): void => {
+          if (!predicate(entry)) return;
+          clearTimeout(timer);
+          lines.off('line', heard);
+          resolve(entry);
+        };
+        lines.on('line', heard);
+      });
+    },
     async stop(signal = 'SIGTERM') {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       child.kill(signal);

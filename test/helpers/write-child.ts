@@ -24,6 +24,7 @@ export async function startWriteChild(env: Record<string, string>, deadlineMs = 
       url,
       process: child,
       logs: [],
+      untilLog: () => Promise.reject(new Error('this child writes no log to read (its stdout is ignored)')),
       async stop(signal = 'SIGTERM') {
         if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
         child.kill(signal);

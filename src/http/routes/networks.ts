@@ -114,7 +114,7 @@ export function networkRoutes(router: Router, store: NetworkStore, guard: Guard,
     }
     if (String(ctx.request.rawBody ?? '').trim() === '') throw new NetcfgError('MALFORMED_JSON', EMPTY_BODY); // chunked, with nothing in it
     const reveal = revealsSecrets(ctx);
-    const { record, findings } = await store.update(String(ctx.params.network_id), ctx.request.body, ifMatch, (ctx.state.actor as Actor | undefined) ?? ANONYMOUS, reveal);
+    const { record, findings } = await store.update(String(ctx.params.network_id), ctx.request.body, ifMatch, (ctx.state.actor as Actor | undefined) ?? ANONYMOUS, { revealSecrets: reveal });
     ctx.set('ETag', record.etag);
     ctx.type = 'application/json';
     const body = reveal ? revealedBodyOf(record) : record.body;

@@ -31,13 +31,21 @@ export interface RpcHealthView {
   onChange(listener: (change: RpcHealthEvent) => void): () => void;
 }
 
-export function rpcHealthRoutes(router: Router, store: NetworkStore, guard: Guard, view: RpcHealthView): void {
+/** RPC_AUTO_DISABLE: what the prober disabled and has not restored, by place in rpc_urls. */
+export interface AutoHealView {
+  of(id: string): Map<number, { at: string; reason: string }>;
+  disabledNow(): number;
+}
+
+export function rpcHealthRoutes(router: Router, store: NetworkStore, guard: Guard, view: RpcHealthView, heal?: AutoHealView): void {
   router.get(['/api/v1/networks/:network_id/rpc-health', '/networks/:network_id/rpc-health'], ...guard('read'), withinScope, (ctx: Context) => {
     const record = store.get(String(ctx.params.network_id));
     const probed = new Map((view.of(record.id) ?? []).map((h) => [h.url, h]));
+    const disabled = heal?.of(record.id) ?? new Map<number, { at: string; reason: string }>();
     const urls = ((networkOf(record).rpc_urls ?? []) as Array<{ url: string }>).map(({ url }, index) => {
       const health = probed.get(url) ?? { url, status: 'pending', head: null, lag: null, latency_ms: null, checked_at: null, error: null };
-      return { index, ...health, url: redactUrl(url), error: health.error === null ? null : redactText(health.error) };
+      const auto = disabled.get(index);
+      return { index, ...health, url: redactUrl(url), error: health.error === null ? null : redactText(health.error), ...(auto ? { auto_disabled_at: auto.at, reason: redactText(auto.reason) } : {}) };
     });
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { success: true, data: urls, error: null };
@@ -55,10 +63,10 @@ export function rpcHealthRoutes(router: Router, store: NetworkStore, guard: Guar
 }
 
 /** The readiness `rpc` component: degraded while any URL is not fine; readiness itself is never made 503 by it. */
-export function rpcComponent(view: RpcHealthView): Record<string, unknown> {
+export function rpcComponent(view: RpcHealthView, heal?: AutoHealView): Record<string, unknown> {
   const { counts, last_round_at } = view.summary();
   const bad = Object.entries(counts).some(([status, n]) => status !== 'ok' && n > 0);
-  return { status: bad ? 'degraded' : 'healthy', ...counts, last_round_at };
+  return { status: bad ? 'degraded' : 'healthy', ...counts, last_round_at, ...(heal ? { auto_disabled: heal.disabledNow() } : {}) };
 }
 
 export function rpcHealthFrame({ id, index, url, status, previous }: RpcHealthEvent): string {

@@ -10,7 +10,7 @@ import type { NetworkStore } from '../../store/network-store.js';
 import type { Schemas } from '../../store/validation/schemas.js';
 import { buildOpenApi } from '../openapi.js';
 import { relayersComponent, type RelayersView } from './relayers.js';
-import { rpcComponent, type RpcHealthView } from './rpc-health.js';
+import { rpcComponent, type AutoHealView, type RpcHealthView } from './rpc-health.js';
 
 /** API_TOKENS_FILE as readiness shows it: how many tokens, and why its last change was not taken; never a name. */
 export interface AccessView {
@@ -18,8 +18,8 @@ export interface AccessView {
   problem(): string | null;
 }
 
-export function healthRoutes(router: Router, store: NetworkStore, views: { rpcHealth?: RpcHealthView | undefined; relayers?: RelayersView | undefined; access?: AccessView | undefined } = {}): void {
-  const { rpcHealth, relayers, access } = views;
+export function healthRoutes(router: Router, store: NetworkStore, views: { rpcHealth?: RpcHealthView | undefined; autoHeal?: AutoHealView | undefined; relayers?: RelayersView | undefined; access?: AccessView | undefined } = {}): void {
+  const { rpcHealth, autoHeal, relayers, access } = views;
   router.get('/api/v1/health', (ctx) => {
     ctx.type = 'text/plain';
     ctx.body = 'OK';
@@ -31,7 +31,7 @@ export function healthRoutes(router: Router, store: NetworkStore, views: { rpcHe
     ctx.set('Cache-Control', 'no-store');
     const components = {
       ...report.components,
-      ...(rpcHealth ? { rpc: rpcComponent(rpcHealth) } : {}),
+      ...(rpcHealth ? { rpc: rpcComponent(rpcHealth, autoHeal) } : {}),
       ...(relayers ? { relayers: relayersComponent(relayers) } : {}),
       ...(access ? { access: { status: access.problem() ? 'degraded' : 'healthy', tokens: access.size, problem: access.problem() } } : {}),
     };

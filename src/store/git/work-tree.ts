@@ -24,6 +24,8 @@ export interface Commit {
   message: string;
   /** Who made the change, from the commit's `Netcfg-Actor` trailer (actor.ts); null for a commit without one (made outside netcfg). */
   actor: string | null;
+  /** What the prober's self-healing did in this commit (its `Netcfg-Rpc-Auto` trailers), when it did anything. */
+  rpc_auto?: string[];
 }
 
 const RETRY_MS = [200, 1000, 5000, 30_000];
@@ -83,7 +85,7 @@ export class WorkTree implements Committer {
   async history(files: string[], skip: number, limit: number): Promise<{ commits: Commit[]; total: number }> {
     const rels = files.map((f) => path.relative(this.top, f));
     const [log, count] = await Promise.all([
-      this.git(['log', `--skip=${skip}`, `--max-count=${limit}`, '--format=%H%x1f%an%x1f%ae%x1f%aI%x1f%(trailers:key=Netcfg-Actor,valueonly,separator=%x2C)%x1f%s%x1e', '--', ...rels]),
+      this.git(['log', `--skip=${skip}`, `--max-count=${limit}`, '--format=%H%x1f%an%x1f%ae%x1f%aI%x1f%(trailers:key=Netcfg-Actor,valueonly,separator=%x2C)%x1f%(trailers:key=Netcfg-Rpc-Auto,valueonly,separator=%x1d)%x1f%s%x1e', '--', ...rels]),
       this.git(['rev-list', '--count', 'HEAD', '--', ...rels]).catch(() => '0'),
     ]);
     const commits = log
@@ -91,8 +93,9 @@ export class WorkTree implements Committer {
       .map((r) => r.trim())
       .filter((r) => r !== '')
       .map((r) => {
-        const [sha = '', author = '', email = '', date = '', trailer = '', message = ''] = r.split('\x1f');
-        return { sha, author, email, date, message, actor: trailer.trim().split(',')[0] || null };
+        const [sha = '', author = '', email = '', date = '', trailer = '', auto = '', message = ''] = r.split('\x1f');
+        const rpcAuto = auto.split('\x1d').map((a) => a.trim()).filter((a) => a !== '');
+        return { sha, author, email, date, message, actor: trailer.trim().split(',')[0] || null, ...(rpcAuto.length > 0 ? { rpc_auto: rpcAuto } : {}) };
       });
     return { commits, total: Number(count.trim()) || 0 };
   }

@@ -23,7 +23,7 @@ import { FileReplacer } from './file-replacer.js';
 import type { DiskSteps } from './disk-steps.js';
 import type { HeldLock, WriteLocks } from './write-lock.js';
 import { detailsOf, editedText, ifMatchAccepts } from './network-edit.js';
-import { actorLabel, actorTrailer, authorLineOf, type Actor } from '../actor.js';
+import { actorLabel, authorLineOf, commitMessage, type Actor, type WriteNote } from '../actor.js';
 import { ATTEMPT_RETRIES, type AttemptRetry, type RetryCounts } from '../retries.js';
 
 export interface UpdateRequest {
@@ -34,6 +34,8 @@ export interface UpdateRequest {
   ifMatch?: string | undefined;
   /** Who writes: the commit's author and the change event's actor. */
   actor: Actor;
+  /** Why, when the writer is netcfg itself: its commit's subject, body and trailers (actor.ts' WriteNote). */
+  note?: WriteNote | undefined;
 }
 
 /** What the writer works with, all given when it is built. */
@@ -167,7 +169,7 @@ export class NetworkWriter {
   }
 
   /** Holding the network's cross-process lock: replace the file, serve the new record, commit it. */
-  private async write({ id, actor }: UpdateRequest, current: Current, next: { text: string; record: NetworkRecord }, fields: string[], held: HeldLock | null): Promise<Written | AttemptRetry> {
+  private async write({ id, actor, note }: UpdateRequest, current: Current, next: { text: string; record: NetworkRecord }, fields: string[], held: HeldLock | null): Promise<Written | AttemptRetry> {
     const { push, committer, gitLock } = this.strategy;
     const lock = held ?? (await this.lock(id));
     // With GIT_SYNC the new version is served once it is in the remote, not when it is on this disk.
@@ -182,7 +184,7 @@ export class NetworkWriter {
         throw storageError(err, `write ${current.rel}`, this.refused);
       });
       if (outcome !== 'renamed') return outcome === 'changed' ? 'moved' : 'gone';
-      const message = `netcfg: update ${fields.join(', ')} of ${id.id}\n\n${actorTrailer(actor)}\n`;
+      const message = commitMessage(`netcfg: update ${fields.join(', ')} of ${id.id}`, actor, note);
       const author = authorLineOf(actor, this.parts.netcfgAuthor);
       if (push) {
         // The remote is what makes it durable: a restart resets the clone to it, so no folder fsync here.

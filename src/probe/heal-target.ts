@@ -1,0 +1,54 @@
+/**
+ * What self-healing (auto-heal.ts) needs of netcfg, and how main gives it the store: through its
+ * public methods only, as any client writes: a PATCH of rpc_urls with If-Match, as its own actor.
+ */
+import { NetcfgError } from '../errors.js';
+import type { WriteNote } from '../store/actor.js';
+import { networkOf, writtenNetworkOf } from '../store/network-record.js';
+import type { NetworkStore } from '../store/network-store.js';
+
+export interface HealTarget {
+  /** The network served now: its ETag, rpc_urls as served (`{url, weight}`, a secret masked) and as written, and whether its file is invalid now. */
+  network(id: string): { etag: string; served: Array<{ url: string; weight: number }>; written: unknown[]; invalid: boolean } | null;
+  /** Writes `rpcUrls` if the network is still at `etag`; 'moved' when it is not (412), or is gone (404). */
+  write(id: string, rpcUrls: unknown[], etag: string, note: WriteNote): Promise<'written' | 'moved'>;
+  /** The `Netcfg-Rpc-Auto` records of the prober's commits to the network's file since anyone else's, newest first. */
+  records(id: string): Promise<string[]>;
+}
+
+const PROBER = { kind: 'system', name: 'rpc-prober' } as const;
+
+export function healTargetOf(store: NetworkStore): HealTarget {
+  return {
+    network(id) {
+      let record;
+      try {
+        record = store.get(id);
+      } catch {
+        return null; // not served (any more)
+      }
+      const invalid = store.readiness().components.index.invalid_files.some((f) => f.path === record.path);
+      return { etag: record.etag, served: networkOf(record).rpc_urls as Array<{ url: string; weight: number }>, written: writtenNetworkOf(record).rpc_urls as unknown[], invalid };
+    },
+    async write(id, rpcUrls, etag, note) {
+      try {
+        await store.update(id, { rpc_urls: rpcUrls }, etag, PROBER, { note });
+        return 'written';
+      } catch (err) {
+        if (err instanceof NetcfgError && (err.code === 'PRECONDITION_FAILED' || err.code === 'NETWORK_NOT_FOUND')) return 'moved';
+        throw err;
+      }
+    },
+    async records(id) {
+      const records: string[] = [];
+      for (let skip = 0; ; skip += 50) {
+        const { commits } = await store.history(id, skip, 50);
+        for (const commit of commits) {
+          if (commit.actor !== `${PROBER.kind}:${PROBER.name}`) return records;
+          records.push(...(commit.rpc_auto ?? []));
+        }
+        if (commits.length < 50) return records;
+      }
+    },
+  };
+}
