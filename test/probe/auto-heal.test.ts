@@ -12,6 +12,7 @@ import { startFakeRpc, type Answer, type FakeRpc } from '../helpers/fake-rpc.js'
 import { makeConfigDir, removeDir } from '../helpers/fixtures.js';
 import { git, initRepo } from '../helpers/git-repo.js';
 import { startStandInRelayer, type StandInRelayer } from '../helpers/stand-in-relayer.js';
+import { bareOf, cloneOf, startGitRemote, type GitRemote } from '../helpers/git-daemon.js';
 
 const SEPOLIA = '0xaa36a7';
 const HEAL = { RPC_PROBE_INTERVAL_MS: '1000', RPC_AUTO_DISABLE: 'true', RPC_AUTO_DISABLE_PROBES: '2', RPC_AUTO_DISABLE_MS: '0', GIT_COMMIT: 'true' };
@@ -23,6 +24,8 @@ describe('probe/auto-heal: RPC_AUTO_DISABLE (built server, fake endpoints, GIT_C
   let server: ChildServer | undefined;
   const fakes: FakeRpc[] = [];
   let relayer: StandInRelayer | undefined;
+  let remote: GitRemote | undefined;
+  let replicas: ChildServer[] = [];
   const endpoint = async (): Promise<{ fake: FakeRpc; answers: Record<string, Answer> }> => {
     const answers: Record<string, Answer> = { eth_chainId: { result: SEPOLIA }, eth_blockNumber: { result: '0x64' } };
     const fake = await startFakeRpc(answers);
@@ -42,6 +45,10 @@ describe('probe/auto-heal: RPC_AUTO_DISABLE (built server, fake endpoints, GIT_C
     server = undefined;
     await relayer?.close();
     relayer = undefined;
+    await Promise.all(replicas.splice(0).map((r) => r.stop()));
+    await remote?.stop();
+    if (remote) removeDir(remote.dir);
+    remote = undefined;
     await Promise.all(fakes.splice(0).map((f) => f.close()));
     removeDir(root);
   });
@@ -93,6 +100,21 @@ describe('probe/auto-heal: RPC_AUTO_DISABLE (built server, fake endpoints, GIT_C
     // The other one recovered too, but the hour's two changes are spent: its restore waits for the next hour.
     await s.untilLog((l) => l.msg === 'rpc self-healing: change not made' && l.reason === 'hourly_cap' && l.network === disabled[1]?.network, 15_000, 'the other restore held by the cap');
     expect(read(rel)).to.include('weight: 0');
+  });
+
+  it('two GIT_SYNC replicas seeing the same dark URL make one commit, not two', async () => {
+    const [good, bad] = [await endpoint(), await endpoint()];
+    remote = await startGitRemote({ 'evm/sepolia.yaml': fileOf(`  - ${good.fake.url}\n  - url: ${bad.fake.url}\n    weight: 40\n`) });
+    root = makeConfigDir();
+    const env = (i: number) => ({ CONFIG_DIR: path.join(cloneOf(remote as GitRemote, `replica-${i}`), 'config', 'networks'), ...HEAL, GIT_COMMIT: '', GIT_SYNC: 'true', GIT_SYNC_INTERVAL_MS: '200' });
+    replicas = await Promise.all([0, 1].map((i) => startChild(env(i))));
+    bad.answers.eth_chainId = { result: '0x1' };
+    const [a, b] = replicas as [ChildServer, ChildServer];
+    await Promise.race([a, b].map((r) => r.untilLog(logged('rpc self-healing: URL disabled'), 15_000, 'a disable')));
+    // Once both serve the disabled URL, neither can disable it again: a write in flight is refused by its If-Match.
+    await Promise.all([a, b].map((r) => r.untilLog((l) => l.msg === 'index change' && (l.change as { id?: string }).id === 'evm:sepolia', 15_000, 'the disable served')));
+    const log = git(bareOf(remote), 'log', '--format=%(trailers:key=Netcfg-Actor,valueonly,separator=%x2C)');
+    expect(log.split('\n').filter((a) => a === 'system:rpc-prober'), 'one prober commit in the remote').to.have.length(1);
   });
 
   it('a restart between the disable and the recovery restores from the commit\'s record', async () => {
