@@ -89,8 +89,8 @@ export function NetworkPage({ id, api, subscribe, probing, mayWrite }: { id: str
   useEffect(() => {
     if (!probing) return;
     const load = (): void => {
-      api.get<Array<{ index: number; status: string; error: string | null }>>(`${path}/rpc-health`).then(
-        ({ data }) => setHealth(new Map(data.map((h) => [h.index, h.error ? `${h.status}: ${h.error}` : h.status]))),
+      api.get<Array<{ index: number; status: string; error: string | null; auto_disabled_at?: string; reason?: string }>>(`${path}/rpc-health`).then(
+        ({ data }) => setHealth(new Map(data.map((h) => [h.index, `${h.error ? `${h.status}: ${h.error}` : h.status}${h.auto_disabled_at ? `; auto-disabled by netcfg's prober at ${h.auto_disabled_at} (${h.reason ?? ''}); see history` : ''}`]))),
         () => undefined, // shown again at the next rpc_health event
       );
     };

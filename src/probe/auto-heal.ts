@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { NetworkProbe } from './live-prober.js';
-import type { HealTarget } from './heal-target.js';
+import type { HealRecord, HealTarget } from './heal-target.js';
 
 export interface HealOptions {
   /** RPC_AUTO_DISABLE_PROBES: verdicts in a row before acting. */
@@ -42,6 +42,7 @@ export class AutoHeal {
   private readonly streaks = new Map<string, Streak>();
   /** `${id}#${index}` of each URL the prober disabled and has not restored, with when and why. */
   private readonly disabled = new Map<string, AutoDisabled>();
+  private readonly recalled = new Set<string>();
   private readonly changes: number[] = [];
   private readonly tally = { disabled: 0, restored: 0, skipped: {} as Record<string, number> };
   private acting: Promise<void> = Promise.resolve();
@@ -60,6 +61,11 @@ export class AutoHeal {
       const key = `${probe.id}#${result.index}`;
       const served = network.served[result.index];
       if (served === undefined || served.url !== result.url) continue; // the list moved since the probe began
+      // After a restart, what the prober disabled before is read back from its commits, once per version.
+      if (served.weight === 0 && !this.disabled.has(key) && !this.recalled.has(`${key} ${network.etag}`)) {
+        this.recalled.add(`${key} ${network.etag}`);
+        this.queue(() => this.recall(probe.id, result.index, network.written[result.index]));
+      }
       const bad = result.status === 'unreachable' || result.status === 'wrong_chain';
       if (!bad && result.status !== 'ok') {
         this.streaks.delete(key);
@@ -107,7 +113,7 @@ export class AutoHeal {
     if (!network.served.some((e, k) => k !== index && e.weight > 0)) return this.skip('last_url', id, index);
     if (!this.mayChange()) return this.skip('hourly_cap', id, index);
     const entry = network.written[index];
-    const trailer = `disabled rpc_urls[${index}] weight=${served.weight} url=${fingerprint(entry)}`;
+    const trailer = `disabled rpc_urls[${index}] weight=${served.weight} url=${fingerprint(entry)} status=${streak.status}`;
     const body = `rpc_urls[${index}] (${streak.url}) was ${streak.status} for ${streak.count} probes in a row, from ${streak.first} to ${streak.last}${streak.error ? `: ${streak.error}` : ''}.\nnetcfg's prober set its weight from ${served.weight} to 0 (RPC_AUTO_DISABLE); it restores ${served.weight} once the URL answers ok for ${this.options.probes} probes over ${this.options.spanMs} ms.`;
     const note = { subject: `netcfg: disable rpc_urls[${index}] of ${id} (${streak.status})`, body, trailers: [`Netcfg-Rpc-Auto: ${trailer}`] };
     if ((await this.target.write(id, withWeight(network.written, index, 0), streak.etag, note)) === 'moved') return this.skip('changed', id, index);
@@ -122,7 +128,7 @@ export class AutoHeal {
     const served = network?.served[index];
     if (!network || !served || served.weight !== 0 || network.etag !== streak.etag) return;
     if (network.invalid) return this.skip('invalid_file', id, index);
-    const weight = recordedWeight(await this.target.records(id), index, fingerprint(network.written[index]));
+    const weight = recorded(await this.target.records(id), index, fingerprint(network.written[index]))?.weight ?? null;
     if (weight === null) return this.skip('not_ours', id, index);
     if (!this.mayChange()) return this.skip('hourly_cap', id, index);
     const body = `rpc_urls[${index}] (${streak.url}) answered ok for ${streak.count} probes in a row, from ${streak.first} to ${streak.last}.\nnetcfg's prober restored the weight it had before it disabled it: ${weight}.`;
@@ -132,6 +138,13 @@ export class AutoHeal {
     this.tally.restored++;
     this.disabled.delete(`${id}#${index}`);
     this.log.info({ network: id, index, url: streak.url, weight }, 'rpc self-healing: URL restored');
+  }
+
+  private async recall(id: string, index: number, entry: unknown): Promise<void> {
+    const found = recorded(await this.target.records(id), index, fingerprint(entry));
+    if (!found) return;
+    this.disabled.set(`${id}#${index}`, { at: found.at, reason: found.status });
+    this.log.info({ network: id, index, at: found.at }, 'rpc self-healing: a URL it disabled, read back from its commit');
   }
 
   /** Whether another change fits in the last hour's budget. */
@@ -163,15 +176,15 @@ function fingerprint(entry: unknown): string {
 }
 
 /**
- * The weight the prober's newest `disabled` record of this URL kept, from the records of the
- * prober's own commits since the last commit of anyone else (newest first); null when a person
+ * The prober's newest `disabled` record of this URL (the weight it kept, when, why), from the records
+ * of its own commits since the last commit of anyone else (newest first); null when a person
  * committed since, or the newest record of it is a restore.
  */
-function recordedWeight(records: string[] | null, index: number, url: string): number | null {
-  for (const record of records ?? []) {
-    const match = /^(disabled|restored) rpc_urls\[(\d+)\] weight=(\d+) url=([0-9a-f]+)$/.exec(record);
+function recorded(records: HealRecord[], index: number, url: string): { weight: number; at: string; status: string } | null {
+  for (const { at, record } of records) {
+    const match = /^(disabled|restored) rpc_urls\[(\d+)\] weight=(\d+) url=([0-9a-f]+)(?: status=(\S+))?$/.exec(record);
     if (!match || match[4] !== url || Number(match[2]) !== index) continue;
-    return match[1] === 'disabled' ? Number(match[3]) : null;
+    return match[1] === 'disabled' ? { weight: Number(match[3]), at, status: match[5] ?? 'unreachable' } : null;
   }
   return null;
 }

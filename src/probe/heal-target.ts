@@ -13,7 +13,13 @@ export interface HealTarget {
   /** Writes `rpcUrls` if the network is still at `etag`; 'moved' when it is not (412), or is gone (404). */
   write(id: string, rpcUrls: unknown[], etag: string, note: WriteNote): Promise<'written' | 'moved'>;
   /** The `Netcfg-Rpc-Auto` records of the prober's commits to the network's file since anyone else's, newest first. */
-  records(id: string): Promise<string[]>;
+  records(id: string): Promise<HealRecord[]>;
+}
+
+/** One `Netcfg-Rpc-Auto` trailer and its commit's date. */
+export interface HealRecord {
+  at: string;
+  record: string;
 }
 
 const PROBER = { kind: 'system', name: 'rpc-prober' } as const;
@@ -40,12 +46,12 @@ export function healTargetOf(store: NetworkStore): HealTarget {
       }
     },
     async records(id) {
-      const records: string[] = [];
+      const records: HealRecord[] = [];
       for (let skip = 0; ; skip += 50) {
         const { commits } = await store.history(id, skip, 50);
         for (const commit of commits) {
           if (commit.actor !== `${PROBER.kind}:${PROBER.name}`) return records;
-          records.push(...(commit.rpc_auto ?? []));
+          records.push(...(commit.rpc_auto ?? []).map((record) => ({ at: commit.date, record })));
         }
         if (commits.length < 50) return records;
       }

@@ -63,7 +63,7 @@ describe('probe/auto-heal: RPC_AUTO_DISABLE (built server, fake endpoints, GIT_C
     bad.answers.eth_chainId = { result: '0x1' }; // someone repointed the backup at mainnet
     await s.untilLog(logged('rpc self-healing: URL disabled'), 15_000, 'the disable');
     expect(read('evm/sepolia.yaml')).to.include('weight: 0').and.include('# sepolia, by hand').and.include('chain_id: 11155111 # sepolia');
-    expect(git(root, 'log', '-1', '--format=%an|%(trailers:key=Netcfg-Actor,valueonly,separator=%x2C)|%(trailers:key=Netcfg-Rpc-Auto,valueonly,separator=%x2C)|%s').trim()).to.match(/^netcfg rpc-prober\|system:rpc-prober\|disabled rpc_urls\[1\] weight=50 url=[0-9a-f]{16}\|netcfg: disable rpc_urls\[1\] of evm:sepolia \(wrong_chain\)$/);
+    expect(git(root, 'log', '-1', '--format=%an|%(trailers:key=Netcfg-Actor,valueonly,separator=%x2C)|%(trailers:key=Netcfg-Rpc-Auto,valueonly,separator=%x2C)|%s').trim()).to.match(/^netcfg rpc-prober\|system:rpc-prober\|disabled rpc_urls\[1\] weight=50 url=[0-9a-f]{16} status=wrong_chain\|netcfg: disable rpc_urls\[1\] of evm:sepolia \(wrong_chain\)$/);
     expect(git(root, 'log', '-1', '--format=%b')).to.match(/was wrong_chain for 2 probes in a row, from \S+Z to \S+Z/);
     expect((await sent).body).to.deep.equal({ rpc_urls: [{ url: good.fake.url, weight: 100 }, { url: bad.fake.url, weight: 0 }] });
     const health = (await (await fetch(`${s.url}/api/v1/networks/evm:sepolia/rpc-health`)).json()) as { data: Array<Record<string, unknown>> };
@@ -123,8 +123,11 @@ describe('probe/auto-heal: RPC_AUTO_DISABLE (built server, fake endpoints, GIT_C
     bad.answers.eth_chainId = { result: '0x1' };
     await s.untilLog(logged('rpc self-healing: URL disabled'), 15_000, 'the disable');
     await s.stop();
-    bad.answers.eth_chainId = { result: SEPOLIA };
     server = await startChild({ CONFIG_DIR: root, ...HEAL });
+    await server.untilLog(logged('rpc self-healing: a URL it disabled, read back from its commit'), 15_000, 'the record read back');
+    const health = (await (await fetch(`${server.url}/api/v1/networks/evm:sepolia/rpc-health`)).json()) as { data: Array<Record<string, unknown>> };
+    expect(health.data[1]).to.include({ reason: 'wrong_chain' }).and.include.keys('auto_disabled_at');
+    bad.answers.eth_chainId = { result: SEPOLIA };
     await server.untilLog(logged('rpc self-healing: URL restored'), 15_000, 'the restore after a restart');
     expect(read('evm/sepolia.yaml')).to.include('weight: 30');
   });
