@@ -10,21 +10,17 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
 import { NetcfgError } from '../../errors.js';
-import type { PushOutcome, ServedHold, WriteStrategy } from './write-strategy.js';
-import type { ConfigFolder } from '../files/config-folder.js';
+import type { PushOutcome, WriterParts, WriteStrategy } from './write-strategy.js';
 import type { NetworkId } from '../files/layout.js';
 import { isGone } from '../files/served-file.js';
-import type { NetworkIndex } from '../index/network-index.js';
 import type { NetworkRecord } from '../network-record.js';
 import { etagOf, parseNetworkData, parseYaml } from '../validation/network-file.js';
-import type { UrlPolicy } from '../validation/url-rules.js';
 import { fileGone, readCurrent, storageError, type Current } from './current-file.js';
 import { FileReplacer } from './file-replacer.js';
-import type { DiskSteps } from './disk-steps.js';
-import type { HeldLock, WriteLocks } from './write-lock.js';
+import type { HeldLock } from './write-lock.js';
 import { detailsOf, editedText, ifMatchAccepts } from './network-edit.js';
 import { actorLabel, authorLineOf, commitMessage, type Actor, type WriteNote } from '../actor.js';
-import { ATTEMPT_RETRIES, type AttemptRetry, type RetryCounts } from '../retries.js';
+import { ATTEMPT_RETRIES, type AttemptRetry } from '../retries.js';
 
 export interface UpdateRequest {
   id: NetworkId;
@@ -36,22 +32,6 @@ export interface UpdateRequest {
   actor: Actor;
   /** Why, when the writer is netcfg itself: its commit's subject, body and trailers (actor.ts' WriteNote). */
   note?: WriteNote | undefined;
-}
-
-/** What the writer works with, all given when it is built. */
-export interface WriterParts {
-  /** netcfg's own git identity: its commits' committer, and the author of what the operator writes (actor.ts). */
-  netcfgAuthor: { name: string; email: string };
-  folder: ConfigFolder;
-  index: NetworkIndex;
-  /** GIT_SYNC: keeps a network served at its pushed version while its write is on its way (the disk sync). */
-  served: ServedHold;
-  policy: UrlPolicy;
-  fs: DiskSteps;
-  locks: WriteLocks;
-  strategy: WriteStrategy;
-  /** Where each retry and wait is counted (retries.ts). */
-  retries: RetryCounts;
 }
 
 /** A write done in this clone; with GIT_SYNC, `pushed` settles once the remote has it. */

@@ -2,9 +2,16 @@
  * Where a write goes beyond its file, chosen once when the store is built and handed to the writer
  * (network-writer.ts): nowhere (no git work tree), a commit of that file alone (GIT_COMMIT), or
  * the remote branch, before the write's answer (GIT_SYNC). The store's git (store-git.ts) is the
- * strategy in a work tree; its parts are known once it has opened git at start.
+ * strategy in a work tree; its parts are known once it has opened git at start. WriterParts, last,
+ * is everything the writer is built with.
  */
 import type { NetworkId } from '../files/layout.js';
+import type { ConfigFolder } from '../files/config-folder.js';
+import type { NetworkIndex } from '../index/network-index.js';
+import type { UrlPolicy } from '../validation/url-rules.js';
+import type { DiskSteps } from './disk-steps.js';
+import type { WriteLocks } from './write-lock.js';
+import type { RetryCounts } from '../retries.js';
 
 /** How a push ended for a write: in the remote, or refused because the remote moved on (it is made again). */
 export type PushOutcome = 'pushed' | 'rejected';
@@ -54,3 +61,19 @@ export interface WriteStrategy {
 
 /** Writes that go to their file and nowhere else (no git work tree). */
 export const FILE_ONLY: WriteStrategy = { gitLock: null, committer: null, push: null };
+
+/** What the writer works with, all given when it is built. */
+export interface WriterParts {
+  /** netcfg's own git identity: its commits' committer, and the author of what the operator writes (actor.ts). */
+  netcfgAuthor: { name: string; email: string };
+  folder: ConfigFolder;
+  index: NetworkIndex;
+  /** GIT_SYNC: keeps a network served at its pushed version while its write is on its way (the disk sync). */
+  served: ServedHold;
+  policy: UrlPolicy;
+  fs: DiskSteps;
+  locks: WriteLocks;
+  strategy: WriteStrategy;
+  /** Where each retry and wait is counted (retries.ts). */
+  retries: RetryCounts;
+}
