@@ -30,6 +30,23 @@ describe('config', () => {
     for (const [name, value] of cases) expect(secrets?.(name), name).to.equal(value);
   });
 
+  it('RPC_AUTO_DISABLE: off by default, its defaults, and refused without the live prober or git to record its changes', () => {
+    const on = { RPC_AUTO_DISABLE: 'true', RPC_PROBE_INTERVAL_MS: '60000', GIT_COMMIT: 'true' };
+    const cases: Array<[string, Record<string, string>, unknown]> = [
+      ['unset', {}, null],
+      ['on, defaults', on, { probes: 3, spanMs: 300_000, maxPerHour: 10 }],
+      ['on, set', { ...on, RPC_AUTO_DISABLE_PROBES: '2', RPC_AUTO_DISABLE_MS: '0', RPC_AUTO_DISABLE_MAX_PER_HOUR: '1' }, { probes: 2, spanMs: 0, maxPerHour: 1 }],
+      ['on with GIT_SYNC', { RPC_AUTO_DISABLE: 'true', RPC_PROBE_INTERVAL_MS: '60000', GIT_SYNC: 'true' }, { probes: 3, spanMs: 300_000, maxPerHour: 10 }],
+      ['no prober', { RPC_AUTO_DISABLE: 'true', GIT_COMMIT: 'true' }, /RPC_PROBE_INTERVAL_MS/],
+      ['no git', { RPC_AUTO_DISABLE: 'true', RPC_PROBE_INTERVAL_MS: '60000' }, /GIT_COMMIT or GIT_SYNC/],
+      ['zero probes', { ...on, RPC_AUTO_DISABLE_PROBES: '0' }, /RPC_AUTO_DISABLE_PROBES/],
+    ];
+    for (const [what, env, expected] of cases) {
+      if (expected instanceof RegExp) expect(() => configFromEnv(env), what).to.throw(expected);
+      else expect(configFromEnv(env).autoHeal, what).to.deep.equal(expected);
+    }
+  });
+
   it('reads every variable', () => {
     const c = configFromEnv({
       HOST: '0.0.0.0', PORT: '8080', CONFIG_DIR: '/srv/n', API_KEY: KEY, LOG_LEVEL: 'WARN', REQUIRE_IF_MATCH: 'true',
