@@ -10,7 +10,8 @@ import { configFromEnv, ConfigError, environment, policyFromEnv } from './config
 import { serve } from './main.js';
 import { probeNetworks } from './probe/probe-folder.js';
 import { DEFAULT_PROBER, Prober } from './probe/prober.js';
-import { revealedNetworkOf } from './store/network-record.js';
+import { revealedNetworkOf, writtenNetworkOf } from './store/network-record.js';
+import { rpcAutoRecords } from './store/git/rpc-auto-records.js';
 import { validateFolder } from './store/validate-folder.js';
 import { exportFolder, writeExport } from './commands/export-relayer.js';
 import { importRelayer } from './commands/import-relayer.js';
@@ -98,7 +99,7 @@ export function buildCli(): Command {
       const started = performance.now();
       const probed = opts.probe
         ? await probeNetworks(
-            report.records.map((r) => ({ path: r.path, family: r.id.slice(0, r.id.indexOf(':')), fields: revealedNetworkOf(r) })),
+            report.records.map((r) => ({ path: r.path, family: r.id.slice(0, r.id.indexOf(':')), fields: revealedNetworkOf(r), written: writtenNetworkOf(r).rpc_urls as unknown[], records: rpcAutoRecords(path.join(dir, r.path)) })),
             new Prober({ ...DEFAULT_PROBER, blockPrivate }),
             report.positionOf,
           )

@@ -170,7 +170,7 @@ function withWeight(written: readonly unknown[], index: number, weight: number):
 }
 
 /** What names an entry's URL in a trailer without writing it out: a hash of its written form (a reference stays a name). */
-function fingerprint(entry: unknown): string {
+export function fingerprint(entry: unknown): string {
   const url = typeof entry === 'object' && entry !== null && 'url' in entry ? (entry as { url: unknown }).url : entry;
   return createHash('sha256').update(JSON.stringify(url)).digest('hex').slice(0, 16);
 }
@@ -180,7 +180,7 @@ function fingerprint(entry: unknown): string {
  * of its own commits since the last commit of anyone else (newest first); null when a person
  * committed since, or the newest record of it is a restore.
  */
-function recorded(records: HealRecord[], index: number, url: string): { weight: number; at: string; status: string } | null {
+export function recorded(records: HealRecord[], index: number, url: string): { weight: number; at: string; status: string } | null {
   for (const { at, record } of records) {
     const match = /^(disabled|restored) rpc_urls\[(\d+)\] weight=(\d+) url=([0-9a-f]+)(?: status=(\S+))?$/.exec(record);
     if (!match || match[4] !== url || Number(match[2]) !== index) continue;

@@ -7,12 +7,17 @@
 import { claimedOf, enabledUrls, shownHealth, type UrlHealth } from './chain-probe.js';
 import type { Prober } from './prober.js';
 import { redactUrl } from '../redact.js';
+import { fingerprint, recorded } from './auto-heal.js';
+import type { HealRecord } from './heal-target.js';
 
 /** A network as the folder check found it (the view of its record with secrets revealed, and its file). */
 export interface ProbedNetwork {
   path: string;
   family: string;
   fields: Record<string, unknown>;
+  /** rpc_urls as the file writes them, and the self-healing records of its history (newest first). */
+  written?: unknown[];
+  records?: HealRecord[];
 }
 
 export interface ProbeFinding {
@@ -31,12 +36,17 @@ export async function probeNetworks(networks: ProbedNetwork[], prober: Prober, p
       .map(async (network) => {
         const entries = enabledUrls(network.fields);
         urls += entries.length;
+        const reEnabled = entries.flatMap(({ index, shown }): ProbeFinding[] => {
+          const disabled = recorded(network.records ?? [], index, fingerprint(network.written?.[index]));
+          if (!disabled) return [];
+          return [{ path: network.path, ...positionOf(network.path, `/rpc_urls/${index}/url`), error: `rpc_urls[${index}] (${redactUrl(shown)}) was disabled by netcfg's prober at ${disabled.at} (${disabled.status}) and is enabled here by hand; its probe below says whether it answers now`, severity: 'warning' }];
+        });
         const health = (await prober.probeNetwork(network.family, entries.map((e) => e.url), claimedOf(network.fields))).map((h, i) => shownHealth(h, entries[i]?.shown ?? h.url));
-        return health.flatMap((h, i): ProbeFinding[] => {
+        return [...reEnabled, ...health.flatMap((h, i): ProbeFinding[] => {
           if (h.status === 'ok') return [];
           const index = entries[i]?.index ?? 0;
           return [{ path: network.path, ...positionOf(network.path, `/rpc_urls/${index}/url`), error: sentence(index, h), severity: h.status === 'lagging' ? 'warning' : 'problem' }];
-        });
+        })];
       }),
   );
   const findings = perNetwork.flat().sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line);

@@ -8,7 +8,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { PROJECT_ROOT } from '../../src/paths.js';
-import { makeConfigDir, networkYaml, removeDir } from '../helpers/fixtures.js';
+import { makeConfigDir, networkYaml, removeDir, writeFile } from '../helpers/fixtures.js';
+import { git, initRepo } from '../helpers/git-repo.js';
+import { fingerprint } from '../../src/probe/auto-heal.js';
 import { startFakeRpc, type Answer, type FakeRpc } from '../helpers/fake-rpc.js';
 
 const run = promisify(execFile);
@@ -99,5 +101,20 @@ describe('probe: netcfg validate --probe (the built CLI, fake endpoints on loopb
       `${path.join(root, 'stellar/mainnet.yaml')}:2:5: rpc_urls[0] (${stellar}m) serves another chain: answered passphrase "${TESTNET}"; the file says "Public Global Stellar Network ; September 2015"`,
     ]);
     expect(lines[2]).to.match(/^netcfg: 2 problem\(s\) in 2 file\(s\); 3 networks valid in .+; 4 RPC URLs probed in \d+\.\d s$/);
+  });
+
+  it("a URL netcfg's prober disabled, enabled again by hand in the pull request, is a warning at its entry", async () => {
+    const good = await fake(SEPOLIA);
+    const back = await fake(SEPOLIA);
+    root = makeConfigDir({ 'evm/sepolia.yaml': networkYaml({ rpc_urls: [good, { url: back, weight: 30 }] }) });
+    initRepo(root);
+    writeFile(root, 'evm/sepolia.yaml', networkYaml({ rpc_urls: [good, { url: back, weight: 0 }] }));
+    const who = ['-c', 'user.name=netcfg rpc-prober', '-c', 'user.email=netcfg@localhost'];
+    git(root, ...who, 'commit', '-q', '-m', 'netcfg: disable rpc_urls[1] of evm:sepolia (unreachable)', '-m', `Netcfg-Rpc-Auto: disabled rpc_urls[1] weight=30 url=${fingerprint(back)} status=unreachable\nNetcfg-Actor: system:rpc-prober`, '--', 'evm/sepolia.yaml');
+    writeFile(root, 'evm/sepolia.yaml', networkYaml({ rpc_urls: [good, { url: back, weight: 30 }] }));
+    git(root, '-c', 'user.name=ops', '-c', 'user.email=ops@example.com', 'commit', '-qam', 'ops: the backup is fine, enable it');
+    const { code, stdout } = await validate([root, '--probe']);
+    expect(code, stdout).to.equal(0);
+    expect(stdout).to.match(/evm\/sepolia\.yaml:\d+:\d+: warning: rpc_urls\[1\] \(\S+\) was disabled by netcfg's prober at \S+ \(unreachable\) and is enabled here by hand/);
   });
 });
