@@ -109,7 +109,7 @@ export class AutoHeal {
     const network = this.target.network(id);
     const served = network?.served[index];
     if (!network || !served || served.weight === 0 || network.etag !== streak.etag) return;
-    if (network.invalid) return this.skip('invalid_file', id, index);
+    if (this.target.invalid(id)) return this.skip('invalid_file', id, index);
     if (!network.served.some((e, k) => k !== index && e.weight > 0)) return this.skip('last_url', id, index);
     if (!this.mayChange()) return this.skip('hourly_cap', id, index);
     const entry = network.written[index];
@@ -127,7 +127,7 @@ export class AutoHeal {
     const network = this.target.network(id);
     const served = network?.served[index];
     if (!network || !served || served.weight !== 0 || network.etag !== streak.etag) return;
-    if (network.invalid) return this.skip('invalid_file', id, index);
+    if (this.target.invalid(id)) return this.skip('invalid_file', id, index);
     const weight = recorded(await this.target.records(id), index, fingerprint(network.written[index]))?.weight ?? null;
     if (weight === null) return this.skip('not_ours', id, index);
     if (!this.mayChange()) return this.skip('hourly_cap', id, index);

@@ -8,8 +8,10 @@ import { networkOf, writtenNetworkOf } from '../store/network-record.js';
 import type { NetworkStore } from '../store/network-store.js';
 
 export interface HealTarget {
-  /** The network served now: its ETag, rpc_urls as served (`{url, weight}`, a secret masked) and as written, and whether its file is invalid now. */
-  network(id: string): { etag: string; served: Array<{ url: string; weight: number }>; written: unknown[]; invalid: boolean } | null;
+  /** The network served now: its ETag, rpc_urls as served (`{url, weight}`, a secret masked) and as written. */
+  network(id: string): { etag: string; served: Array<{ url: string; weight: number }>; written: unknown[] } | null;
+  /** Whether the network's file on disk is invalid now (its last good version served): asked only before a change. */
+  invalid(id: string): boolean;
   /** Writes `rpcUrls` if the network is still at `etag`; 'moved' when it is not (412), or is gone (404). */
   write(id: string, rpcUrls: unknown[], etag: string, note: WriteNote): Promise<'written' | 'moved'>;
   /** The `Netcfg-Rpc-Auto` records of the prober's commits to the network's file since anyone else's, newest first. */
@@ -33,8 +35,11 @@ export function healTargetOf(store: NetworkStore): HealTarget {
       } catch {
         return null; // not served (any more)
       }
-      const invalid = store.readiness().components.index.invalid_files.some((f) => f.path === record.path);
-      return { etag: record.etag, served: networkOf(record).rpc_urls as Array<{ url: string; weight: number }>, written: writtenNetworkOf(record).rpc_urls as unknown[], invalid };
+      return { etag: record.etag, served: networkOf(record).rpc_urls as Array<{ url: string; weight: number }>, written: writtenNetworkOf(record).rpc_urls as unknown[] };
+    },
+    invalid(id) {
+      const rel = store.get(id).path;
+      return store.readiness().components.index.invalid_files.some((f) => f.path === rel);
     },
     async write(id, rpcUrls, etag, note) {
       try {

@@ -34,7 +34,8 @@ describe('probe/auto-heal: verdicts in a row (3 probes over 60 s)', () => {
       let etag = 'v1';
       const written: unknown[] = [];
       const target: HealTarget = {
-        network: () => ({ etag, served: [{ url: A, weight: 100 }, { url: B, weight: 50 }], written: [A, { url: B, weight: 50 }], invalid: false }),
+        network: () => ({ etag, served: [{ url: A, weight: 100 }, { url: B, weight: 50 }], written: [A, { url: B, weight: 50 }] }),
+        invalid: () => false,
         write: async (_id, urls, ifMatch, note) => (written.push({ urls, ifMatch, note }), 'written'),
         records: async () => [],
       };
@@ -48,4 +49,21 @@ describe('probe/auto-heal: verdicts in a row (3 probes over 60 s)', () => {
       if (writes > 0) expect(written[0]).to.deep.include({ urls: [A, { url: B, weight: 0 }], ifMatch: 'v1' });
     });
   }
+
+  it('a file invalid now (its last good version served) is left alone', async () => {
+    const written: unknown[] = [];
+    const skipped: string[] = [];
+    const target: HealTarget = {
+      network: () => ({ etag: 'v1', served: [{ url: A, weight: 100 }, { url: B, weight: 50 }], written: [A, { url: B, weight: 50 }] }),
+      invalid: () => true,
+      write: async (_id, urls) => (written.push(urls), 'written'),
+      records: async () => [],
+    };
+    const heal = new AutoHeal(target, { probes: 2, spanMs: 0, maxPerHour: 10 }, { info: () => undefined, warn: (f) => skipped.push((f as { reason: string }).reason) });
+    for (const at of [0, 30]) heal.heard(probeOf(['unreachable', at]));
+    await heal.settled();
+    expect(written).to.deep.equal([]);
+    expect(skipped).to.deep.equal(['invalid_file']);
+    expect(heal.counts().skipped).to.deep.equal({ invalid_file: 1 });
+  });
 });
