@@ -6,13 +6,12 @@
  * family but the HTTP requests reads its part at scrape time; nothing is pushed by the parts.
  */
 import { collectDefaultMetrics, Registry } from 'prom-client';
-import { autoHealFamilies, type AutoHealView } from './auto-heal.js';
 import { RequestFamilies } from './http-families.js';
-import { probeFamilies, type ProberSource } from './probe-families.js';
+import { autoHealFamilies, probeFamilies, type AutoHealView, type ProberSource } from './probe-families.js';
 import { relayerFamilies, type RelayerSource } from './relayer-families.js';
 import { storeFamilies, type StoreSource } from './store-families.js';
 
-export type { AutoHealView } from './auto-heal.js';
+export type { AutoHealView } from './probe-families.js';
 
 export interface MetricsParts {
   store: StoreSource;

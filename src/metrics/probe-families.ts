@@ -5,12 +5,15 @@
  * and how far its head is behind the best URL of the network. The URL is what the prober keeps
  * (a secret reference's value already masked), redacted again like every URL netcfg shows: the
  * labels hold no key. Networks and URLs no longer probed leave the output at the next scrape.
+ * And self-healing RPC lists (RPC_AUTO_DISABLE), when netcfg is given a view of them: how many URLs
+ * the prober disabled and restored since start, which changes it skipped and why (its guards: the
+ * last enabled URL, the hourly cap, a person's change, ...), and how many stand disabled by it now.
  */
 import type { Registry } from 'prom-client';
 import type { LiveProber } from '../probe/live-prober.js';
 import type { UrlHealth } from '../probe/chain-probe.js';
 import { redactUrl } from '../redact.js';
-import { gaugeFrom, PerScrape, type Series } from './families.js';
+import { counterFrom, gaugeFrom, PerScrape, type Series } from './families.js';
 
 /** What the metrics read of the live prober. */
 export type ProberSource = Pick<LiveProber, 'statuses' | 'of'>;
@@ -68,5 +71,25 @@ export function probeFamilies(registry: Registry, prober: ProberSource): { clear
     labelNames: ['network', 'url'],
     series: () => each((p) => [{}, p.health.lag]),
   });
+  return now;
+}
+
+/** What the metrics read of the self-healing: its view's shape is all they know of it, and its reasons are its own closed list. */
+export interface AutoHealView {
+  counts(): { disabled: number; restored: number; skipped: Record<string, number> };
+  disabledNow(): number;
+}
+
+export function autoHealFamilies(registry: Registry, heal: AutoHealView): { clear(): void } {
+  const now = new PerScrape(() => heal.counts());
+  counterFrom(registry, { name: 'netcfg_rpc_auto_disabled_total', help: 'RPC URLs the prober disabled (weight 0) since start.', labelNames: [], series: () => [[{}, now.read().disabled]] });
+  counterFrom(registry, { name: 'netcfg_rpc_auto_restored_total', help: 'RPC URLs the prober gave their weight back since start.', labelNames: [], series: () => [[{}, now.read().restored]] });
+  counterFrom(registry, {
+    name: 'netcfg_rpc_auto_skipped_total',
+    help: 'Automatic changes the prober did not make since start, by the guard that stopped it.',
+    labelNames: ['reason'],
+    series: () => Object.entries(now.read().skipped).map(([reason, n]) => [{ reason }, n]),
+  });
+  gaugeFrom(registry, { name: 'netcfg_rpc_auto_disabled_urls', help: 'RPC URLs standing disabled by the prober now.', labelNames: [], series: () => [[{}, heal.disabledNow()]] });
   return now;
 }

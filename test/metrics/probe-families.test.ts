@@ -2,21 +2,23 @@
  * The live prober's families, on a real store and prober against fake JSON-RPC endpoints on
  * loopback, scraped through the app on a real port: a table of URLs of one network, each with the
  * `url` label it must carry (redacted: no key; a secret's value masked), its status, and whether
- * it has a latency and a head lag. Then a network that leaves the folder leaves the output.
+ * it has a latency and a head lag. Then a network that leaves the folder leaves the output. And the
+ * self-healing's families from a view of the exact shape src/metrics/ names (the self-healing itself
+ * is built elsewhere; a stand-in holds counts as it would), read anew at every scrape.
  */
 import { unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { createApp } from '../../src/http/app.js';
-import { Metrics } from '../../src/metrics/metrics.js';
+import { Metrics, type AutoHealView } from '../../src/metrics/metrics.js';
 import { LiveProber, targetsOf, type RpcHealthChange } from '../../src/probe/live-prober.js';
 import { DEFAULT_PROBER, Prober } from '../../src/probe/prober.js';
 import { revealedNetworkOf } from '../../src/store/network-record.js';
 import type { NetworkStore } from '../../src/store/network-store.js';
 import { within } from '../helpers/deadline.js';
-import { samplesOf } from '../helpers/exposition.js';
+import { familiesOf, samplesOf, valueOf } from '../helpers/exposition.js';
 import { startFakeRpc, type Answer, type FakeRpc } from '../helpers/fake-rpc.js';
-import { makeConfigDir, networkYaml, removeDir } from '../helpers/fixtures.js';
+import { makeConfigDir, networkYaml, removeDir, standardFiles } from '../helpers/fixtures.js';
 import { nextChange, startStore } from '../helpers/store.js';
 import { listenApp } from '../helpers/write-support.js';
 
@@ -102,5 +104,70 @@ describe('metrics: the live prober per network and URL (fake endpoints on loopba
       while (samplesOf(await scrape(), 'netcfg_rpc_url_status').some((s) => s.labels.network === 'evm:other')) await new Promise((r) => setTimeout(r, 50));
     })(), 5000, 'evm:other gone from the metrics');
     expect(samplesOf(await scrape(), 'netcfg_rpc_url_status').length).to.equal(CASES.length);
+  });
+});
+
+/** Counts as the self-healing keeps them, changed by the test between scrapes. */
+class StandInHeal implements AutoHealView {
+  tally = { disabled: 0, restored: 0, skipped: {} as Record<string, number> };
+  now = 0;
+  counts(): { disabled: number; restored: number; skipped: Record<string, number> } {
+    return { ...this.tally, skipped: { ...this.tally.skipped } };
+  }
+  disabledNow(): number {
+    return this.now;
+  }
+}
+
+interface HealCase {
+  name: string;
+  set: (heal: StandInHeal) => void;
+  samples: { disabled: number; restored: number; skipped: Record<string, number>; now: number };
+}
+
+const HEAL_CASES: HealCase[] = [
+  { name: 'nothing happened yet', set: () => undefined, samples: { disabled: 0, restored: 0, skipped: {}, now: 0 } },
+  { name: 'two URLs disabled, standing', set: (h) => ((h.tally.disabled = 2), (h.now = 2)), samples: { disabled: 2, restored: 0, skipped: {}, now: 2 } },
+  { name: 'one restored since', set: (h) => ((h.tally.restored = 1), (h.now = 1)), samples: { disabled: 2, restored: 1, skipped: {}, now: 1 } },
+  { name: 'changes skipped by two guards', set: (h) => (h.tally.skipped = { last_url: 1, hourly_cap: 18 }), samples: { disabled: 2, restored: 1, skipped: { last_url: 1, hourly_cap: 18 }, now: 1 } },
+];
+
+describe('metrics: the self-healing, from its view (real port)', () => {
+  let root: string;
+  let store: NetworkStore;
+  before(async () => {
+    root = makeConfigDir(standardFiles());
+    store = await startStore(root);
+  });
+  after(async () => {
+    await store.close();
+    removeDir(root);
+  });
+
+  it('reads the view anew at each scrape: case by case, in order', async () => {
+    const heal = new StandInHeal();
+    const app = await listenApp(createApp(store, { metrics: new Metrics({ store, autoHeal: heal }) }));
+    try {
+      for (const { name, set, samples } of HEAL_CASES) {
+        set(heal);
+        const text = await (await fetch(`${app.url}/metrics`)).text();
+        expect([valueOf(text, 'netcfg_rpc_auto_disabled_total'), valueOf(text, 'netcfg_rpc_auto_restored_total'), valueOf(text, 'netcfg_rpc_auto_disabled_urls')], name).to.deep.equal([samples.disabled, samples.restored, samples.now]);
+        const skipped = Object.fromEntries(samplesOf(text, 'netcfg_rpc_auto_skipped_total').map((s) => [s.labels.reason, s.value]));
+        expect(skipped, name).to.deep.equal(samples.skipped);
+        expect(familiesOf(text).get('netcfg_rpc_auto_skipped_total'), 'a counter').to.equal('counter');
+      }
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('without a view: no self-healing family', async () => {
+    const app = await listenApp(createApp(store, { metrics: new Metrics({ store }) }));
+    try {
+      const text = await (await fetch(`${app.url}/metrics`)).text();
+      expect([...familiesOf(text).keys()].filter((name) => name.startsWith('netcfg_rpc_auto'))).to.deep.equal([]);
+    } finally {
+      await app.close();
+    }
   });
 });
