@@ -127,6 +127,8 @@ describe('metrics: the store, readiness, writes, the watcher and GIT_SYNC (real 
       rig = { store, url: app.url, root, remote };
       await c.act(rig);
       c.expect(await (await fetch(`${app.url}/metrics`)).text());
+      // A second scrape shows the same counts: a push is observed once, and what was observed stays.
+      c.expect(await (await fetch(`${app.url}/metrics`)).text());
     });
   }
 });
