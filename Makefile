@@ -7,7 +7,7 @@ NODE_MODULES := node_modules/.stamp
 BUILD := dist/.stamp
 SOURCES := $(shell find src schemas scripts -type f \( -name '*.ts' -o -name '*.tsx' -o -name '*.json' -o -name '*.css' -o -name '*.html' \) 2>/dev/null) tsconfig.json tsconfig.build.json
 
-.PHONY: run test install browser build typecheck lint unit bench soak validate clean
+.PHONY: run test install browser prometheus build typecheck lint unit bench soak validate clean
 
 run: $(BUILD)
 	node dist/src/main.js
@@ -31,7 +31,7 @@ typecheck: $(NODE_MODULES)
 lint: $(NODE_MODULES)
 	npx eslint .
 
-unit: $(BUILD) browser
+unit: $(BUILD) browser prometheus
 	npx mocha 'test/**/*.test.ts'
 
 # The console's end-to-end tests drive Debian's chromium (a browser download cannot work on these
@@ -42,7 +42,16 @@ browser:
 	@test -x "$(CHROMIUM_PATH)" || { echo "installing Debian's chromium for the console tests"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends chromium; }
 
-test: install typecheck lint build browser unit
+# The metrics' tests check GET /metrics with promtool and scrape netcfg with a real Prometheus, from
+# Debian's prometheus package, installed once like chromium; PROMTOOL_PATH and PROMETHEUS_PATH name others.
+PROMTOOL_PATH ?= /usr/bin/promtool
+PROMETHEUS_PATH ?= /usr/bin/prometheus
+export PROMTOOL_PATH PROMETHEUS_PATH
+prometheus:
+	@test -x "$(PROMTOOL_PATH)" || { echo "installing Debian's prometheus for the metrics tests"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends prometheus; }
+
+test: install typecheck lint build browser prometheus unit
 
 # Checks a config folder the way the server loads it (DIR=... for another folder).
 validate: $(BUILD)

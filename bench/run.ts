@@ -4,6 +4,8 @@
  * what it started in a finally block; a watchdog ends the run before 10 minutes whatever happens.
  * A phase that fails is noted and the run goes on, so one broken row does not hide the others;
  * the exit code is then 1. Missed targets do not fail the run: they are what the table is for.
+ * `--only=<word>` runs only the phases whose name holds it (`--only=metrics`): a row being worked on
+ * is checked without the whole run, its reports written only with BENCH_OUT_DIR.
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +14,7 @@ import { gitCheckoutRow, visibilityRow } from './harness/disk-change-rows.js';
 import { gitSyncRows } from './harness/git-sync-rows.js';
 import { probeRows } from './harness/probe-rows.js';
 import { relayerRows } from './harness/relayer-rows.js';
+import { metricsRows } from './harness/metrics-rows.js';
 import { dbJsonPath, ensureDbJson, ensureFixture, fixtureDir, scratchCopy, sortedIds } from './harness/fixtures.js';
 import type { Timing } from './harness/load.js';
 import { diskLoopRow } from './harness/process-baselines.js';
@@ -25,10 +28,11 @@ import { evaluateTargets } from './harness/targets.js';
 import { patchOneConnection, patchOneNetworkIfMatch, patchTenDistinct } from './harness/write-rows.js';
 
 const quick = process.argv.includes('--quick');
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
 const timing: Timing = quick ? { durationS: 2, warmupS: 0.5, runs: 2 } : { durationS: 10, warmupS: 1, runs: 2 };
 const WATCHDOG_MS = (quick ? 8 : 15) * 60_000;
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
-const ORDER = ['get-one/', 'list-10/', 'list-10@100k/', 'list-100/', 'list-100@100k/', 'patch-1c/', 'patch-10c/', 'patch-one/', 'git-push-1c/', 'git-push-10w/', 'git-visible/', 'probe-get/', 'probe-validate/', 'relayer-visible/', 'relayer-pass/', 'relayer-get/', 'visible/', 'startup/', 'startup-warm/', 'git/', 'memory/'];
+const ORDER = ['get-one/', 'list-10/', 'list-10@100k/', 'list-100/', 'list-100@100k/', 'patch-1c/', 'patch-10c/', 'patch-one/', 'git-push-1c/', 'git-push-10w/', 'git-visible/', 'probe-get/', 'probe-validate/', 'relayer-visible/', 'relayer-pass/', 'relayer-get/', 'metrics-get/', 'metrics-scrape/', 'visible/', 'startup/', 'startup-warm/', 'git/', 'memory/'];
 
 const rows: Row[] = [];
 const notes: string[] = [];
@@ -38,6 +42,7 @@ const startedAt = performance.now();
 
 /** Runs one phase; whatever it started is stopped at its end, except the children in `keep`. */
 async function phase(name: string, fn: () => Promise<void>, keep: () => Child[] = () => []): Promise<void> {
+  if (only !== undefined && !name.includes(only)) return;
   const started = performance.now();
   console.log(`\n== ${name}`);
   try {
@@ -91,7 +96,7 @@ async function main(): Promise<void> {
     dir1k = scratchCopy(fixtureDir(1_000), 'net-1k');
     db1k = scratchCopy(dbJsonPath(1_000), 'db-1k.json');
   });
-  if (dir1k === '') throw new Error('no fixtures, nothing to measure');
+  if (dir1k === '' && only === undefined) throw new Error('no fixtures, nothing to measure');
   const ids = sortedIds(1_000);
   const sampleId = ids[500] as string;
   // The networks every one-connection PATCH row writes, in turn: the same 50 for each server.
@@ -131,6 +136,10 @@ async function main(): Promise<void> {
 
   await phase('relayer sync: three stand-in relayers on loopback', async () => {
     rows.push(...(await relayerRows(timing, LOG_LEVEL)));
+  });
+
+  await phase('metrics: GET /metrics over 1,000 networks x 3 URLs probed', async () => {
+    rows.push(...(await metricsRows(timing, LOG_LEVEL)));
   });
 
   // netcfg takes a minute or more to load 100,000 files: it loads in the background at the lowest
@@ -196,6 +205,11 @@ function finish(): void {
     notes,
     elapsedS: (performance.now() - startedAt) / 1000,
   };
+  if (only !== undefined && !process.env.BENCH_OUT_DIR) {
+    for (const c of checks) console.log(`   ${c.met ? 'met' : 'MISSED'}: ${c.row} ${c.target}: ${c.basis}`);
+    console.log(`\n--only=${only}: ${checks.filter((c) => c.met).length} of ${checks.length} targets met; no report written (set BENCH_OUT_DIR to write one)`);
+    return;
+  }
   writeReports(results);
   writeChart(checks, `netcfg make bench${quick ? ' QUICK=1' : ''}, ${results.date.slice(0, 10)}: ${checks.filter((c) => c.met).length} of ${checks.length} targets met`);
   console.log(`\n${checks.filter((c) => c.met).length} of ${checks.length} targets met; wrote bench/results.json, BENCHMARKS.md, bench/ratios.svg in ${results.elapsedS.toFixed(0)} s`);

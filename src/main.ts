@@ -25,6 +25,7 @@ import { readTokensFile, TokensWatch } from './access/tokens-watch.js';
 import { desiredFromStore } from './relayer/sync/store-desired.js';
 import { AutoHeal } from './probe/auto-heal.js';
 import { healTargetOf } from './probe/heal-target.js';
+import { Metrics } from './metrics/metrics.js';
 
 export async function serve(config: Config): Promise<void> {
   const log = createLogger(config.logLevel);
@@ -60,7 +61,8 @@ export async function serve(config: Config): Promise<void> {
   if (heal) live?.onProbed((probe) => heal.heard(probe));
   const relayers = config.relayerSync && new RelayerSync(config.relayerSync.targets, desiredFromStore(store), { ...config.relayerSync, maxBytes: 16 * 1024 * 1024, log });
   relayers?.onChange(({ name, state, counts, last_error }) => log.info({ relayer: { name, state, counts, last_error } }, 'relayer sync state'));
-  const app = createApp(store, { apiKey: config.apiKey, tokens: access?.tokens, access: access?.watch, requireIfMatch: config.requireIfMatch, webhookSecret: config.webhookSecret, logger: log, shutdown: shutdown.signal, rpcHealth: live, autoHeal: heal, relayers: relayers ?? undefined, consoleAssets: loadConsoleAssets() });
+  const metrics = new Metrics({ store, prober: live, autoHeal: heal, relayers: relayers ?? undefined });
+  const app = createApp(store, { apiKey: config.apiKey, tokens: access?.tokens, access: access?.watch, requireIfMatch: config.requireIfMatch, webhookSecret: config.webhookSecret, logger: log, shutdown: shutdown.signal, rpcHealth: live, autoHeal: heal, relayers: relayers ?? undefined, consoleAssets: loadConsoleAssets(), metrics });
   const server = await listen(app, config.host, config.port, config.timeouts);
   log.info({ url: addressOf(server), config_dir: root }, 'listening');
   const started = Date.now();

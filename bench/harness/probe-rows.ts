@@ -26,7 +26,7 @@ interface Call {
 }
 
 /** A JSON-RPC endpoint on loopback answering Sepolia's chain id and a head (alone or in a batch), for any path. */
-async function fakeEndpoint(): Promise<http.Server> {
+export async function fakeEndpoint(): Promise<http.Server> {
   const server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
@@ -40,7 +40,8 @@ async function fakeEndpoint(): Promise<http.Server> {
   return server;
 }
 
-function writeFolder(dir: string, ports: number[]): void {
+/** `NETWORKS` evm networks in `dir`, each with one URL per port (a path of its own on each), claiming Sepolia. */
+export function writeFolder(dir: string, ports: number[]): void {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(path.join(dir, 'evm'), { recursive: true });
   for (let i = 0; i < NETWORKS; i++) {

@@ -1,5 +1,5 @@
 /**
- * The targets of issues 32, 33, 34 and 43, each checked as a ratio between two rows of the same run (or, for the
+ * The targets of issues 32, 33, 34, 43 and 45, each checked as a ratio between two rows of the same run (or, for the
  * latency, settle and memory rows, as an absolute bound). A target whose rows are missing (a
  * phase failed) is simply not listed; the run's notes say why.
  */
@@ -66,6 +66,12 @@ export function evaluateTargets(rows: Row[]): Check[] {
   });
   both('relayer-get/netcfg', 'relayer-get/netcfg-off', (on, off) => {
     checks.push(check(on.key, '>= 0.95x without the sync', ratioOf(on.reqPerSec ?? 0, off.reqPerSec ?? 0), 0.95, 'min', `${rps(on)} / ${rps(off)}`));
+  });
+  both('metrics-get/netcfg', 'metrics-get/netcfg-off', (on, off) => {
+    checks.push(check(on.key, '>= 0.95x not scraped', ratioOf(on.reqPerSec ?? 0, off.reqPerSec ?? 0), 0.95, 'min', `${rps(on)} / ${rps(off)}`));
+  });
+  one('metrics-scrape/netcfg', (r) => {
+    checks.push(check(r.key, 'p50 <= 50 ms', r.p50 ?? NaN, 50, 'max', `p50 ${fmt(r.p50, 1)} ms, slowest ${fmt(r.p99, 1)} ms`));
   });
   one('visible/netcfg', (r) => {
     checks.push(check(r.key, 'p50 <= 20 ms', r.p50 ?? NaN, 20, 'max', `p50 ${fmt(r.p50, 1)} ms`));

@@ -20,6 +20,7 @@ import { webhookRoutes } from './routes/webhooks.js';
 import { silentLogger } from '../log.js';
 import { rpcHealthRoutes, type AutoHealView, type RpcHealthView } from './routes/rpc-health.js';
 import { consoleRoutes } from './routes/console.js';
+import { metricsRoutes, requestMetrics, type MetricsView } from './routes/metrics.js';
 import type { ConsoleAssets } from '../console-assets.js';
 
 export interface AppOptions {
@@ -46,6 +47,8 @@ export interface AppOptions {
   relayers?: RelayersView | undefined;
   /** The operator console's files: served at `/` when given (null: not built, `/` says so). */
   consoleAssets?: ConsoleAssets | null;
+  /** The metrics (src/metrics/): GET /metrics, and every request observed. */
+  metrics?: MetricsView | undefined;
 }
 
 export function createApp(store: NetworkStore, options: AppOptions = {}): Koa {
@@ -68,6 +71,8 @@ export function createApp(store: NetworkStore, options: AppOptions = {}): Koa {
   if (options.relayers) relayerRoutes(router, guard, options.relayers);
   if (options.webhookSecret) webhookRoutes(router, store, options.webhookSecret);
   if (options.consoleAssets !== undefined) consoleRoutes(router, options.consoleAssets);
+  if (options.metrics) metricsRoutes(router, guard, options.metrics);
+  if (options.metrics) app.use(requestMetrics(options.metrics));
   app.use(requestFrame(log));
   app.use(router.routes());
   app.use(router.allowedMethods());

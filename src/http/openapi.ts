@@ -172,6 +172,9 @@ export function buildOpenApi(schemas: Schemas): JsonSchema {
         responses: { 200: json(ref('MeEnvelope'), { success: true, data: { name: 'relayer-eu', role: 'read', networks: ['evm:*'], reveal_secrets: false }, error: null }, 'The caller.'), ...errors('UNAUTHORIZED') },
       },
     },
+    '/metrics': {
+      get: { operationId: 'metrics', summary: "netcfg's metrics in Prometheus' text format (docs/metrics.md). Open without a token configured; with tokens, a read token whose scope is every network (the metrics name them all): a scoped token is 403", security: auth, responses: { 200: { description: 'Prometheus text format 0.0.4; no label or value holds a secret, a key or a token name.', content: { 'text/plain; version=0.0.4': { schema: { type: 'string' }, example: '# TYPE netcfg_networks_served gauge\nnetcfg_networks_served 3\n' } } }, ...errors('UNAUTHORIZED', 'FORBIDDEN') } },
+    },
     '/api/v1/openapi.json': { get: { operationId: 'openapi', summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' } } } } } } },
     '/api/v1/schemas/network.json': { get: { operationId: 'networkSchema', summary: 'JSON Schema of a network file', responses: { 200: json({ type: 'object' }, undefined, 'JSON Schema 2020-12') } } },
     '/api/v1/schemas/update-network.json': { get: { operationId: 'updateNetworkSchema', summary: 'JSON Schema of a PATCH body', responses: { 200: json({ type: 'object' }, undefined, 'JSON Schema 2020-12') } } },

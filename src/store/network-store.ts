@@ -19,6 +19,7 @@ import { NetworkIndex, type IndexChange, type Page } from './index/network-index
 import type { NetworkRecord } from './network-record.js';
 import { readinessOf, type Readiness } from './readiness.js';
 import { RetryCounts, type RetryReason } from './retries.js';
+import { WriteOutcomes } from './write/write-outcomes.js';
 import { requireValidPatch } from './validation/network-rules.js';
 import { restoreSecrets } from './write/secret-echo.js';
 import { loadSchemas } from './validation/schemas.js';
@@ -84,6 +85,7 @@ export class NetworkStore {
   private readonly urlCheck: UrlCheck | undefined;
   /** Why writes were made again or waited, counted (retries.ts). */
   private readonly retries = new RetryCounts();
+  private readonly writes = new WriteOutcomes();
 
   constructor(options: StoreOptions) {
     this.root = path.resolve(options.root);
@@ -92,14 +94,12 @@ export class NetworkStore {
     this.policy = options.policy ?? OPEN_POLICY;
     const onError = options.onError ?? (() => {});
     loadSchemas(); // compile once, at start, so a broken schema fails fast
-    // With GIT_SYNC the clone is netcfg's own: no link below its top is the operator's.
-    this.folder = new ConfigFolder(this.root, options.gitSync !== undefined);
+    this.folder = new ConfigFolder(this.root, options.gitSync !== undefined); // with GIT_SYNC the clone is netcfg's own: no link below its top is the operator's
     this.disk = new DiskSync(this.folder, this.index, this.policy);
     this.watcher = new ConfigWatcher(this.disk, { ...DEFAULT_WATCH, ...options.watch }, onError);
     const fs = options.fs ?? realDisk;
     const staleMs = options.lock?.staleMs ?? DEFAULT_LOCK.staleMs;
-    // Wait long enough for a lock left by a killed process to go stale and be taken over.
-    const maxWaitMs = options.lock?.maxWaitMs ?? Math.max(DEFAULT_LOCK.maxWaitMs, staleMs * 2 + 2000);
+    const maxWaitMs = options.lock?.maxWaitMs ?? Math.max(DEFAULT_LOCK.maxWaitMs, staleMs * 2 + 2000); // a killed process's lock goes stale and is taken over within it
     const locks = new WriteLocks(() => path.join(this.folder.forWriting(), LOCK_DIR), fs, { staleMs, maxWaitMs });
     const author = options.gitAuthor ?? { name: 'netcfg', email: 'netcfg@localhost' };
     this.git = new StoreGit({ root: this.root, cloneTop: this.folder.cloneTop, author, gitCommit: options.gitCommit ?? false, gitSync: options.gitSync, locks, retries: this.retries });
@@ -193,12 +193,16 @@ export class NetworkStore {
   }
 
   /**
-   * Validates a PATCH body and writes it as `actor` (NetworkWriter writes; `note`: netcfg's own why), what it
-   * sends back of a secret turned into its reference first (`revealSecrets`: it may write a value out). With a URL check,
-   * the URLs are asked first (after the 404 and If-Match checks against the version served): in
-   * `reject` mode one that serves another chain refuses the PATCH.
+   * Validates a PATCH body and writes it as `actor` (NetworkWriter writes; `note`: netcfg's own why), what it sends back of a
+   * secret turned into its reference first (`revealSecrets`: it may write a value out). With a URL check, the URLs are asked first
+   * (after the 404 and If-Match checks against the version served): in `reject` mode one that serves another chain refuses the PATCH.
+   * Counted by outcome.
    */
-  async update(id: string, body: unknown, ifMatch: string | undefined, actor: Actor, how: { revealSecrets?: boolean; note?: WriteNote } = {}): Promise<Updated> {
+  update(id: string, body: unknown, ifMatch: string | undefined, actor: Actor, how: { revealSecrets?: boolean; note?: WriteNote } = {}): Promise<Updated> {
+    return this.writes.track(this.write(id, body, ifMatch, actor, how));
+  }
+
+  private async write(id: string, body: unknown, ifMatch: string | undefined, actor: Actor, how: { revealSecrets?: boolean; note?: WriteNote }): Promise<Updated> {
     const networkId = requireNetworkId(id);
     body = restoreSecrets(body, this.index.get(networkId.id)?.secrets ?? [], this.index.secretValues(), how.revealSecrets === true);
     requireValidPatch(body, this.policy);
@@ -230,18 +234,15 @@ export class NetworkStore {
     return this.retries.snapshot();
   }
 
+  /** What happened since start, counted: writes by outcome, the watcher's events by name, GIT_SYNC's pulls and pushes (null without it). */
+  counts() {
+    return { writes: this.writes.snapshot(), watcherEvents: this.watcher.eventCounts(), git: this.git.follower?.counts() ?? null };
+  }
+
   readiness(): Readiness {
-    const folder = this.disk.folderReport();
-    return readinessOf({
-      loadedAt: this.loadedAt,
-      rootProblem: folder.rootProblem,
-      folderWarning: folder.warning,
-      networks: this.index.size,
-      invalid: this.index.invalidFiles(),
-      watcher: { status: this.watcher.status, lastEventAt: this.watcher.lastEventAt, lastError: this.watcher.lastError },
-      writeFailure: this.writer.lastFailure,
-      ...this.git.report(),
-    });
+    const { rootProblem, warning: folderWarning } = this.disk.folderReport();
+    const watcher = { status: this.watcher.status, lastEventAt: this.watcher.lastEventAt, lastError: this.watcher.lastError };
+    return readinessOf({ loadedAt: this.loadedAt, rootProblem, folderWarning, networks: this.index.size, invalid: this.index.invalidFiles(), watcher, writeFailure: this.writer.lastFailure, ...this.git.report() });
   }
 
   private saveCache(): Promise<void> {

@@ -10,6 +10,7 @@ import type Koa from 'koa';
 import { createApp } from '../../src/http/app.js';
 import { RelayerSync } from '../../src/relayer/sync/relayer-sync.js';
 import { desiredFromStore } from '../../src/relayer/sync/store-desired.js';
+import { Metrics } from '../../src/metrics/metrics.js';
 import type { NetworkStore } from '../../src/store/network-store.js';
 import { makeConfigDir, removeDir, standardFiles } from '../helpers/fixtures.js';
 import { startStore } from '../helpers/store.js';
@@ -31,8 +32,8 @@ describe('OpenAPI document', () => {
   before(async () => {
     root = makeConfigDir(standardFiles());
     store = await startStore(root);
-    // Every optional route too: the relayer sync's (no relayer), so each is held to the document.
-    app = createApp(store, { relayers: new RelayerSync([], desiredFromStore(store), { intervalMs: 60_000, timeoutMs: 1000, maxBytes: 1024, log: { info: () => undefined, warn: () => undefined } }) });
+    // Every optional route too: the relayer sync's (no relayer) and the metrics, so each is held to the document.
+    app = createApp(store, { relayers: new RelayerSync([], desiredFromStore(store), { intervalMs: 60_000, timeoutMs: 1000, maxBytes: 1024, log: { info: () => undefined, warn: () => undefined } }), metrics: new Metrics({ store }) });
     doc = (await request(app.callback()).get('/api/v1/openapi.json').expect(200)).body as Doc;
     ajv = new Ajv2020({ strict: false, allErrors: true });
     ajv.addSchema({ ...doc, $id: 'https://netcfg.local/openapi.json' });
@@ -82,6 +83,12 @@ describe('OpenAPI document', () => {
     validate('NetworkEnvelope', patched.body);
     validate('Error', (await http.patch('/api/v1/networks/evm:sepolia').send({ rpc_urls: [] }).expect(400)).body);
     validate('UpdateNetworkRequest', { rpc_urls: ['https://x.example.com'] });
+  });
+
+  it('GET /metrics answers the media type the document names', async () => {
+    const documented = Object.keys((doc.paths['/metrics']!.get!.responses['200'] as { content: Record<string, unknown> }).content);
+    const res = await request(app.callback()).get('/metrics').expect(200);
+    expect(documented.map((type) => res.headers['content-type']?.startsWith(type))).to.deep.equal([true]);
   });
 
   it('a response that breaks the contract does not validate (the check can fail)', () => {

@@ -1,14 +1,13 @@
 /**
  * GIT_SYNC: the config folder's clone follows the remote branch its branch tracks, and every PATCH
  * is pushed to it before its 200. One loop talks to the remote, one thing at a time:
- * - push: the writes made since the last push become one commit each, all made by one
- *   `git fast-import`, and go out in one `git push` (group commit): writers that arrive while a
- *   push is in flight share the next round trip, and none of them waits for a git process;
+ * - push: the writes made since the last push become one commit each, all made by one `git fast-import`,
+ *   and go out in one `git push` (group commit): writers that arrive while a push is in flight share
+ *   the next round trip, and none of them waits for a git process;
  * - pull (pull.ts): one `git ls-remote` asks for the remote's head (one round trip, no objects);
  *   only when it moved does a `git fetch` bring it, and the clone follows it, a force-push included.
  *   netcfg never makes a merge commit. The watcher then brings the changed files into the index.
- * What moves the work tree (a reset, a fast-forward) runs in the writers' turn (`exclusive`), so it
- * never lands between a write's read and its commit.
+ * What moves the work tree (a reset, a fast-forward) runs in the writers' turn (`exclusive`): never between a write's read and its commit.
  */
 import path from 'node:path';
 import { NetcfgError } from '../../errors.js';
@@ -18,13 +17,14 @@ import type { WorkTree } from './work-tree.js';
 import { backToRemote, pullOnce, rebased, type CloneState, type Exclusive, type PullParts } from './pull.js';
 import { firstLine } from './git-process.js';
 import { isRejection, pushFailure } from './remote-answers.js';
-import { SyncReport, type DroppedNote, type SyncStatus } from './sync-report.js';
+import { SyncReport, type DroppedNote, type GitCounts, type SyncStatus } from './sync-report.js';
 import { TrackedBranch } from './tracked-branch.js';
 import { OUTGOING, WriteQueue } from './write-queue.js';
 import { MAX_REBASES, type RetryCounts } from '../retries.js';
 import type { PushOutcome, PushQueue } from '../write/write-strategy.js';
 
-export type { SyncStatus } from './sync-report.js';
+export type { GitCounts, SyncStatus } from './sync-report.js';
+export type { Exclusive } from './pull.js';
 
 export interface GitSyncOptions {
   /** The deadline of each command that talks to the remote (ls-remote, fetch, push). */
@@ -36,8 +36,6 @@ export interface GitSyncOptions {
   /** Where a re-push on the remote's new head is counted (retries.ts). */
   retries: RetryCounts;
 }
-
-export type { Exclusive } from './pull.js';
 
 /** The remote branch every write goes to before its answer: the writer's push (write-strategy.ts). */
 export class GitSync implements PushQueue {
@@ -97,10 +95,7 @@ export class GitSync implements PushQueue {
     return this.pull();
   }
 
-  /**
-   * Stops pulling, kills the git commands running (writes waiting for a push hear 503), and
-   * resolves once none runs any more.
-   */
+  /** Stops pulling, kills the git commands running (writes waiting for a push hear 503), and resolves once none runs. */
   async close(): Promise<void> {
     clearInterval(this.timer);
     for (const done of this.pullWaiters.splice(0)) done();
@@ -141,6 +136,11 @@ export class GitSync implements PushQueue {
   /** Settles once every write queued so far was pushed: what a PATCH that changed nothing read is then in the remote. */
   pushedSoFar(): Promise<PushOutcome> {
     return this.unpushed.settledSoFar();
+  }
+
+  /** Pulls and pushes since start, and the last pushes' durations (the metrics). */
+  counts(): GitCounts {
+    return this.report.counts();
   }
 
   /** Where the clone stands. */
@@ -193,6 +193,7 @@ export class GitSync implements PushQueue {
     const pushStarted = performance.now();
     if (failure === null) await this.branch.push(OUTGOING, base).catch((err: unknown) => (failure = err));
     const pushMs = performance.now() - pushStarted;
+    if (refused === null) this.report.pushed(pushMs / 1000); // fast-import made the commits, so the push ran
     if (failure === null) {
       this.report.reached('push');
       this.rebases = 0;

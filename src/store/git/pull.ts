@@ -36,6 +36,7 @@ export async function pullOnce({ branch, report, exclusive, workTree, queued }: 
     const remoteHead = await branch.remoteHead();
     if (remoteHead === '') {
       report.missing();
+      report.pulled(false);
       return null;
     }
     if (remoteHead !== (await branch.rev(branch.upstream))) await branch.fetch();
@@ -51,9 +52,11 @@ export async function pullOnce({ branch, report, exclusive, workTree, queued }: 
       }),
     );
     report.reached('pull');
+    report.pulled(true);
     return clone;
   } catch (err) {
     report.failed(`git pull from ${branch.upstream} failed: ${firstLine(err)}`);
+    report.pulled(false);
     return null;
   }
 }

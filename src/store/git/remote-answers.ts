@@ -19,6 +19,7 @@ export function isRejection(err: unknown): boolean {
 
 /** What the writers hear when a push failed for another reason than the branch moving on; `report` says it to readiness. */
 export async function pushFailure(failure: unknown, branch: TrackedBranch, report: SyncReport, remoteTimeoutMs: number): Promise<NetcfgError> {
+  report.pushFailed();
   const reason = (failure as { reason?: string }).reason;
   // A lease refused: the branch is not where it was; gone, when the remote no longer lists it.
   if (/stale info/.test(String((failure as { stderr?: string }).stderr)) && (await branch.remoteHead().catch(() => null)) === '') {

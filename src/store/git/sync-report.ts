@@ -36,7 +36,25 @@ export interface SyncStatus {
   problem: string | null;
 }
 
+/** How many push durations are kept for the metrics, which read those after their last look at each scrape. */
+export const PUSH_TIMES_KEPT = 1024;
+
+/** GIT_SYNC's traffic with the remote since start, for the metrics. */
+export interface GitCounts {
+  pulls: number;
+  /** Pulls that could not reach the remote, found its branch gone, or could not move the clone. */
+  pull_failures: number;
+  /** Pushes made (the branch taking them, refusing them because it moved on, or failing). */
+  pushes: number;
+  /** Pushes that failed for another reason than the branch moving on (the remote unreachable, silent, gone). */
+  push_failures: number;
+  /** The durations of the last pushes in seconds, oldest first; the last one is push number `pushes`. */
+  push_seconds: readonly number[];
+}
+
 export class SyncReport {
+  private readonly tally = { pulls: 0, pull_failures: 0, pushes: 0, push_failures: 0 };
+  private readonly pushSeconds: number[] = [];
   private lastPullAt: Date | null = null;
   private lastPushAt: Date | null = null;
   private lastErrorText: string | null = null;
@@ -71,6 +89,28 @@ export class SyncReport {
     else this.lastPushAt = new Date();
     this.lastErrorText = null;
     this.missingBranch = false;
+  }
+
+  /** A pull ended, having reached the remote and moved the clone (`ok`) or not. */
+  pulled(ok: boolean): void {
+    this.tally.pulls++;
+    if (!ok) this.tally.pull_failures++;
+  }
+
+  /** A push ran for `seconds` (whatever it ended in). */
+  pushed(seconds: number): void {
+    this.tally.pushes++;
+    this.pushSeconds.push(seconds);
+    if (this.pushSeconds.length > PUSH_TIMES_KEPT) this.pushSeconds.shift();
+  }
+
+  /** A push failed for another reason than the branch moving on. */
+  pushFailed(): void {
+    this.tally.push_failures++;
+  }
+
+  counts(): GitCounts {
+    return { ...this.tally, push_seconds: [...this.pushSeconds] };
   }
 
   /** Something failed (said in one line, without credentials); shown until the remote is reached again. */

@@ -37,6 +37,8 @@ export class ConfigWatcher {
   private chokidar: ChokidarWorker | undefined;
   private readonly queue: RefreshQueue;
   private burst = 0;
+  /** chokidar's events since start by name (add, change, unlink, addDir, unlinkDir): a closed list, for the metrics. */
+  private readonly events = new Map<string, number>();
   /** Where chokidar watches (the folder's real path), or why it does not. */
   private watchedAs = '';
   private rootCheck: NodeJS.Timeout | undefined;
@@ -152,8 +154,14 @@ export class ConfigWatcher {
     for (const [rel, reason] of foreign) this.scheduleForeign(rel, reason);
   }
 
+  /** How many events chokidar reported since start, by name (its five at 0 before the first). */
+  eventCounts(): Record<string, number> {
+    return { add: 0, change: 0, unlink: 0, addDir: 0, unlinkDir: 0, ...Object.fromEntries(this.events) };
+  }
+
   private onEvent(event: string, rel: string): void {
     this.lastEventAt = new Date();
+    this.events.set(event, (this.events.get(event) ?? 0) + 1);
     this.burst++;
     if (rel === '' || rel === '.') {
       // The config folder itself came or went: look at everything.
