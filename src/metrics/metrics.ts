@@ -7,11 +7,11 @@
  */
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { RequestFamilies } from './http-families.js';
-import { autoHealFamilies, probeFamilies, type AutoHealView, type ProberSource } from './probe-families.js';
+import { autoHealFamilies, probeFamilies, type AutoHealCounts, type ProberSource } from './probe-families.js';
 import { relayerFamilies, type RelayerSource } from './relayer-families.js';
 import { storeFamilies, type StoreSource } from './store-families.js';
 
-export type { AutoHealView } from './probe-families.js';
+export type { AutoHealCounts } from './probe-families.js';
 
 export interface MetricsParts {
   store: StoreSource;
@@ -20,7 +20,7 @@ export interface MetricsParts {
   /** RELAYER_SYNC_FILE: the relayer sync. */
   relayers?: RelayerSource | undefined;
   /** RPC_AUTO_DISABLE: the self-healing's counts. */
-  autoHeal?: AutoHealView | undefined;
+  autoHeal?: AutoHealCounts | undefined;
 }
 
 export class Metrics {

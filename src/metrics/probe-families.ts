@@ -93,12 +93,12 @@ export function probeFamilies(registry: Registry, prober: ProberSource): { clear
 }
 
 /** What the metrics read of the self-healing: its view's shape is all they know of it, and its reasons are its own closed list. */
-export interface AutoHealView {
+export interface AutoHealCounts {
   counts(): { disabled: number; restored: number; skipped: Record<string, number> };
   disabledNow(): number;
 }
 
-export function autoHealFamilies(registry: Registry, heal: AutoHealView): { clear(): void } {
+export function autoHealFamilies(registry: Registry, heal: AutoHealCounts): { clear(): void } {
   const now = new PerScrape(() => heal.counts());
   counterFrom(registry, { name: 'netcfg_rpc_auto_disabled_total', help: 'RPC URLs the prober disabled (weight 0) since start.', labelNames: [], series: () => [[{}, now.read().disabled]] });
   counterFrom(registry, { name: 'netcfg_rpc_auto_restored_total', help: 'RPC URLs the prober gave their weight back since start.', labelNames: [], series: () => [[{}, now.read().restored]] });

@@ -10,7 +10,7 @@ import { unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { createApp } from '../../src/http/app.js';
-import { Metrics, type AutoHealView } from '../../src/metrics/metrics.js';
+import { Metrics, type AutoHealCounts } from '../../src/metrics/metrics.js';
 import { LiveProber, targetsOf, type RpcHealthChange } from '../../src/probe/live-prober.js';
 import { DEFAULT_PROBER, Prober } from '../../src/probe/prober.js';
 import { revealedNetworkOf } from '../../src/store/network-record.js';
@@ -108,7 +108,7 @@ describe('metrics: the live prober per network and URL (fake endpoints on loopba
 });
 
 /** Counts as the self-healing keeps them, changed by the test between scrapes. */
-class StandInHeal implements AutoHealView {
+class StandInHeal implements AutoHealCounts {
   tally = { disabled: 0, restored: 0, skipped: {} as Record<string, number> };
   now = 0;
   counts(): { disabled: number; restored: number; skipped: Record<string, number> } {

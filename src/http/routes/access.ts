@@ -8,13 +8,12 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Guard } from '../auth.js';
 import type { Principal } from '../../access/token-set.js';
-import { routeOf } from './metrics.js';
 
 /** The keyless loopback caller: every route open, no secret shown. */
 const OPEN_CALLER = { name: null, role: 'admin', networks: null, reveal_secrets: false } as const;
 
 export function accessRoutes(router: Router, guard: Guard): void {
-  router.get('/api/v1/access/me', routeOf('/api/v1/access/me'), ...guard('read'), (ctx: Context) => {
+  router.get('/api/v1/access/me', ...guard('read'), (ctx: Context) => {
     const principal = ctx.state.principal as Principal | undefined;
     ctx.set('Cache-Control', 'no-store'); // the answer is the token's, never a shared cache's
     ctx.body = {

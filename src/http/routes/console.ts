@@ -8,7 +8,6 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { ConsoleAssets } from '../../console-assets.js';
 import { NetcfgError } from '../../errors.js';
-import { routeOf } from './metrics.js';
 
 const HEADERS = {
   'Content-Security-Policy': "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
@@ -18,8 +17,8 @@ const HEADERS = {
 };
 
 export function consoleRoutes(router: Router, assets: ConsoleAssets | null): void {
-  router.get('/', routeOf('/'), (ctx) => serve(ctx, assets, 'index.html'));
-  router.get('/console/:file', routeOf('/console/:file'), (ctx) => serve(ctx, assets, String(ctx.params.file)));
+  router.get('/', (ctx) => serve(ctx, assets, 'index.html'));
+  router.get('/console/:file', (ctx) => serve(ctx, assets, String(ctx.params.file)));
 }
 
 function serve(ctx: Context, assets: ConsoleAssets | null, name: string): void {

@@ -15,7 +15,6 @@ import type { IndexChange } from '../../store/index/network-index.js';
 import type { NetworkStore } from '../../store/network-store.js';
 import { rpcHealthFrame, type RpcHealthView } from './rpc-health.js';
 import { relayerSyncFrame, type RelayersView } from './relayers.js';
-import { routeOf } from './metrics.js';
 
 /**
  * What may wait in the server for one client, beyond the replay it asked for at connect (at most
@@ -50,7 +49,7 @@ function lastEventId(ctx: Context): number | undefined {
 }
 
 export function eventRoutes(router: Router, store: NetworkStore, guard: Guard, options: EventRouteOptions): void {
-  router.get(['/api/v1/networks/events', '/networks/events'], routeOf('/api/v1/networks/events'), ...guard('read'), (ctx: Context) => {
+  router.get(['/api/v1/networks/events', '/networks/events'], ...guard('read'), (ctx: Context) => {
     const resumeFrom = lastEventId(ctx);
     // A scoped token hears only its networks' events, and nothing of the relayers (their counts span every network).
     const scope = scopeOf(ctx);

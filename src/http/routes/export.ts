@@ -13,10 +13,9 @@ import { writtenNetworkOf } from '../../store/network-record.js';
 import type { Principal } from '../../access/token-set.js';
 import { NetcfgError } from '../../errors.js';
 import type { NetworkStore } from '../../store/network-store.js';
-import { routeOf } from './metrics.js';
 
 export function exportRoutes(router: Router, store: NetworkStore, guard: Guard): void {
-  router.get('/api/v1/export/relayer', routeOf('/api/v1/export/relayer'), ...guard('read'), (ctx: Context) => {
+  router.get('/api/v1/export/relayer', ...guard('read'), (ctx: Context) => {
     const scope = scopeOf(ctx);
     const ids = store.ids().filter((id) => scope?.(id) ?? true).sort();
     // A v1.8 relayer's init container needs the values: a token with reveal_secrets may ask for them.

@@ -19,25 +19,22 @@ export interface MetricsView {
 }
 
 /**
- * The first middleware of every route: its template (the /api/v1 one, for a route also served
- * bare) names the request. A route names itself because @koa/router documents no way to ask which
- * route took a request (its `_matchedRoute` is marked internal); a request no route took has no name.
+ * Tells the metrics each request's route (@koa/router's documented `ctx.routerPath`: the template
+ * that took it, bare paths named by their /api/v1 twin; null when no route did), method, status and
+ * duration; outside the error handler, so the status is the one sent.
  */
-export function routeOf(paths: string | string[]): Middleware {
-  const template = Array.isArray(paths) ? (paths[0] as string) : paths;
-  return function namedRoute(ctx: Context, next: Next): Promise<void> {
-    ctx.state.route = template;
-    return next();
-  };
-}
-
-/** Tells the metrics each request's route, method, status and duration; outside the error handler, so the status is the one sent. */
 export function requestMetrics(view: MetricsView): Middleware {
   return function observed(ctx: Context, next: Next): Promise<void> {
     const started = performance.now();
-    const told = (): void => view.observeRequest((ctx.state.route as string | undefined) ?? null, ctx.method, ctx.status, (performance.now() - started) / 1000);
+    const told = (): void => view.observeRequest(templateOf(ctx), ctx.method, ctx.status, (performance.now() - started) / 1000);
     return next().finally(told);
   };
+}
+
+function templateOf(ctx: Context): string | null {
+  const path = (ctx as Context & { routerPath?: string }).routerPath;
+  if (path === undefined) return null;
+  return path.startsWith('/networks') ? `/api/v1${path}` : path;
 }
 
 /** A token scoped to some networks may not read what names them all. */
@@ -47,7 +44,7 @@ async function everyNetwork(ctx: Context, next: Next): Promise<void> {
 }
 
 export function metricsRoutes(router: Router, guard: Guard, view: MetricsView): void {
-  router.get('/metrics', routeOf('/metrics'), ...guard('read'), everyNetwork, async (ctx: Context) => {
+  router.get('/metrics', ...guard('read'), everyNetwork, async (ctx: Context) => {
     const text = await view.text();
     ctx.type = view.contentType;
     ctx.set('Cache-Control', 'no-store');

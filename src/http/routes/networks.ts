@@ -14,7 +14,6 @@ import { jsonOf, revealedBodyOf, revealedNetworkOf } from '../../store/network-r
 import type { Principal } from '../../access/token-set.js';
 import type { NetworkStore } from '../../store/network-store.js';
 import { linkHeader, parsePageQuery, totalPages } from '../pagination.js';
-import { routeOf } from './metrics.js';
 
 export interface NetworkRouteOptions {
   requireIfMatch: boolean;
@@ -53,7 +52,7 @@ export function networkRoutes(router: Router, store: NetworkStore, guard: Guard,
   const items = ['/api/v1/networks/:network_id', '/networks/:network_id'];
 
   const pages = new PageCache();
-  router.get(lists, routeOf(lists), ...guard('read'), (ctx: Context) => {
+  router.get(lists, ...guard('read'), (ctx: Context) => {
     const revision = store.revision();
     // Keyed by the URL as sent: relayers repeat the same few, and a repeat is answered without
     // parsing its query again. An invalid query throws below, before anything is kept.
@@ -77,7 +76,7 @@ export function networkRoutes(router: Router, store: NetworkStore, guard: Guard,
     ctx.body = rendered.body;
   });
 
-  router.get(['/api/v1/networks/:network_id/history', '/networks/:network_id/history'], routeOf('/api/v1/networks/:network_id/history'), ...guard('read'), withinScope, async (ctx: Context) => {
+  router.get(['/api/v1/networks/:network_id/history', '/networks/:network_id/history'], ...guard('read'), withinScope, async (ctx: Context) => {
     const query = parsePageQuery(ctx);
     const { commits, total } = await store.history(String(ctx.params.network_id), (query.page - 1) * query.perPage, query.perPage);
     ctx.set('Link', linkHeader(ctx.path, query, total));
@@ -90,11 +89,11 @@ export function networkRoutes(router: Router, store: NetworkStore, guard: Guard,
   });
 
   // The network as of one commit and just before it: the change that commit made (the console's history and revert).
-  router.get(['/api/v1/networks/:network_id/history/:sha', '/networks/:network_id/history/:sha'], routeOf('/api/v1/networks/:network_id/history/:sha'), ...guard('read'), withinScope, async (ctx: Context) => {
+  router.get(['/api/v1/networks/:network_id/history/:sha', '/networks/:network_id/history/:sha'], ...guard('read'), withinScope, async (ctx: Context) => {
     ctx.body = { success: true, data: await store.versionAt(String(ctx.params.network_id), String(ctx.params.sha)), error: null };
   });
 
-  router.get(items, routeOf(items), ...guard('read'), withinScope, (ctx: Context) => {
+  router.get(items, ...guard('read'), withinScope, (ctx: Context) => {
     const record = store.get(String(ctx.params.network_id));
     ctx.set('ETag', record.etag);
     ctx.type = 'application/json';
@@ -108,7 +107,7 @@ export function networkRoutes(router: Router, store: NetworkStore, guard: Guard,
     ctx.body = revealsSecrets(ctx) ? revealedBodyOf(record) : record.body;
   });
 
-  router.patch(items, routeOf(items), ...guard('write'), withinScope, requireJson, parseJson, async (ctx: Context) => {
+  router.patch(items, ...guard('write'), withinScope, requireJson, parseJson, async (ctx: Context) => {
     const ifMatch = ctx.get('If-Match') || undefined;
     if (ifMatch === undefined && options.requireIfMatch) {
       throw new NetcfgError('PRECONDITION_REQUIRED', 'This server requires If-Match on PATCH; GET the network and send its ETag in If-Match.');

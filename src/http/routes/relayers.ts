@@ -11,7 +11,6 @@ import type { Context } from 'koa';
 import type { Guard } from '../auth.js';
 import { redactUrl } from '../../redact.js';
 import type { TargetStatus } from '../../relayer/sync/target-worker.js';
-import { routeOf } from './metrics.js';
 
 /** What the HTTP layer needs of the relayer sync. */
 export interface RelayersView {
@@ -22,7 +21,7 @@ export interface RelayersView {
 const shown = (status: TargetStatus): TargetStatus => ({ ...status, url: redactUrl(status.url) });
 
 export function relayerRoutes(router: Router, guard: Guard, view: RelayersView): void {
-  router.get('/api/v1/relayers', routeOf('/api/v1/relayers'), ...guard('admin'), (ctx: Context) => {
+  router.get('/api/v1/relayers', ...guard('admin'), (ctx: Context) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { success: true, data: view.status().map(shown), error: null };
   });

@@ -12,7 +12,6 @@ import { scopeOf, withinScope, type Guard } from '../auth.js';
 import { redactText, redactUrl } from '../../redact.js';
 import { networkOf } from '../../store/network-record.js';
 import type { NetworkStore } from '../../store/network-store.js';
-import { routeOf } from './metrics.js';
 
 export interface RpcHealthEvent {
   id: string;
@@ -39,7 +38,7 @@ export interface AutoHealView {
 }
 
 export function rpcHealthRoutes(router: Router, store: NetworkStore, guard: Guard, view: RpcHealthView, heal?: AutoHealView): void {
-  router.get(['/api/v1/networks/:network_id/rpc-health', '/networks/:network_id/rpc-health'], routeOf('/api/v1/networks/:network_id/rpc-health'), ...guard('read'), withinScope, (ctx: Context) => {
+  router.get(['/api/v1/networks/:network_id/rpc-health', '/networks/:network_id/rpc-health'], ...guard('read'), withinScope, (ctx: Context) => {
     const record = store.get(String(ctx.params.network_id));
     const probed = new Map((view.of(record.id) ?? []).map((h) => [h.url, h]));
     const disabled = heal?.of(record.id) ?? new Map<number, { at: string; reason: string }>();
@@ -51,7 +50,7 @@ export function rpcHealthRoutes(router: Router, store: NetworkStore, guard: Guar
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { success: true, data: urls, error: null };
   });
-  router.get('/api/v1/rpc-health', routeOf('/api/v1/rpc-health'), ...guard('read'), (ctx: Context) => {
+  router.get('/api/v1/rpc-health', ...guard('read'), (ctx: Context) => {
     const scope = scopeOf(ctx);
     const data = view.statuses().filter(({ id }) => scope?.(id) ?? true).map(({ id, statuses }) => {
       const counts: Record<string, number> = {};

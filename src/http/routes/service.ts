@@ -11,7 +11,6 @@ import type { Schemas } from '../../store/validation/schemas.js';
 import { buildOpenApi } from '../openapi.js';
 import { relayersComponent, type RelayersView } from './relayers.js';
 import { rpcComponent, type AutoHealView, type RpcHealthView } from './rpc-health.js';
-import { routeOf } from './metrics.js';
 
 /** API_TOKENS_FILE as readiness shows it: how many tokens, and why its last change was not taken; never a name. */
 export interface AccessView {
@@ -21,12 +20,12 @@ export interface AccessView {
 
 export function healthRoutes(router: Router, store: NetworkStore, views: { rpcHealth?: RpcHealthView | undefined; autoHeal?: AutoHealView | undefined; relayers?: RelayersView | undefined; access?: AccessView | undefined } = {}): void {
   const { rpcHealth, autoHeal, relayers, access } = views;
-  router.get('/api/v1/health', routeOf('/api/v1/health'), (ctx) => {
+  router.get('/api/v1/health', (ctx) => {
     ctx.type = 'text/plain';
     ctx.body = 'OK';
   });
 
-  router.get('/api/v1/ready', routeOf('/api/v1/ready'), (ctx) => {
+  router.get('/api/v1/ready', (ctx) => {
     const report = store.readiness();
     ctx.status = report.ready ? 200 : 503;
     ctx.set('Cache-Control', 'no-store');
@@ -47,7 +46,7 @@ export function docRoutes(router: Router, schemas: Schemas): void {
     '/api/v1/schemas/update-network.json': JSON.stringify(schemas.updateNetwork),
   };
   for (const [path, body] of Object.entries(documents)) {
-    router.get(path, routeOf(path), (ctx) => {
+    router.get(path, (ctx) => {
       ctx.type = 'application/json';
       ctx.set('Cache-Control', 'public, max-age=300');
       ctx.body = body;

@@ -15,7 +15,6 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { NetcfgError } from '../../errors.js';
 import type { NetworkStore } from '../../store/network-store.js';
-import { routeOf } from './metrics.js';
 
 /** Push payloads of large pushes run to a few hundred KiB; GitHub caps them at 25 MB, we at 1 MiB. */
 export const WEBHOOK_BODY_LIMIT = 1024 * 1024;
@@ -79,7 +78,7 @@ async function signedBy(secret: string, req: IncomingMessage, limit: number): Pr
 }
 
 export function webhookRoutes(router: Router, store: NetworkStore, secret: string): void {
-  router.post('/api/v1/webhooks/git', routeOf('/api/v1/webhooks/git'), async (ctx: Context) => {
+  router.post('/api/v1/webhooks/git', async (ctx: Context) => {
     if (!(await signedBy(secret, ctx.req, WEBHOOK_BODY_LIMIT))) {
       throw new NetcfgError('UNAUTHORIZED', 'The webhook is not signed with GIT_WEBHOOK_SECRET (X-Hub-Signature-256, X-Gitea-Signature or X-Gitlab-Token); nothing was pulled.');
     }
