@@ -195,8 +195,7 @@ export class NetworkStore {
   /**
    * Validates a PATCH body and writes it as `actor` (NetworkWriter writes; `note`: netcfg's own why), what it sends back of a
    * secret turned into its reference first (`revealSecrets`: it may write a value out). With a URL check, the URLs are asked first
-   * (after the 404 and If-Match checks against the version served): in `reject` mode one that serves another chain refuses the PATCH.
-   * Counted by outcome.
+   * (after the 404 and If-Match checks against the version served): in `reject` mode one that serves another chain refuses it. Counted.
    */
   update(id: string, body: unknown, ifMatch: string | undefined, actor: Actor, how: { revealSecrets?: boolean; note?: WriteNote } = {}): Promise<Updated> {
     return this.writes.track(this.write(id, body, ifMatch, actor, how));
