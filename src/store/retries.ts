@@ -2,8 +2,9 @@
  * Every reason a write is made again or waits, in one table: its bound, and what the client hears
  * past it. The writer (write/network-writer.ts) makes each attempt in one loop and the GIT_SYNC
  * push loop (git/git-sync.ts) re-pushes; both count each reason here, for readiness and metrics.
+ * And how each write ended, counted for the metrics (WriteOutcomes).
  */
-import { NetcfgError } from '../errors.js';
+import { NetcfgError, type ErrorCode } from '../errors.js';
 
 /** Reasons an attempt of a write is made again from its read. */
 export type AttemptRetry = 'moved' | 'gone' | 'git-busy' | 'rejected';
@@ -48,5 +49,39 @@ export class RetryCounts {
   snapshot(): Record<RetryReason, number> {
     const all: RetryReason[] = ['moved', 'gone', 'git-busy', 'rejected', 'lock-busy', 'git-lock', 'rebased'];
     return Object.fromEntries(all.map((r) => [r, this.counts.get(r) ?? 0])) as Record<RetryReason, number>;
+  }
+}
+
+/**
+ * How each write (a PATCH through the store) ended: `ok` for an answer with the network (a change
+ * written, or nothing to change), else the NetcfgError code it was refused with, lower-cased
+ * (`precondition_failed`, `storage_unavailable`, ...), and `internal` for anything else. The codes
+ * are one closed list (errors.ts), so the counts stay few.
+ */
+/** A write's outcome as counted: `ok`, or the error code it ended with. */
+export type WriteOutcome = 'ok' | Lowercase<ErrorCode>;
+
+export class WriteOutcomes {
+  private readonly counts = new Map<WriteOutcome, number>();
+
+  /** Counts how `write` ends, and hands back its answer or its error unchanged. */
+  async track<T>(write: Promise<T>): Promise<T> {
+    try {
+      const answer = await write;
+      this.count('ok');
+      return answer;
+    } catch (err) {
+      this.count(err instanceof NetcfgError ? (err.code.toLowerCase() as WriteOutcome) : 'internal');
+      throw err;
+    }
+  }
+
+  /** Every outcome seen so far with its count (`ok` always there, at 0 before the first write). */
+  snapshot(): Partial<Record<WriteOutcome, number>> {
+    return { ok: 0, ...Object.fromEntries(this.counts) };
+  }
+
+  private count(outcome: WriteOutcome): void {
+    this.counts.set(outcome, (this.counts.get(outcome) ?? 0) + 1);
   }
 }
