@@ -4,10 +4,10 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, watch, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { git } from './git-repo.js';
+import { freePort } from './reliability-child.js';
 
 export interface GitRemote {
   /** git://127.0.0.1:<port>/networks.git */
@@ -17,17 +17,6 @@ export interface GitRemote {
   /** Starts (again) serving on the same port. */
   start(): Promise<void>;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /**

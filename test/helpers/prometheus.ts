@@ -6,9 +6,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './reliability-child.js';
 
 export const PROMTOOL = process.env.PROMTOOL_PATH ?? '/usr/bin/promtool';
 export const PROMETHEUS = process.env.PROMETHEUS_PATH ?? '/usr/bin/prometheus';
@@ -44,17 +44,6 @@ export interface PrometheusServer {
   /** One instant query's result (`/api/v1/query`): each series' labels and value. */
   query(promql: string): Promise<Array<{ metric: Record<string, string>; value: number }>>;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** A Prometheus scraping `targets` every 200 ms; resolves once it answers ready, rejects past `deadlineMs`. */
