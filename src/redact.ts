@@ -60,3 +60,12 @@ function hideParts(url: string, hide: (segment: string, last: boolean) => boolea
   const query = [...parsed.searchParams.keys()].map((key) => `${encodeURIComponent(key)}=***`).join('&');
   return `${parsed.protocol}//${userInfo}${parsed.host}${path}${query === '' ? '' : `?${query}`}`;
 }
+
+/**
+ * A finding about `finding.url` as it may be shown: under `shown` (a secret's value masked), in its
+ * URL and wherever its error repeats the URL.
+ */
+export function showAs<T extends { url: string; error: string | null }>(finding: T, shown: string): T {
+  if (shown === finding.url) return finding;
+  return { ...finding, url: shown, error: finding.error === null ? null : finding.error.split(finding.url).join(shown) };
+}

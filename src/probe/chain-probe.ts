@@ -89,12 +89,6 @@ export function enabledUrls(fields: Record<string, unknown>, disabledToo = false
     .map(({ url, index, shown }) => ({ url, index, shown }));
 }
 
-/** A probe's health as it may be shown: the URL as `shown`, and the URL inside its error too. */
-export function shownHealth(health: UrlHealth, shown: string): UrlHealth {
-  if (shown === health.url) return health;
-  return { ...health, url: shown, error: health.error === null ? null : health.error.split(health.url).join(shown) };
-}
-
 export function isProbed(family: string): boolean {
   return Object.hasOwn(PROBES, family);
 }

@@ -5,8 +5,9 @@
  * status changes.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { claimedOf, enabledUrls, shownHealth, type Claimed, type ProbeStatus, type UrlHealth } from './chain-probe.js';
+import { claimedOf, enabledUrls, type Claimed, type ProbeStatus, type UrlHealth } from './chain-probe.js';
 import type { Prober } from './prober.js';
+import { showAs } from '../redact.js';
 
 export interface ProbeTarget {
   id: string;
@@ -123,7 +124,7 @@ export class LiveProber {
   }
 
   private async probe(target: ProbeTarget): Promise<void> {
-    const results = (await this.prober.probeNetwork(target.family, target.urls, target.claimed)).map((h, i) => shownHealth(h, target.shown[i] ?? h.url));
+    const results = (await this.prober.probeNetwork(target.family, target.urls, target.claimed)).map((h, i) => showAs(h, target.shown[i] ?? h.url));
     if (this.stopping.signal.aborted) return;
     const before = new Map((this.health.get(target.id) ?? []).map((h) => [h.url, h.status]));
     this.health.set(target.id, results);

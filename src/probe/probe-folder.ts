@@ -4,9 +4,9 @@
  * its file (line and column); one far behind the network's best URL is a warning, which does not
  * fail the check. A URL with weight 0 is disabled and not probed: disabling a dead URL must pass.
  */
-import { claimedOf, enabledUrls, shownHealth, type UrlHealth } from './chain-probe.js';
+import { claimedOf, enabledUrls, type UrlHealth } from './chain-probe.js';
 import type { Prober } from './prober.js';
-import { redactUrl } from '../redact.js';
+import { redactUrl, showAs } from '../redact.js';
 import { fingerprint, recorded } from './auto-heal.js';
 import type { HealRecord } from './heal-target.js';
 
@@ -41,7 +41,7 @@ export async function probeNetworks(networks: ProbedNetwork[], prober: Prober, p
           if (!disabled) return [];
           return [{ path: network.path, ...positionOf(network.path, `/rpc_urls/${index}/url`), error: `rpc_urls[${index}] (${redactUrl(shown)}) was disabled by netcfg's prober at ${disabled.at} (${disabled.status}) and is enabled here by hand; its probe below says whether it answers now`, severity: 'warning' }];
         });
-        const health = (await prober.probeNetwork(network.family, entries.map((e) => e.url), claimedOf(network.fields))).map((h, i) => shownHealth(h, entries[i]?.shown ?? h.url));
+        const health = (await prober.probeNetwork(network.family, entries.map((e) => e.url), claimedOf(network.fields))).map((h, i) => showAs(h, entries[i]?.shown ?? h.url));
         return [...reEnabled, ...health.flatMap((h, i): ProbeFinding[] => {
           if (h.status === 'ok') return [];
           const index = entries[i]?.index ?? 0;

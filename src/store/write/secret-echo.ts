@@ -5,6 +5,7 @@
  * see secrets writes it out on purpose.
  */
 import { NetcfgError } from '../../errors.js';
+import { showAs } from '../../redact.js';
 import type { SecretEntry } from '../validation/secret-refs.js';
 
 /** A masked URL: netcfg's `***` in place of a secret part. */
@@ -56,8 +57,5 @@ function refuse(code: 'VALIDATION_FAILED' | 'FORBIDDEN', index: number, message:
 /** The findings of a PATCH's URL check with each secret's value shown masked, in its URL and in its error. */
 export function maskFindings<T extends { url: string; error: string | null }>(findings: T[], secrets: readonly SecretEntry[]): T[] {
   const masks = new Map(secrets.map((s) => [s.url, s.masked]));
-  return findings.map((f) => {
-    const masked = masks.get(f.url);
-    return masked === undefined ? f : { ...f, url: masked, error: f.error === null ? null : f.error.split(f.url).join(masked) };
-  });
+  return findings.map((f) => showAs(f, masks.get(f.url) ?? f.url));
 }
