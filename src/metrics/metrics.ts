@@ -11,6 +11,9 @@ import { autoHealFamilies, probeFamilies, type AutoHealCounts, type ProberSource
 import { relayerFamilies, type RelayerSource } from './relayer-families.js';
 import { storeFamilies, type StoreSource } from './store-families.js';
 
+/** prom-client's default gauges whose `_total` suffix says counter: their per-type twins (`nodejs_active_handles`, ...) carry the same counts. */
+const MISNAMED_DEFAULTS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
+
 export type { AutoHealCounts } from './probe-families.js';
 
 export interface MetricsParts {
@@ -31,6 +34,8 @@ export class Metrics {
 
   constructor(parts: MetricsParts) {
     collectDefaultMetrics({ register: this.registry });
+    // Gauges named like counters, which `promtool check metrics` rejects; the same counts stay, per type, without `_total`.
+    for (const name of MISNAMED_DEFAULTS) this.registry.removeSingleMetric(name);
     this.requests = new RequestFamilies(this.registry);
     this.snapshots.push(storeFamilies(this.registry, parts.store));
     if (parts.prober) this.snapshots.push(probeFamilies(this.registry, parts.prober));

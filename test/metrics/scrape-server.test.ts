@@ -36,13 +36,6 @@ const NETCFG_FAMILIES = [
 ];
 const AUTO_HEAL_FAMILIES = ['netcfg_rpc_auto_disabled_total', 'netcfg_rpc_auto_restored_total', 'netcfg_rpc_auto_skipped_total', 'netcfg_rpc_auto_disabled_urls'];
 
-/**
- * promtool's lint findings allowed, each for a reason: these three gauges are prom-client's own
- * default metrics, named `_total` by the library before the lint rule existed and kept by every
- * Node service's dashboards; renaming them would mean writing that exposition by hand.
- */
-const ALLOWED_LINT = ['nodejs_active_handles_total non-counter metrics should not have "_total" suffix', 'nodejs_active_requests_total non-counter metrics should not have "_total" suffix', 'nodejs_active_resources_total non-counter metrics should not have "_total" suffix'];
-
 describe('metrics on the built server: promtool, and a real Prometheus scraping it (loopback)', function () {
   this.timeout(60_000);
   let rpc: FakeRpc;
@@ -97,13 +90,13 @@ describe('metrics on the built server: promtool, and a real Prometheus scraping 
     await rpc?.close();
   });
 
-  it('(a) its output passes `promtool check metrics` (three lint findings of prom-client\'s own names allowed, see ALLOWED_LINT)', async () => {
+  it('(a) its output passes `promtool check metrics` with no finding at all', async () => {
     const text = await scrape();
     const { code, problems } = await promtoolCheck(text);
-    expect(problems.filter((p) => !ALLOWED_LINT.includes(p)), text.slice(0, 3000)).to.deep.equal([]);
-    expect(code, 'promtool fails only for the allowed lint findings').to.equal(problems.length === 0 ? 0 : 3);
+    expect(problems, text.slice(0, 3000)).to.deep.equal([]);
+    expect(code, 'promtool passes').to.equal(0);
     const self = await promtoolCheck(await (await fetch(`${healApp.url}/metrics`)).text());
-    expect(self.problems.filter((p) => !ALLOWED_LINT.includes(p)), 'the self-healing families too').to.deep.equal([]);
+    expect(self.problems, 'the self-healing families too').to.deep.equal([]);
     expect(text, 'no key').to.not.include(PATH_KEY).and.not.include(KEY).and.not.include(RELAYER_KEY);
   });
 
