@@ -1,13 +1,14 @@
 /**
  * Replaces top-level values of a YAML file by splicing the text: only the bytes of the replaced
- * values change, so every other line (its quoting, indentation, alignment, comments, line endings)
+ * values change (of a block list, only its entries that changed: list-splice.ts), so every other line (its quoting, indentation, alignment, comments, line endings)
  * stays byte for byte and `git diff` shows exactly the change. A value is rendered as yaml prints
  * it, in the form the client sent (a string stays a plain scalar, an object a
  * mapping) and in the old value's style (block or flow). Where splicing is not possible (a new
  * key, a flow mapping at the top) the edit falls back to yaml's Document API, which keeps
  * comments but may reformat other lines.
  */
-import { Document, isCollection, isMap, isPair, isScalar, type Node } from 'yaml';
+import { isCollection, isMap, isPair, isScalar, type Document, type Node } from 'yaml';
+import { renderValue, spliceList } from './list-splice.js';
 
 /**
  * The file's text with each `[key, value]` replaced by splicing, or null where that is not possible.
@@ -31,7 +32,8 @@ export function spliceTopLevel(text: string, doc: Document, changes: Array<[stri
     const flow = (isCollection(old) && old.flow === true) || onKeyLine;
     // A block value's range ends after its last line break; keep that break.
     const trailing = /\r?\n$/.exec(text.slice(start, end))?.[0] ?? '';
-    edits.push({ start, end, replacement: renderValue(value, flow, start - lineStart, eol) + trailing });
+    const entries = !flow && Array.isArray(value) ? spliceList(text, old, value, start - lineStart, eol) : null;
+    edits.push({ start, end, replacement: (entries ?? renderValue(value, flow, start - lineStart, eol)) + trailing });
   }
   let out = text;
   for (const edit of edits.sort((a, b) => b.start - a.start)) {
@@ -50,13 +52,4 @@ export function rewriteTopLevel(doc: Document, changes: Array<[string, unknown]>
   const copy = doc.clone();
   for (const [key, value] of changes) copy.set(key, copy.createNode(value));
   return copy.toString({ lineWidth: 0 });
-}
-
-/** `value` as YAML text, as block YAML indented by `indent` columns, or as flow on one line. */
-export function renderValue(value: unknown, flow: boolean, indent: number, eol: string): string {
-  const doc = new Document(value);
-  if (flow && isCollection(doc.contents)) doc.contents.flow = true;
-  let text = doc.toString({ lineWidth: 0, flowCollectionPadding: false }).replace(/\n$/, '');
-  if (!flow) text = text.split('\n').join(`\n${' '.repeat(indent)}`);
-  return text.replace(/\n/g, eol);
 }
