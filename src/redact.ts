@@ -97,8 +97,8 @@ export const UNSHOWN = "the endpoint's words are not shown: its URL is a secret,
 
 /**
  * The parts of a secret's value that its mask (maskSecretUrl) hides, decoded: the user name and
- * password, every query value, each hidden path segment and the fragment. The whole value when it
- * does not parse as a URL.
+ * password (and their Basic authorization), every query value, each hidden path segment and the
+ * fragment. The whole value when it does not parse as a URL.
  */
 export function secretParts(url: string): string[] {
   let parsed: URL;
@@ -111,6 +111,8 @@ export function secretParts(url: string): string[] {
   const last = segments.findLastIndex((segment) => segment !== '');
   const parts = [parsed.username, parsed.password, ...segments.filter((segment, i) => secretSegment(segment, i === last)), parsed.hash.slice(1)].map(decodeURIComponentSafe);
   parts.push(...parsed.searchParams.values());
+  // A client sends the user-info as `Authorization: Basic base64(user:password)`, which an endpoint may repeat.
+  if (parsed.username !== '' || parsed.password !== '') parts.push(Buffer.from(`${decodeURIComponentSafe(parsed.username)}:${decodeURIComponentSafe(parsed.password)}`).toString('base64'));
   return [...new Set(parts.filter((part) => part !== ''))].sort((a, b) => b.length - a.length);
 }
 
