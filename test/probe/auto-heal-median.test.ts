@@ -47,7 +47,7 @@ describe('probe/auto-heal beside an absurd head (built server, fake endpoints, G
     await s.untilLog(logged('rpc self-healing: URL disabled'), 15_000, 'the disable');
     backup.eth_chainId = { result: SEPOLIA };
     await s.untilLog(logged('rpc self-healing: URL restored'), 15_000, 'the restore beside the absurd head');
-    expect(readFileSync(path.join(root, 'evm/sepolia.yaml'), 'utf8')).to.match(/\n    weight: 50\n/);
+    expect(readFileSync(path.join(root, 'evm/sepolia.yaml'), 'utf8')).to.match(/\n {4}weight: 50\n/);
     expect(git(root, 'log', '-1', '--format=%(trailers:key=Netcfg-Rpc-Auto,valueonly)').trim()).to.match(/^restored rpc_urls\[1\] weight=50 /);
     const health = (await (await fetch(`${s.url}/api/v1/networks/evm:sepolia/rpc-health`)).json()) as { data: Array<{ status: string; lag: number | null }> };
     expect(health.data.map((h) => h.status)).to.deep.equal(['ok', 'ok', 'bad_response']);
