@@ -109,10 +109,12 @@ export function secretParts(url: string): string[] {
   }
   const segments = parsed.pathname.split('/');
   const last = segments.findLastIndex((segment) => segment !== '');
-  const parts = [parsed.username, parsed.password, ...segments.filter((segment, i) => secretSegment(segment, i === last)), parsed.hash.slice(1)].map(decodeURIComponentSafe);
+  const hidden = segments.filter((segment, i) => secretSegment(segment, i === last));
+  const parts = [parsed.username, parsed.password, ...hidden, parsed.hash.slice(1)].map(decodeURIComponentSafe);
   parts.push(...parsed.searchParams.values());
   // A client sends the user-info as `Authorization: Basic base64(user:password)`, which an endpoint may repeat.
-  if (parsed.username !== '' || parsed.password !== '') parts.push(Buffer.from(`${decodeURIComponentSafe(parsed.username)}:${decodeURIComponentSafe(parsed.password)}`).toString('base64'));
+  const [user, password] = [decodeURIComponentSafe(parsed.username), decodeURIComponentSafe(parsed.password)];
+  if (user !== '' || password !== '') parts.push(Buffer.from(`${user}:${password}`).toString('base64'));
   return [...new Set(parts.filter((part) => part !== ''))].sort((a, b) => b.length - a.length);
 }
 

@@ -31,7 +31,9 @@ export function judgeHeads(results: UrlHealth[], bound: number, now = Date.now()
     if (r.head === null || r.status !== 'ok') return r;
     if (r.head > median + bound) {
       const ahead = r.head - median;
-      return { ...r, status: 'bad_response', error: `its head ${r.head} is ${ahead} ahead of the median head of this network's URLs, ${median} (more than ${bound}): a head most of them do not share is not believed` };
+      const error = `its head ${r.head} is ${ahead} ahead of the median head of this network's URLs, ${median} (more than ${bound}): `
+        + 'a head most of them do not share is not believed';
+      return { ...r, status: 'bad_response', error };
     }
     const lag = best - r.head;
     if (lag > bound) return { ...r, lag, status: 'lagging', error: `${lag} behind the network's head ${best} (more than ${bound})` };

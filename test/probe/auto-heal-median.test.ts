@@ -39,7 +39,8 @@ describe('probe/auto-heal beside an absurd head (built server, fake endpoints, G
     const backup = await endpoint('0x1', '0x64'); // on mainnet at first: the prober disables it
     await endpoint(SEPOLIA, ABSURD);
     const [honest, backupUrl, absurd] = fakes.map((f) => f.url);
-    root = makeConfigDir({ 'evm/sepolia.yaml': `rpc_urls:\n  - ${honest}\n  - url: ${backupUrl}\n    weight: 50\n  - ${absurd}\nchain_id: 11155111\nrequired_confirmations: 1\nsymbol: ETH\n` });
+    const urls = `rpc_urls:\n  - ${honest}\n  - url: ${backupUrl}\n    weight: 50\n  - ${absurd}\n`;
+    root = makeConfigDir({ 'evm/sepolia.yaml': `${urls}chain_id: 11155111\nrequired_confirmations: 1\nsymbol: ETH\n` });
     initRepo(root);
     const s = await startChild({ CONFIG_DIR: root, ...HEAL });
     server = s;

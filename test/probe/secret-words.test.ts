@@ -54,7 +54,8 @@ function secretOf(n: number, base: string, short: boolean): Secret {
   if (short) return { variable, url: `${base}/rpc/qz9w`, parts: ['qz9w'] };
   const [user, pass, key, query, net] = [`u${n}Qwzuser`, `p${n}Xyv-Pass`, `Kq${n}Zpath9Secret`, `Vq${n}x%2Fyz+w`, `Mq${n}zNet`];
   const basic = Buffer.from(`${user}:${pass}`).toString('base64');
-  return { variable, url: `${base.replace('://', `://${user}:${pass}@`)}/v2/${key}?apikey=${query}&net=${net}`, parts: [user, pass, key, query, `Vq${n}x/yz w`, net, basic] };
+  const url = `${base.replace('://', `://${user}:${pass}@`)}/v2/${key}?apikey=${query}&net=${net}`;
+  return { variable, url, parts: [user, pass, key, query, `Vq${n}x/yz w`, net, basic] };
 }
 
 /** Each spelling of `part` that must not appear. */
@@ -64,7 +65,9 @@ function spellings(part: string): string[] {
 }
 
 function expectNoPart(where: string, text: string, secrets: Secret[]): void {
-  for (const secret of secrets) for (const part of secret.parts) for (const spelled of spellings(part)) expect(text.includes(spelled), `${where} holds ${spelled}`).to.equal(false);
+  for (const secret of secrets) {
+    for (const part of secret.parts) for (const spelled of spellings(part)) expect(text.includes(spelled), `${where} holds ${spelled}`).to.equal(false);
+  }
 }
 
 function fileOf(c: Case, secret: Secret, plain: string | undefined): string {
@@ -87,7 +90,8 @@ describe('probe: no secret part in any words about a secret URL (built server an
     const plain = await startEchoRpc('ok');
     providers.push(plain);
     secrets = CASES.map((c, n) => secretOf(n + 1, providers[n]!.url, c.short === true));
-    root = makeConfigDir(Object.fromEntries(CASES.map((c, n) => [`${c.id.replace(':', '/')}.yaml`, fileOf(c, secrets[n]!, c.id.startsWith('solana:') ? `${plain.url}/` : undefined)])));
+    const files = CASES.map((c, n) => [`${c.id.replace(':', '/')}.yaml`, fileOf(c, secrets[n]!, c.id.startsWith('solana:') ? `${plain.url}/` : undefined)]);
+    root = makeConfigDir(Object.fromEntries(files));
     initRepo(root);
     dir = mkdtempSync(path.join(os.tmpdir(), 'netcfg-words-'));
     // SECRET_REFS_ALLOWED lets every network reference these variables (ignored where the setting is not known).
@@ -106,18 +110,23 @@ describe('probe: no secret part in any words about a secret URL (built server an
   it('rpc-health, readiness, /metrics, the change stream, a PATCH\'s rpc_warnings, the log and the prober\'s commits hold no part', async () => {
     await setUp(() => 'ok');
     const tokens = path.join(dir, 'tokens.yaml');
-    writeFileSync(tokens, `tokens:\n  - name: reader\n    sha256: "${sha(TOKENS.reader)}"\n    role: read\n  - name: writer\n    sha256: "${sha(TOKENS.writer)}"\n    role: write\n`);
+    const entry = (name: keyof typeof TOKENS, role: string): string => `  - name: ${name}\n    sha256: "${sha(TOKENS[name])}"\n    role: ${role}\n`;
+    writeFileSync(tokens, `tokens:\n${entry('reader', 'read')}${entry('writer', 'write')}`);
     const heal = { RPC_AUTO_DISABLE: 'true', RPC_AUTO_DISABLE_PROBES: '2', RPC_AUTO_DISABLE_MS: '0', GIT_COMMIT: 'true' };
     const s = await startChild({ CONFIG_DIR: root, API_TOKENS_FILE: tokens, RPC_PROBE_INTERVAL_MS: '1000', RPC_PROBE_ON_PATCH: 'warn', ...heal, ...env });
     server = s;
     const auth = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
     const read = async (route: string, token: string | null = TOKENS.reader, init: RequestInit = {}): Promise<string> => {
-      const res = await fetch(`${s.url}${route}`, { ...init, headers: { ...(token ? auth(token) : {}), 'content-type': 'application/json', ...(init.headers as Record<string, string>) } });
+      const headers = { ...(token ? auth(token) : {}), 'content-type': 'application/json' };
+      const res = await fetch(`${s.url}${route}`, { ...init, headers });
       return res.text();
     };
     sse = await openSse(`${s.url}/api/v1/networks/events`, auth(TOKENS.reader));
     for (const [n, c] of CASES.entries()) providers[n]!.mode = c.mode; // every URL's status changes now, while the stream listens
-    const changed = (id: string) => (l: Record<string, unknown>) => l.msg === 'rpc health change' && (l.rpc_health as { id?: string; status?: string }).id === id && (l.rpc_health as { status: string }).status !== 'ok';
+    const changed = (id: string) => (l: Record<string, unknown>) => {
+      const change = l.rpc_health as { id?: string; status?: string } | undefined;
+      return l.msg === 'rpc health change' && change?.id === id && change.status !== 'ok';
+    };
     for (const c of CASES) await s.untilLog(changed(c.id), 15_000, `${c.id}'s change of status`);
     await s.untilLog((l) => l.msg === 'rpc self-healing: URL disabled', 15_000, "the solana secret URL's disable");
     const rpcEvents = (): string[] => sse!.events.filter((e) => e.event === 'rpc_health').map((e) => e.data);
@@ -131,7 +140,8 @@ describe('probe: no secret part in any words about a secret URL (built server an
     answers['/metrics'] = await read('/metrics');
     for (const c of CASES.filter((x) => x.id.startsWith('evm:'))) {
       const served = JSON.parse(await read(`/api/v1/networks/${c.id}`, TOKENS.writer)) as { data: { rpc_urls: unknown[] } };
-      answers[`PATCH ${c.id}`] = await read(`/api/v1/networks/${c.id}`, TOKENS.writer, { method: 'PATCH', body: JSON.stringify({ rpc_urls: served.data.rpc_urls }) });
+      const body = JSON.stringify({ rpc_urls: served.data.rpc_urls }); // sent back as served: the reference stays
+      answers[`PATCH ${c.id}`] = await read(`/api/v1/networks/${c.id}`, TOKENS.writer, { method: 'PATCH', body });
     }
     answers['the change stream'] = sse.events.map((e) => `${e.event} ${e.data}`).join('\n');
     answers['the log'] = s.logs.map((l) => JSON.stringify(l)).join('\n');
@@ -139,7 +149,8 @@ describe('probe: no secret part in any words about a secret URL (built server an
     for (const [where, text] of Object.entries(answers)) expectNoPart(where, text, secrets);
 
     // What was scrubbed is still said, and what could not be is replaced by the fixed sentence.
-    const health = (id: string): Array<{ status: string; error: string | null }> => (JSON.parse(answers[`rpc-health of ${id}`]!) as { data: Array<{ status: string; error: string | null }> }).data;
+    type Health = Array<{ status: string; error: string | null }>;
+    const health = (id: string): Health => (JSON.parse(answers[`rpc-health of ${id}`]!) as { data: Health }).data;
     expect(health('evm:rpcerr')[0]?.error).to.match(/invalid api key in \/v2\/\*\*\*\?apikey=\*\*\*&net=\*\*\*/);
     expect(health('evm:redirect')[0]?.error).to.match(/redirected \(302\) to http:\/\/\*\*\*@127\.0\.0\.1:\d+\/V2\/\*\*\*\?APIKEY=\*\*\*&NET=\*\*\*/);
     expect(health('evm:echohead')[0]?.error).to.match(/\/v2\/\*\*\*…/);
@@ -147,7 +158,8 @@ describe('probe: no secret part in any words about a secret URL (built server an
     expect(health('solana:echo')[0]?.status).to.equal('wrong_chain');
     const warnings = (JSON.parse(answers['PATCH evm:short']!) as { rpc_warnings: Array<{ error: string }> }).rpc_warnings;
     expect(warnings.map((w) => w.error)).to.deep.equal([UNSHOWN]);
-    expect((JSON.parse(answers['PATCH evm:rpcerr']!) as { rpc_warnings: Array<{ error: string }> }).rpc_warnings[0]?.error).to.include('invalid api key in /v2/***');
+    const rpcErr = JSON.parse(answers['PATCH evm:rpcerr']!) as { rpc_warnings: Array<{ error: string }> };
+    expect(rpcErr.rpc_warnings[0]?.error).to.include('invalid api key in /v2/***');
     expect(answers['git log']).to.match(/was wrong_chain for 2 probes in a row/).and.include('invalid api key in /v2/***');
   });
 
@@ -155,7 +167,8 @@ describe('probe: no secret part in any words about a secret URL (built server an
     await setUp((c) => c.mode);
     const outputs: string[] = [];
     for (const format of [[], ['--format', 'json']]) {
-      const out = await promisify(execFile)(process.execPath, [CLI, 'validate', root, '--probe', ...format], { env: { PATH: process.env.PATH ?? '', ...env } }).catch((err: { stdout: string }) => err);
+      const args = [CLI, 'validate', root, '--probe', ...format];
+      const out = await promisify(execFile)(process.execPath, args, { env: { PATH: process.env.PATH ?? '', ...env } }).catch((err: { stdout: string }) => err);
       outputs.push(out.stdout);
       expectNoPart(`validate --probe ${format.join(' ')}`, out.stdout, secrets);
     }
