@@ -2,7 +2,7 @@
  * The live prober's families (RPC_PROBE_INTERVAL_MS), per network and URL, read at each scrape
  * from what the prober last found: the status as one series per URL whose `status` label is the
  * current one (value 1; a change of status ends the old series), the latency of its last answer
- * and how far its head is behind the best URL of the network. The URL is what the prober keeps
+ * and how far its head is behind the network's head (head-rule.ts). The URL is what the prober keeps
  * (a secret reference's value already masked), redacted again like every URL netcfg shows: the
  * labels hold no key. Networks and URLs no longer probed leave the output at the next scrape.
  * And self-healing RPC lists (RPC_AUTO_DISABLE), when netcfg is given a view of them: how many URLs
@@ -85,7 +85,7 @@ export function probeFamilies(registry: Registry, prober: ProberSource): { clear
   });
   gaugeFrom(registry, {
     name: 'netcfg_rpc_url_head_lag_blocks',
-    help: "How many blocks each RPC URL's head was behind the best URL of its network at the last probe (no series without a head).",
+    help: "How many blocks each RPC URL's head was behind its network's head (the median rule) at the last probe (no series without a head).",
     labelNames: ['network', 'url'],
     series: () => each((p) => [{}, p.health.lag]),
   });

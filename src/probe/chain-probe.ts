@@ -7,7 +7,7 @@
  *   stellar  getNetwork.passphrase = passphrase, getLatestLedger.sequence
  */
 import { CallFailed, rpcCalls, type CallOptions } from './rpc-call.js';
-import { maskSecretUrl } from '../redact.js';
+import { clip, maskSecretUrl } from '../redact.js';
 
 export type ProbeStatus = 'ok' | 'wrong_chain' | 'lagging' | 'unreachable' | 'bad_response';
 
@@ -26,7 +26,7 @@ export interface UrlHealth {
   genesis_hash?: string;
   passphrase?: string;
   head: number | null;
-  /** How far behind the best URL of the same network (filled in by the prober). */
+  /** How far behind the network's head (filled in by the prober: head-rule.ts); null when not compared. */
   lag: number | null;
   latency_ms: number | null;
   checked_at: string;
@@ -54,7 +54,7 @@ const PROBES: Record<string, FamilyProbe> = {
   solana: {
     calls: ['getHealth', 'getGenesisHash', 'getSlot'],
     judge([health, genesisRaw, slot], claimed) {
-      if (health !== 'ok') throw new CallFailed('bad_response', `getHealth answered ${JSON.stringify(health).slice(0, 80)}`);
+      if (health !== 'ok') throw new CallFailed('bad_response', `getHealth answered ${clip(JSON.stringify(health) ?? 'nothing', 80)}`);
       const genesis = toText(genesisRaw, 'getGenesisHash');
       const head = toInteger(slot, 'getSlot');
       const mismatch = claimed.genesis_hash !== undefined && genesis !== claimed.genesis_hash ? `answered genesis hash ${genesis}; the file says ${claimed.genesis_hash}` : null;
@@ -112,7 +112,7 @@ export async function probeUrl(family: string, url: string, claimed: Claimed, op
 /** A JSON-RPC quantity (`0x1a`) or a number, as an integer. */
 function toInteger(value: unknown, what: string): number {
   const n = typeof value === 'string' && /^0x[0-9a-f]+$/i.test(value) ? Number.parseInt(value, 16) : value;
-  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) throw new CallFailed('bad_response', `${what}: ${JSON.stringify(value)?.slice(0, 80)} is not a block number`);
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) throw new CallFailed('bad_response', `${what}: ${clip(JSON.stringify(value) ?? 'nothing', 80)} is not a block number`);
   return n;
 }
 

@@ -1,7 +1,7 @@
 /**
  * `netcfg validate --probe`: every enabled URL of every valid network asked which chain it serves.
  * A URL on the wrong chain, unreachable or answering nonsense is a problem at that URL's entry in
- * its file (line and column); one far behind the network's best URL is a warning, which does not
+ * its file (line and column); one far behind the network's head is a warning, which does not
  * fail the check. A URL with weight 0 is disabled and not probed: disabling a dead URL must pass.
  */
 import { claimedOf, enabledUrls, type UrlHealth } from './chain-probe.js';

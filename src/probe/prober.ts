@@ -1,9 +1,10 @@
 /**
  * Probes every URL of a network, at most `concurrency` calls at a time across everything this
- * prober does (or within the slots a caller brings: each PATCH its own), and marks a URL `lagging` when its head is more than the family's bound behind the
- * best URL of the same network (a URL that answers for the wrong chain does not count as best).
+ * prober does (or within the slots a caller brings: each PATCH its own), and judges each head
+ * against the others' (head-rule.ts: the network's head is their median, so no one URL moves it).
  */
 import { isProbed, probeUrl, type Claimed, type UrlHealth } from './chain-probe.js';
+import { judgeHeads, LAG_BOUND } from './head-rule.js';
 import { keepAliveAgents, type CallOptions } from './rpc-call.js';
 import { Slots } from './slots.js';
 
@@ -13,9 +14,6 @@ export interface ProberOptions extends CallOptions {
 }
 
 export const DEFAULT_PROBER: ProberOptions = { timeoutMs: 5000, maxBytes: 64 * 1024, blockPrivate: false, concurrency: 32 };
-
-/** Heads behind the best URL before a URL is `lagging`: about a minute of blocks (12 s, 0.4 s and 5 s per block). */
-const LAG_BOUND: Record<string, number> = { evm: 5, solana: 150, stellar: 12 };
 
 export class Prober {
   private readonly call: CallOptions;
@@ -40,15 +38,6 @@ export class Prober {
   /** Every URL of one network, in the order given; its calls take `slots` (the prober's own unless given). */
   async probeNetwork(family: string, urls: string[], claimed: Claimed, slots: Slots = this.slots): Promise<UrlHealth[]> {
     const results = await Promise.all(urls.map((url) => slots.run(() => probeUrl(family, url, claimed, this.call))));
-    const heads = results.filter((r) => r.status === 'ok' && r.head !== null).map((r) => r.head as number);
-    if (heads.length === 0) return results;
-    const best = Math.max(...heads);
-    const bound = LAG_BOUND[family] ?? 0;
-    return results.map((r) => {
-      if (r.head === null || r.status === 'wrong_chain') return r;
-      const lag = best - r.head;
-      if (r.status === 'ok' && lag > bound) return { ...r, lag, status: 'lagging', error: `${lag} behind the best URL of this network (more than ${bound})` };
-      return { ...r, lag };
-    });
+    return judgeHeads(results, LAG_BOUND[family] ?? 0);
   }
 }

@@ -12,7 +12,7 @@ import https from 'node:https';
 import type { LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { isInternalHost } from '../store/validation/url-rules.js';
-import { redactUrl } from '../redact.js';
+import { clip, redactUrl } from '../redact.js';
 
 export interface CallOptions {
   timeoutMs: number;
@@ -94,7 +94,7 @@ function parseJson(text: string, what: string): unknown {
 function resultOf(parsed: unknown, method: string): unknown {
   const answer = parsed as { result?: unknown; error?: { message?: unknown } } | null | undefined;
   if (answer === null || answer === undefined || typeof answer !== 'object') throw new CallFailed('bad_response', `${method}: the answer is not a JSON-RPC object`);
-  if (answer.error !== undefined) throw new CallFailed('bad_response', `${method}: error ${JSON.stringify(String(answer.error?.message ?? answer.error)).slice(0, 200)}`);
+  if (answer.error !== undefined) throw new CallFailed('bad_response', `${method}: error ${clip(JSON.stringify(String(answer.error?.message ?? answer.error)), 200)}`);
   if (!('result' in answer)) throw new CallFailed('bad_response', `${method}: the answer has no result`);
   return answer.result;
 }

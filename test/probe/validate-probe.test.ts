@@ -59,7 +59,7 @@ describe('probe: netcfg validate --probe (the built CLI, fake endpoints on loopb
     expect(lines).to.have.length(4);
     expect(lines[0]).to.equal(`${path.join(root, 'evm/gone.yaml')}:3:5: rpc_urls[0] (${closed}x) is unreachable: ECONNREFUSED: connect ECONNREFUSED ${new URL(closed).host}`);
     expect(lines[1]).to.equal(`${path.join(root, 'evm/sepolia.yaml')}:4:10: rpc_urls[1] (${mainnet}) serves another chain: answered chain_id 1; the file says 11155111`);
-    expect(lines[2]).to.match(new RegExp(`^${path.join(root, 'evm/holesky.yaml')}:4:5: warning: rpc_urls\\[1\\] \\(.+\\) is behind: 84 behind the best URL`));
+    expect(lines[2]).to.match(new RegExp(`^${path.join(root, 'evm/holesky.yaml')}:4:5: warning: rpc_urls\\[1\\] \\(.+\\) is behind: 84 behind the network's head`));
     expect(lines[3]).to.match(/^netcfg: 2 problem\(s\) in 2 file\(s\); 4 networks valid in .+; 6 RPC URLs probed in \d+\.\d s$/);
 
     const json = JSON.parse((await validate([root, '--probe', '--format', 'json'])).stdout) as { ok: boolean; problems: unknown[]; warnings: unknown[]; probe: { urls: number; seconds: number } };
