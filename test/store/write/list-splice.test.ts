@@ -77,7 +77,7 @@ describe('store/write/list-splice: comments kept', () => {
       rig = await writeRig({ [REL]: row.before + TAIL });
       const target = healTargetOf(rig.store);
       const etag = target.network('evm:sepolia')?.etag as string;
-      expect(await target.write('evm:sepolia', row.rpc_urls, etag, { subject: 'test', trailers: [] })).to.equal('written');
+      expect(await target.write('evm:sepolia', row.rpc_urls, etag, { subject: 'test', body: '', trailers: [] })).to.equal('written');
       expect(readFileSync(rig.file(REL), 'utf8')).to.equal(row.after + TAIL);
     });
   }
