@@ -158,10 +158,14 @@ export function buildOpenApi(schemas: Schemas): JsonSchema {
     '/api/v1/export/relayer': {
       get: {
         operationId: 'exportRelayer',
-        summary: "The networks served, as one OpenZeppelin Relayer networks file (its loader's format, not the envelope); Netcfg-Left-Out counts what it would refuse and was left out",
+        summary: "The networks served, as one OpenZeppelin Relayer networks file (its loader's format, not the envelope); what it would refuse, and by default a network holding secret references, is left out: Netcfg-Left-Out counts it, Netcfg-Left-Out-Ids names the networks",
         security: auth,
-        parameters: [{ name: 'resolve_secrets', in: 'query', schema: { enum: ['true', 'false'], default: 'false' }, description: "The values of secret references in rpc_urls (relayer v1.8 cannot read references); a token with reveal_secrets only, else 403" }],
-        responses: { 200: json({ type: 'object', required: ['networks'], properties: { networks: { type: 'array', items: { type: 'object', required: ['type', 'network', 'rpc_urls'] } } } }, undefined, 'The relayer loader\'s document: {"networks": [...]}, each network flat, only its type\'s fields.'), ...errors('UNAUTHORIZED', 'FORBIDDEN') },
+        parameters: [
+          { name: 'resolve_secrets', in: 'query', schema: { enum: ['true', 'false'], default: 'false' }, description: 'The values of secret references in rpc_urls (relayer v1.8 cannot read references); a token with reveal_secrets only, else 403' },
+          { name: 'keep_references', in: 'query', schema: { enum: ['true', 'false'], default: 'false' }, description: 'Secret references as {type: env, value}, for a relayer built with env references (its PR #517); not with resolve_secrets' },
+          { name: 'strict', in: 'query', schema: { enum: ['true', 'false'], default: 'false' }, description: 'Anything left out is a 422 EXPORT_INCOMPLETE whose details say each, instead of a document without it' },
+        ],
+        responses: { 200: json({ type: 'object', required: ['networks'], properties: { networks: { type: 'array', items: { type: 'object', required: ['type', 'network', 'rpc_urls'] } } } }, undefined, 'The relayer loader\'s document: {"networks": [...]}, each network flat, only its type\'s fields.'), ...errors('INVALID_QUERY', 'UNAUTHORIZED', 'FORBIDDEN', 'EXPORT_INCOMPLETE') },
       },
     },
     '/api/v1/access/me': {
