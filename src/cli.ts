@@ -202,7 +202,7 @@ function relayerCommands(program: Command, env: Record<string, string | undefine
         return;
       }
       const done = commitExport(plan);
-      for (const { from, to } of done.renamed) process.stderr.write(`netcfg: renamed ${path.join(opts.out, from)} to ${to}; the relayer no longer loads it\n`);
+      for (const { from, to } of done.renamed) process.stderr.write(`netcfg: renamed ${path.join(opts.out, from)} to ${path.join(opts.out, to)}; the relayer no longer loads it\n`);
       for (const file of done.written) process.stderr.write(`netcfg: wrote ${file}\n`);
     });
 }

@@ -23,8 +23,8 @@ export const ROUTE_WORDING: ChoiceWording = { resolve: 'resolve_secrets=true', k
 /** The sentence naming a network left out for its references, and how to include it. */
 export function referencesLeftOut(what: string, names: readonly string[], how: ChoiceWording, unset = false): string {
   const vars = [...new Set(names)].join(', ');
-  const state = unset ? `, not set in netcfg's environment (set it, then` : ' (';
-  return `${what}: left out; its rpc_urls hold secret references to ${vars}${state} ${how.resolve} writes their values for relayer v1.8, `
+  const state = unset ? `, not set in netcfg's environment (set it, then ` : ' (';
+  return `${what}: left out; its rpc_urls hold secret references to ${vars}${state}${how.resolve} writes their values for relayer v1.8, `
     + `${how.keep} keeps the references for a relayer built with env references, its PR #517)`;
 }
 
