@@ -37,7 +37,8 @@ export function exportRecords(records: readonly NetworkRecord[], choice: SecretC
     else taken.push(record);
   }
   const exported = relayerExport(taken.map((r) => writtenNetworkOf(r, choice === 'resolve')));
-  return { documents: exported.documents, leftOut: [...leftOut, ...exported.leftOut] };
+  // In id order, one network's sentences together, whatever left it out.
+  return { documents: exported.documents, leftOut: [...leftOut, ...exported.leftOut].sort() };
 }
 
 /** The ids (or file paths) the sentences of `leftOut` name: each starts with one, then `: `. */
