@@ -189,7 +189,7 @@ function relayerCommands(program: Command, env: Record<string, string | undefine
       const refused = [...exported.refused];
       if (opts.strict === true && exported.leftOut.length > 0) refused.push(`--strict: ${exported.leftOut.length} thing(s) left out (above)`);
       const plan = opts.out === '-' ? null : planFolderExport(exported, opts.out);
-      if (plan && opts.replace !== true) refused.push(...foreignRefusals(plan));
+      if (plan && (opts.replace !== true || plan.notFolder)) refused.push(...foreignRefusals(plan));
       for (const line of exported.leftOut) process.stderr.write(`${line}\n`);
       if (refused.length > 0) {
         for (const line of refused) process.stderr.write(`${line}\n`);

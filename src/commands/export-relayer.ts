@@ -51,6 +51,7 @@ export function planFolderExport(exported: RelayerExport, out: string): ExportPl
 
 /** Each foreign file of a plan as a sentence: why the relayer would not start, and what to do. */
 export function foreignRefusals(plan: ExportPlan): string[] {
+  if (plan.notFolder) return [`${plan.dir}: not a folder; --out names the folder the relayer loads its networks from`];
   return plan.foreign.map(({ name, why }) => `${path.join(plan.dir, name)}: the relayer would load it beside netcfg's files (${why}), and a network `
     + 'defined twice refuses its start: move it, or --replace renames it aside');
 }

@@ -18,6 +18,8 @@ export interface ExportPlan {
   files: Map<string, string>;
   /** The `*.json` files the relayer would load beside netcfg's, and why each is not netcfg's. */
   foreign: Array<{ name: string; why: string }>;
+  /** Set when `dir` exists but is not a folder: nothing can be written there. */
+  notFolder?: true;
 }
 
 const sha256 = (text: string | Buffer): string => createHash('sha256').update(text).digest('hex');
@@ -50,6 +52,7 @@ export function planExport(dir: string, documents: Map<string, string>): ExportP
   const files = new Map(documents);
   const foreign: ExportPlan['foreign'] = [];
   if (!existsSync(dir)) return { dir, files, foreign };
+  if (!statSync(dir).isDirectory()) return { dir, files, foreign, notFolder: true };
   const manifest = manifestOf(dir);
   for (const name of readdirSync(dir).sort()) {
     if (!relayerLoads(dir, name)) continue;

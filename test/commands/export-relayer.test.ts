@@ -27,13 +27,18 @@ async function netcfg(args: string[], env: Record<string, string> = {}): Promise
 }
 
 const PLAIN = 'rpc_urls: [https://plain.example.com]\nchain_id: 5\nrequired_confirmations: 1\nsymbol: ETH\n';
-const KEYED = 'rpc_urls:\n  - type: env\n    value: KEYED_URL\n  - url: https://public.example.com\n    weight: 5\nchain_id: 1\nrequired_confirmations: 1\nsymbol: ETH\n';
+const KEYED = 'rpc_urls:\n  - type: env\n    value: KEYED_URL\n  - url: https://public.example.com\n    weight: 5\n'
+  + 'chain_id: 1\nrequired_confirmations: 1\nsymbol: ETH\n';
 const SECRET = 'https://eth.example.com/v2/k3y';
-const RELAYER_OWN = `${JSON.stringify({ networks: [{ type: 'evm', network: 'plain', chain_id: 5, required_confirmations: 1, symbol: 'ETH', rpc_urls: ['https://x.example.com'] }] })}\n`;
+const RELAYER_NETWORK = { type: 'evm', network: 'plain', chain_id: 5, required_confirmations: 1, symbol: 'ETH', rpc_urls: ['https://x.example.com'] };
+const RELAYER_OWN = `${JSON.stringify({ networks: [RELAYER_NETWORK] })}\n`;
 
 /** Each file of `dir` (names and bytes), to prove nothing changed. */
 const snapshot = (dir: string): Record<string, string> =>
-  Object.fromEntries(readdirSync(dir).sort().map((name) => [name, statSync(path.join(dir, name)).isFile() ? readFileSync(path.join(dir, name), 'utf8') : '<dir>']));
+  Object.fromEntries(readdirSync(dir).sort().map((name) => {
+    const file = path.join(dir, name);
+    return [name, statSync(file).isFile() ? readFileSync(file, 'utf8') : '<dir>'];
+  }));
 /** What the relayer would load from `dir`: each file whose extension is json in any case. */
 const loaded = (dir: string): string[] => readdirSync(dir).filter((n) => /.\.json$/i.test(n) && statSync(path.join(dir, n)).isFile()).sort();
 const networksIn = (dir: string, file: string): string[] =>
@@ -54,7 +59,8 @@ describe('netcfg export relayer: an export that cannot break the relayer (built 
   const FOREIGN: Array<[string, Record<string, string>]> = [
     ["the relayer's own evm.json", { 'evm.json': RELAYER_OWN }],
     ['NETS.JSON in upper case', { 'NETS.JSON': RELAYER_OWN }],
-    ['both, beside files the relayer does not load', { 'evm.json': RELAYER_OWN, 'NETS.JSON': RELAYER_OWN, 'notes.txt': 'x', '.json': 'x', 'dir.json/a.json': RELAYER_OWN }],
+    ['both, beside files the relayer does not load',
+      { 'evm.json': RELAYER_OWN, 'NETS.JSON': RELAYER_OWN, 'notes.txt': 'x', '.json': 'x', 'dir.json/a.json': RELAYER_OWN }],
   ];
   for (const [what, files] of FOREIGN) {
     it(`refuses ${what}: exit 1, each named, nothing written; --replace renames them aside, nothing deleted`, async () => {
@@ -107,7 +113,8 @@ describe('netcfg export relayer: an export that cannot break the relayer (built 
   const SECRETS: Array<[string, string[], Record<string, string>, number, string[] | null, unknown, string]> = [
     ['default, variable set', [], { KEYED_URL: SECRET }, 0, ['plain'], undefined,
       'evm:keyed: left out; its rpc_urls hold secret references to KEYED_URL (--resolve-secrets writes their values for relayer v1.8, --keep-references keeps'],
-    ['default, variable unset', [], {}, 0, ['plain'], undefined, "evm/keyed.yaml: left out; its rpc_urls hold secret references to KEYED_URL, not set in netcfg's environment"],
+    ['default, variable unset', [], {}, 0, ['plain'], undefined,
+      "evm/keyed.yaml: left out; its rpc_urls hold secret references to KEYED_URL, not set in netcfg's environment"],
     ['--resolve-secrets', ['--resolve-secrets'], { KEYED_URL: SECRET }, 0, ['keyed', 'plain'], SECRET, ''],
     ['--resolve-secrets, variable unset', ['--resolve-secrets'], {}, 1, null, undefined, 'KEYED_URL is not set, and --resolve-secrets needs its value'],
     ['--keep-references', ['--keep-references'], { KEYED_URL: SECRET }, 0, ['keyed', 'plain'], { type: 'env', value: 'KEYED_URL' }, ''],
@@ -131,6 +138,17 @@ describe('netcfg export relayer: an export that cannot break the relayer (built 
     });
   }
 
+  it('--out naming a file: exit 1, the file untouched, with or without --replace', async () => {
+    const file = path.join(out, 'networks');
+    writeFileSync(file, 'not a folder');
+    for (const flags of [[], ['--replace']]) {
+      const result = await netcfg(['export', 'relayer', config, '--out', file, ...flags]);
+      expect(result.code, flags.join(' ')).to.equal(1);
+      expect(result.stderr).to.include(`${file}: not a folder`).and.include('nothing was written');
+      expect(readFileSync(file, 'utf8')).to.equal('not a folder');
+    }
+  });
+
   it('--out -: the same refusals print no document', async () => {
     const cases: Array<[string[], number, string[]]> = [
       [[], 0, ['plain']],
@@ -140,7 +158,8 @@ describe('netcfg export relayer: an export that cannot break the relayer (built 
     for (const [flags, code, networks] of cases) {
       const result = await netcfg(['export', 'relayer', config, '--out', '-', ...flags]);
       expect(result.code, flags.join(' ')).to.equal(code);
-      expect(result.stdout === '' ? [] : (JSON.parse(result.stdout) as { networks: Array<{ network: string }> }).networks.map((n) => n.network)).to.deep.equal(networks);
+      const printed = result.stdout === '' ? [] : (JSON.parse(result.stdout) as { networks: Array<{ network: string }> }).networks;
+      expect(printed.map((n) => n.network)).to.deep.equal(networks);
     }
   });
 });

@@ -13,10 +13,15 @@ import { idsHeader } from '../../src/http/routes/export.js';
 import { startChild, type ChildServer } from '../helpers/child-server.js';
 import { makeConfigDir, networkYaml, removeDir } from '../helpers/fixtures.js';
 
-const TOKENS = { reader: 'ncfg_reader-0123456789abcdef0123456789abcdef', evm: 'ncfg_evmonly-0123456789abcdef0123456789abcdef', revealer: 'ncfg_reveal-0123456789abcdef0123456789abcdef' };
+const TOKENS = {
+  reader: 'ncfg_reader-0123456789abcdef0123456789abcdef',
+  evm: 'ncfg_evmonly-0123456789abcdef0123456789abcdef',
+  revealer: 'ncfg_reveal-0123456789abcdef0123456789abcdef',
+};
 const sha = (t: string): string => createHash('sha256').update(t).digest('hex');
 const SECRET = 'https://eth.example.com/v2/k3y';
 const REF = { type: 'env', value: 'KEYED_URL' };
+const BOTH = ['keyed', 'plain'];
 
 interface Case {
   what: string;
@@ -32,15 +37,21 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { what: 'default: the reference left out and named', token: 'reader', query: '', status: 200, networks: ['plain'], leftOut: 'cosmos:hub, evm:keyed' },
-  { what: 'keep_references=true', token: 'reader', query: '?keep_references=true', status: 200, networks: ['keyed', 'plain'], keyed: REF, leftOut: 'cosmos:hub' },
-  { what: 'resolve_secrets=true, a revealing token', token: 'revealer', query: '?resolve_secrets=true', status: 200, networks: ['keyed', 'plain'], keyed: SECRET, leftOut: 'cosmos:hub' },
+  { what: 'default: the reference left out and named', token: 'reader', query: '', status: 200, networks: ['plain'],
+    leftOut: 'cosmos:hub, evm:keyed' },
+  { what: 'keep_references=true', token: 'reader', query: '?keep_references=true', status: 200, networks: BOTH, keyed: REF, leftOut: 'cosmos:hub' },
+  { what: 'resolve_secrets=true, a revealer', token: 'revealer', query: '?resolve_secrets=true', status: 200, networks: BOTH, keyed: SECRET,
+    leftOut: 'cosmos:hub' },
   { what: 'resolve_secrets=true, a reader', token: 'reader', query: '?resolve_secrets=true', status: 403, code: 'FORBIDDEN' },
   {
     what: 'strict=true with something left out', token: 'reader', query: '?strict=true', status: 422, code: 'EXPORT_INCOMPLETE',
-    details: ['cosmos:hub: left out; the relayer has no cosmos networks', 'evm:keyed: left out; its rpc_urls hold secret references to KEYED_URL (resolve_secrets=true writes their values'],
+    details: [
+      'cosmos:hub: left out; the relayer has no cosmos networks',
+      'evm:keyed: left out; its rpc_urls hold secret references to KEYED_URL (resolve_secrets=true writes their values',
+    ],
   },
-  { what: 'strict=true, keep_references=true, nothing left out (evm only)', token: 'evm', query: '?strict=true&keep_references=true', status: 200, networks: ['keyed', 'plain'], keyed: REF, leftOut: '' },
+  { what: 'strict=true, keep_references=true, nothing left out (evm only)', token: 'evm', query: '?strict=true&keep_references=true', status: 200,
+    networks: BOTH, keyed: REF, leftOut: '' },
   { what: 'both ways at once', token: 'revealer', query: '?resolve_secrets=true&keep_references=true', status: 400, code: 'INVALID_QUERY' },
   { what: 'a flag that is not true or false', token: 'reader', query: '?strict=yes', status: 400, code: 'INVALID_QUERY' },
 ];
@@ -59,7 +70,8 @@ describe('http: GET /api/v1/export/relayer leaves out what would break a relayer
     });
     dir = mkdtempSync(path.join(os.tmpdir(), 'netcfg-export-route-'));
     const tokens = path.join(dir, 'tokens.yaml');
-    writeFileSync(tokens, `tokens:\n  - name: reader\n    sha256: "${sha(TOKENS.reader)}"\n    role: read\n  - name: evm\n    sha256: "${sha(TOKENS.evm)}"\n    role: read\n    networks: ["evm:*"]\n`
+    writeFileSync(tokens, `tokens:\n  - name: reader\n    sha256: "${sha(TOKENS.reader)}"\n    role: read\n`
+      + `  - name: evm\n    sha256: "${sha(TOKENS.evm)}"\n    role: read\n    networks: ["evm:*"]\n`
       + `  - name: revealer\n    sha256: "${sha(TOKENS.revealer)}"\n    role: read\n    reveal_secrets: true\n`);
     server = await startChild({ CONFIG_DIR: root, API_TOKENS_FILE: tokens, KEYED_URL: SECRET });
   });
@@ -78,7 +90,7 @@ describe('http: GET /api/v1/export/relayer leaves out what would break a relayer
       if (c.code !== undefined) {
         expect(body).to.include({ success: false, data: null, code: c.code });
         const messages = ((body.details ?? []) as Array<{ message: string }>).map((d) => d.message);
-        for (const [i, start] of (c.details ?? []).entries()) expect(messages[i], start).to.match(new RegExp(`^${start.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+        for (const [i, start] of (c.details ?? []).entries()) expect(messages[i]?.startsWith(start), `${messages[i]} starts with ${start}`).to.equal(true);
         return;
       }
       expect(Object.keys(body), 'the relayer file, nothing else').to.deep.equal(['networks']);
