@@ -13,7 +13,8 @@ import { DEFAULT_PROBER, Prober } from './probe/prober.js';
 import { revealedNetworkOf, writtenNetworkOf } from './store/network-record.js';
 import { rpcAutoRecords } from './store/git/rpc-auto-records.js';
 import { validateFolder } from './store/validate-folder.js';
-import { exportFolder, writeExport } from './commands/export-relayer.js';
+import { exportFolder, foreignRefusals, planFolderExport } from './commands/export-relayer.js';
+import { commitExport } from './commands/export-target.js';
 import { importRelayer } from './commands/import-relayer.js';
 import { oneDocument } from './relayer/format/export.js';
 import { newToken } from './access/token-new.js';
@@ -174,17 +175,35 @@ function relayerCommands(program: Command, env: Record<string, string | undefine
     .command('export')
     .description("write networks in another tool's format")
     .command('relayer')
-    .description("the networks of a config folder as the OpenZeppelin Relayer's networks files: what it would refuse is left out and named on stderr")
+    .description("the networks of a config folder as the OpenZeppelin Relayer's networks files: what it would refuse, and by default a network "
+      + 'holding secret references, is left out and named on stderr; nothing is written if anything is refused')
     .argument('[dir]', 'the config folder', env.CONFIG_DIR || 'config/networks')
-    .requiredOption('--out <out>', "folder for <type>.json files, or '-' for one document on stdout")
-    .option('--strict', 'exit 1 when anything is left out')
-    .option('--resolve-secrets', 'write the values of secret references (relayer v1.8 cannot read references in rpc_urls)')
-    .action((dir: string, opts: { out: string; strict?: boolean; resolveSecrets?: boolean }) => {
-      const exported = exportFolder(path.resolve(dir), policyOrFail(env), opts.resolveSecrets === true);
-      if (opts.out === '-') process.stdout.write(`${JSON.stringify(oneDocument(exported), null, 2)}\n`);
-      else for (const file of writeExport(exported, opts.out)) process.stderr.write(`netcfg: wrote ${file}\n`);
-      for (const line of [...exported.notes, ...exported.leftOut]) process.stderr.write(`${line}\n`);
-      process.exitCode = opts.strict && exported.leftOut.length > 0 ? 1 : 0;
+    .requiredOption('--out <out>', "folder for <type>.json files (refused if it holds a *.json netcfg did not write), or '-' for one document on stdout")
+    .option('--replace', "rename each *.json netcfg did not write in --out to <name>.replaced-by-netcfg-<time>, so the relayer stops loading it")
+    .option('--strict', 'exit 1, writing nothing, when anything is left out')
+    .addOption(new Option('--resolve-secrets', 'write the values of secret references (relayer v1.8); an unset variable is exit 1').conflicts('keepReferences'))
+    .addOption(new Option('--keep-references', 'write secret references as {type: env, value} (a relayer built with env references, its PR #517)'))
+    .action((dir: string, opts: { out: string; replace?: boolean; strict?: boolean; resolveSecrets?: boolean; keepReferences?: boolean }) => {
+      const choice = opts.resolveSecrets === true ? 'resolve' : opts.keepReferences === true ? 'keep' : 'leave-out';
+      const exported = exportFolder(path.resolve(dir), policyOrFail(env), choice);
+      const refused = [...exported.refused];
+      if (opts.strict === true && exported.leftOut.length > 0) refused.push(`--strict: ${exported.leftOut.length} thing(s) left out (above)`);
+      const plan = opts.out === '-' ? null : planFolderExport(exported, opts.out);
+      if (plan && (opts.replace !== true || plan.notFolder)) refused.push(...foreignRefusals(plan));
+      for (const line of exported.leftOut) process.stderr.write(`${line}\n`);
+      if (refused.length > 0) {
+        for (const line of refused) process.stderr.write(`${line}\n`);
+        process.stderr.write(`netcfg: ${refused.length} problem(s); nothing was written\n`);
+        process.exitCode = 1;
+        return;
+      }
+      if (!plan) {
+        process.stdout.write(`${JSON.stringify(oneDocument(exported), null, 2)}\n`);
+        return;
+      }
+      const done = commitExport(plan);
+      for (const { from, to } of done.renamed) process.stderr.write(`netcfg: renamed ${path.join(opts.out, from)} to ${path.join(opts.out, to)}; the relayer no longer loads it\n`);
+      for (const file of done.written) process.stderr.write(`netcfg: wrote ${file}\n`);
     });
 }
 

@@ -1,49 +1,57 @@
 /**
  * `netcfg export relayer [DIR] --out <OUT>`: the networks of a config folder, read with the
  * server's own loader, as the relayer's networks files (relayer/format/export.ts): `OUT/<type>.json`
- * per type, or one document on stdout (`--out -`). A file that is not a valid network is left out
- * and said, like every other thing the relayer would refuse.
+ * per type, or one document on stdout (`--out -`). What the relayer would refuse, and by default a
+ * network holding secret references (relayer/format/secret-choice.ts), is left out and said.
+ * Nothing is written when anything is refused (export-target.ts says what OUT may hold).
  */
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { relayerExport, type RelayerExport } from '../relayer/format/export.js';
+import type { RelayerExport } from '../relayer/format/export.js';
 import { RELAYER_TYPES } from '../relayer/format/relayer-types.js';
-import { writtenNetworkOf } from '../store/network-record.js';
+import { CLI_WORDING, exportRecords, referencesLeftOut, type SecretChoice } from '../relayer/format/secret-choice.js';
 import { validateFolder } from '../store/validate-folder.js';
 import type { UrlPolicy } from '../store/validation/url-rules.js';
+import { planExport, type ExportPlan } from './export-target.js';
 
-/**
- * `resolveSecrets`: each secret reference's value in its place (relayer v1.8 cannot read references
- * in rpc_urls; its open PR #517 can). Without it, `notes` names each network that holds one.
- */
-export function exportFolder(dir: string, policy: UrlPolicy, resolveSecrets = false): RelayerExport & { notes: string[] } {
-  const report = validateFolder(dir, policy);
-  const records = [...report.records].sort((a, b) => (a.id < b.id ? -1 : 1));
-  const exported = relayerExport(records.map((r) => writtenNetworkOf(r, resolveSecrets)));
-  const notes = resolveSecrets ? [] : records.filter((r) => r.secrets).map((r) => `${r.id}: rpc_urls keep their secret references ({type: env, value}); relayer v1.8 cannot read them (its PR #517 can): export with --resolve-secrets to write their values`);
-  const invalid = [...new Set(report.problems.map((p) => p.path))].map((rel) => {
-    const first = report.problems.find((p) => p.path === rel);
-    return `${rel}: left out; it is not a valid network file (${first?.line}:${first?.column}: ${first?.error})`;
-  });
-  return { documents: exported.documents, leftOut: [...invalid, ...exported.leftOut], notes };
+export interface FolderExport extends RelayerExport {
+  /** Why nothing may be written, one sentence each (a variable `--resolve-secrets` needs and cannot read). */
+  refused: string[];
 }
 
-/**
- * Writes `OUT/<type>.json` for each type with networks, and `{"networks": []}` over an existing
- * file of a type that has none now (the relayer would load its stale networks otherwise).
- * Returns the files written. Each is replaced whole (temp file and rename).
- */
-export function writeExport(exported: RelayerExport, out: string): string[] {
-  mkdirSync(out, { recursive: true });
-  const written: string[] = [];
-  for (const type of RELAYER_TYPES) {
-    const file = path.join(out, `${type}.json`);
-    const document = exported.documents[type] ?? (existsSync(file) ? { networks: [] } : null);
-    if (!document) continue;
-    const temp = path.join(out, `.${type}.json.${process.pid}.tmp`);
-    writeFileSync(temp, `${JSON.stringify(document, null, 2)}\n`);
-    renameSync(temp, file);
-    written.push(file);
+export function exportFolder(dir: string, policy: UrlPolicy, choice: SecretChoice = 'leave-out'): FolderExport {
+  const report = validateFolder(dir, policy);
+  const records = [...report.records].sort((a, b) => (a.id < b.id ? -1 : 1));
+  const exported = exportRecords(records, choice, CLI_WORDING);
+  const invalid: string[] = [];
+  const refused: string[] = [];
+  for (const rel of new Set(report.problems.map((p) => p.path))) {
+    const problems = report.problems.filter((p) => p.path === rel);
+    const unset = problems.filter((p) => p.unset_secret !== undefined);
+    const first = problems[0];
+    if (unset.length > 0 && choice === 'resolve') {
+      for (const p of unset) refused.push(`${path.join(dir, rel)}:${p.line}:${p.column}: ${p.unset_secret} is not set, and --resolve-secrets needs its value`);
+    } else if (unset.length > 0 && choice === 'leave-out') {
+      invalid.push(referencesLeftOut(rel, unset.map((p) => p.unset_secret as string), CLI_WORDING, true));
+    } else {
+      invalid.push(`${rel}: left out; it is not a valid network file (${first?.line}:${first?.column}: ${first?.error})`);
+    }
   }
-  return written;
+  return { documents: exported.documents, leftOut: [...invalid, ...exported.leftOut], refused };
+}
+
+/** The plan for `out`: each type's `<type>.json` text (export-target.ts adds netcfg's own files now empty). */
+export function planFolderExport(exported: RelayerExport, out: string): ExportPlan {
+  const documents = new Map<string, string>();
+  for (const type of RELAYER_TYPES) {
+    const document = exported.documents[type];
+    if (document) documents.set(`${type}.json`, `${JSON.stringify(document, null, 2)}\n`);
+  }
+  return planExport(out, documents);
+}
+
+/** Each foreign file of a plan as a sentence: why the relayer would not start, and what to do. */
+export function foreignRefusals(plan: ExportPlan): string[] {
+  if (plan.notFolder) return [`${plan.dir}: not a folder; --out names the folder the relayer loads its networks from`];
+  return plan.foreign.map(({ name, why }) => `${path.join(plan.dir, name)}: the relayer would load it beside netcfg's files (${why}), and a network `
+    + 'defined twice refuses its start: move it, or --replace renames it aside');
 }

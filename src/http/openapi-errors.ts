@@ -32,6 +32,7 @@ const ERROR_EXAMPLES: Partial<Record<ErrorCode, string>> = {
   PRECONDITION_FAILED: 'evm:sepolia has changed since the ETag in If-Match was read.',
   PAYLOAD_TOO_LARGE: `The request body is larger than ${BODY_LIMIT_BYTES / 1024} KiB.`,
   UNSUPPORTED_MEDIA_TYPE: 'The body must be JSON.',
+  EXPORT_INCOMPLETE: 'strict=true: 1 thing(s) would be left out of the export (see details); nothing was exported.',
   PRECONDITION_REQUIRED: 'This server requires If-Match on PATCH.',
   STORAGE_UNAVAILABLE: 'The disk refused to write evm/sepolia.yaml (ENOSPC); the file is unchanged.',
   GIT_REMOTE_UNAVAILABLE: 'The change could not be pushed to origin/main (unable to connect); nothing was changed, retry later.',

@@ -46,6 +46,14 @@ const PAGE_PARAMS = [
   { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } },
   { name: 'per_page', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 10 } },
 ];
+/** The relayer loader's networks document, as the export route answers it. */
+const EXPORT_DOCUMENT = {
+  type: 'object',
+  required: ['networks'],
+  properties: { networks: { type: 'array', items: { type: 'object', required: ['type', 'network', 'rpc_urls'] } } },
+};
+/** A query parameter that is `true` or `false` (anything else is a 400). */
+const BOOLEAN_QUERY = { in: 'query', schema: { enum: ['true', 'false'], default: 'false' } };
 const ETAG_HEADER = { ETag: { description: 'Strong hash of the file bytes.', schema: { type: 'string' } } };
 
 export function buildOpenApi(schemas: Schemas): JsonSchema {
@@ -158,10 +166,18 @@ export function buildOpenApi(schemas: Schemas): JsonSchema {
     '/api/v1/export/relayer': {
       get: {
         operationId: 'exportRelayer',
-        summary: "The networks served, as one OpenZeppelin Relayer networks file (its loader's format, not the envelope); Netcfg-Left-Out counts what it would refuse and was left out",
+        summary: "The networks served, as one OpenZeppelin Relayer networks file (its loader's format, not the envelope); what it would refuse, "
+          + 'and by default a network holding secret references, is left out: Netcfg-Left-Out counts it, Netcfg-Left-Out-Ids names the networks',
         security: auth,
-        parameters: [{ name: 'resolve_secrets', in: 'query', schema: { enum: ['true', 'false'], default: 'false' }, description: "The values of secret references in rpc_urls (relayer v1.8 cannot read references); a token with reveal_secrets only, else 403" }],
-        responses: { 200: json({ type: 'object', required: ['networks'], properties: { networks: { type: 'array', items: { type: 'object', required: ['type', 'network', 'rpc_urls'] } } } }, undefined, 'The relayer loader\'s document: {"networks": [...]}, each network flat, only its type\'s fields.'), ...errors('UNAUTHORIZED', 'FORBIDDEN') },
+        parameters: [
+          { ...BOOLEAN_QUERY, name: 'resolve_secrets', description: 'References as their values (relayer v1.8); reveal_secrets tokens only, else 403' },
+          { ...BOOLEAN_QUERY, name: 'keep_references', description: 'References as {type: env, value} (a relayer with its PR #517); not with resolve_secrets' },
+          { ...BOOLEAN_QUERY, name: 'strict', description: 'Anything left out is a 422 EXPORT_INCOMPLETE whose details say each' },
+        ],
+        responses: {
+          200: json(EXPORT_DOCUMENT, undefined, 'The relayer loader\'s document: {"networks": [...]}, each network flat, only its type\'s fields.'),
+          ...errors('INVALID_QUERY', 'UNAUTHORIZED', 'FORBIDDEN', 'EXPORT_INCOMPLETE'),
+        },
       },
     },
     '/api/v1/access/me': {

@@ -133,14 +133,14 @@ describe('secret references in rpc_urls (built server, real environment, GIT_COM
     expect((await call(TOKENS.reader, '/api/v1/networks/evm:sepolia')).body.data.rpc_urls[0].secret).to.equal(true);
   });
 
-  it('export keeps references; resolve_secrets=true is for a revealing token only', async () => {
-    const cases: Array<[string, string, number, unknown]> = [
-      ['reader, references', TOKENS.reader, 200, { type: 'env', value: 'SEPOLIA_SECRET_URL' }],
-      ['reader, resolve', TOKENS.reader, 403, null],
-      ['revealer, resolve', TOKENS.revealer, 200, secretUrl],
+  it('export keeps references when asked; resolve_secrets=true is for a revealing token only', async () => {
+    const cases: Array<[string, string, string, number, unknown]> = [
+      ['reader, references', TOKENS.reader, '?keep_references=true', 200, { type: 'env', value: 'SEPOLIA_SECRET_URL' }],
+      ['reader, resolve', TOKENS.reader, '?resolve_secrets=true', 403, null],
+      ['revealer, resolve', TOKENS.revealer, '?resolve_secrets=true', 200, secretUrl],
     ];
-    for (const [what, token, status, first] of cases) {
-      const res = await call(token, `/api/v1/export/relayer${what.endsWith('resolve') ? '?resolve_secrets=true' : ''}`);
+    for (const [what, token, query, status, first] of cases) {
+      const res = await call(token, `/api/v1/export/relayer${query}`);
       expect(res.status, what).to.equal(status);
       if (status === 200) expect(res.body.networks[0].rpc_urls[0], what).to.deep.equal(first);
     }

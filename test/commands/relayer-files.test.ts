@@ -149,8 +149,8 @@ describe('netcfg import relayer / export relayer (built CLI, real folders)', () 
         .and.include("evm:sepolia: custom_field left out; the relayer's evm networks have no such field")
         .and.include("solana:devnet: genesis_hash left out; the relayer's solana networks have no such field")
         .and.include('evm:no-symbol: left out; the relayer needs symbol on a evm network');
-      expect(readdirSync(out).sort()).to.deep.equal(['evm.json', 'solana.json']);
-      for (const file of readdirSync(out)) {
+      expect(readdirSync(out).sort()).to.deep.equal(['.netcfg-export', 'evm.json', 'solana.json']);
+      for (const file of ['evm.json', 'solana.json']) {
         const { networks } = JSON.parse(readFileSync(path.join(out, file), 'utf8')) as { networks: Array<Record<string, unknown>> };
         for (const network of networks) {
           const type = network.type as (typeof RELAYER_TYPES)[number];
@@ -183,24 +183,23 @@ describe('netcfg import relayer / export relayer (built CLI, real folders)', () 
     expect((JSON.parse(stdout.stdout) as { networks: unknown[] }).networks).to.have.length(5);
   });
 
-  it('secret references: export keeps them and says relayer v1.8 cannot read them, --resolve-secrets writes the values, import reads them back', async () => {
+  it('secret references: --keep-references keeps them, --resolve-secrets writes the values, import reads them back', async () => {
     const dir = path.join(root, 'netcfg');
     mkdirSync(path.join(dir, 'evm'), { recursive: true });
     writeFileSync(path.join(dir, 'evm', 'keyed.yaml'), 'rpc_urls:\n  - type: env\n    value: KEYED_URL\n  - url: https://public.example.com\n    weight: 5\nchain_id: 1\nrequired_confirmations: 1\nsymbol: ETH\n');
     const env = { KEYED_URL: 'https://eth.example.com/v2/k3y' };
-    const cases: Array<[string, string[], unknown, boolean]> = [
-      ['references', [], { type: 'env', value: 'KEYED_URL' }, true],
-      ['resolved', ['--resolve-secrets'], 'https://eth.example.com/v2/k3y', false],
+    const cases: Array<[string, string[], unknown]> = [
+      ['references', ['--keep-references'], { type: 'env', value: 'KEYED_URL' }],
+      ['resolved', ['--resolve-secrets'], 'https://eth.example.com/v2/k3y'],
     ];
-    for (const [what, flags, first, noted] of cases) {
+    for (const [what, flags, first] of cases) {
       const out = await netcfg(['export', 'relayer', dir, '--out', '-', ...flags], undefined, env);
       expect(out.code, what).to.equal(0);
       const [network] = (JSON.parse(out.stdout) as { networks: Array<{ rpc_urls: unknown[] }> }).networks;
       expect(network?.rpc_urls, what).to.deep.equal([first, { url: 'https://public.example.com', weight: 5 }]);
-      expect(out.stderr.includes('relayer v1.8 cannot read them'), what).to.equal(noted);
     }
     const exported = path.join(root, 'exported');
-    expect((await netcfg(['export', 'relayer', dir, '--out', exported], undefined, env)).code).to.equal(0);
+    expect((await netcfg(['export', 'relayer', dir, '--out', exported, '--keep-references'], undefined, env)).code).to.equal(0);
     const back = path.join(root, 'back');
     expect((await netcfg(['import', 'relayer', exported, '--out', back], undefined, env)).code).to.equal(0);
     expect(readFileSync(path.join(back, 'evm', 'keyed.yaml'), 'utf8')).to.include('value: KEYED_URL').and.not.include('k3y');
