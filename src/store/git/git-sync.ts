@@ -21,7 +21,7 @@ import { SyncReport, type DroppedNote, type GitCounts, type SyncStatus } from '.
 import { TrackedBranch } from './tracked-branch.js';
 import { OUTGOING, WriteQueue } from './write-queue.js';
 import { MAX_REBASES, type RetryCounts } from '../retries.js';
-import type { PushOutcome, PushQueue } from '../write/write-strategy.js';
+import type { FoundEdit, PushOutcome, PushQueue } from '../write/write-strategy.js';
 
 export type { GitCounts, SyncStatus } from './sync-report.js';
 export type { Exclusive } from './pull.js';
@@ -124,13 +124,29 @@ export class GitSync implements PushQueue {
    * `pushed` settles once the remote has it, or throws GIT_REMOTE_UNAVAILABLE (the remote cannot be
    * reached) or STORAGE_UNAVAILABLE (git could not commit); nothing is changed then.
    */
-  queue(file: string, mode: number, text: string, message: string, author: string): { pushed: Promise<PushOutcome> } {
+  queue(file: string, mode: number, text: string, message: string, author: string, found?: FoundEdit): { pushed: Promise<PushOutcome> } {
+    const rel = this.relOf(file);
+    // Queued together, so one push carries both: the edit found on disk, then the write made on it.
+    if (found) this.unpushed.add(rel, mode, found.text, found.message, found.author);
+    const pushed = this.unpushed.add(rel, mode, text, message, author);
+    this.kick();
+    return { pushed };
+  }
+
+  /** Whether `bytes` are what the clone holds for `file`: the text of its newest queued write, else HEAD's. */
+  async holds(file: string, bytes: Buffer): Promise<boolean> {
+    const rel = this.relOf(file);
+    const queued = this.unpushed.lastText(rel);
+    if (queued !== undefined) return Buffer.from(queued).equals(bytes);
+    return this.workTree.serial(() => this.workTree.headHolds(rel, bytes));
+  }
+
+  /** `file` from the top of the clone, `/`-separated. */
+  private relOf(file: string): string {
     const rel = path.relative(this.workTree.top, file);
     // The folder's checks keep every write inside the clone; a path that left it would become a tree entry with `..`.
     if (rel.startsWith('..') || path.isAbsolute(rel)) throw new NetcfgError('FILE_INVALID', `${file} lies outside the clone ${this.workTree.top}; it is not pushed.`);
-    const pushed = this.unpushed.add(rel.split(path.sep).join('/'), mode, text, message, author);
-    this.kick();
-    return { pushed };
+    return rel.split(path.sep).join('/');
   }
 
   /** Settles once every write queued so far was pushed: what a PATCH that changed nothing read is then in the remote. */

@@ -48,6 +48,11 @@ export class WriteQueue {
     return this.items.at(-1)?.pushed ?? Promise.resolve('pushed');
   }
 
+  /** The text the newest queued write of `rel` puts there, if one waits. */
+  lastText(rel: string): string | undefined {
+    return this.items.findLast((item) => item.rel === rel)?.text;
+  }
+
   /** How long the oldest queued write has waited (0 when none waits). */
   oldestAgeMs(): number {
     const first = this.items[0];
