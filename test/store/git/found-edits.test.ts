@@ -33,7 +33,7 @@ function changedLines(repo: string, rev: string): string[] {
 
 /** Author and actor of the newest `count` commits, newest first. */
 function signers(repo: string, count: number, ref = 'HEAD'): string[] {
-  return git(repo, 'log', `-${count}`, '--format=%an <%ae>|%(trailers:key=Netcfg-Actor,valueonly)', ref).trim().split('\n').filter((l) => l !== '');
+  return git(repo, 'log', `-${count}`, '--format=%an <%ae>|%(trailers:key=Netcfg-Actor,valueonly,separator=%x2C)', ref).trim().split('\n').filter((l) => l !== '');
 }
 
 describe('store/git: a write signs only its own change (built server, GIT_COMMIT and GIT_SYNC)', function () {
