@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { NetcfgError } from '../../errors.js';
 import { GitIndexLock } from './git-index-lock.js';
-import { firstLine, runGit } from './git-process.js';
+import { firstLine, GitError, runGit } from './git-process.js';
 import type { Committer } from '../write/write-strategy.js';
 
 export interface GitAuthor {
@@ -110,7 +110,14 @@ export class WorkTree implements Committer {
 
   /** Whether HEAD holds `rel` with exactly `bytes` (false when it does not hold the file, or has no commit yet). */
   async headHolds(rel: string, bytes: Buffer): Promise<boolean> {
-    const id = (await this.git(['rev-parse', '--verify', '--quiet', `HEAD:${rel.split(path.sep).join('/')}`]).catch(() => '')).trim();
+    const id = await this.git(['rev-parse', '--verify', '--quiet', `HEAD:${rel.split(path.sep).join('/')}`]).then(
+      (out) => out.trim(),
+      (err: unknown) => {
+        // `--verify --quiet` exits 1 when there is no such file; git stopped or failing otherwise is no answer.
+        if (err instanceof GitError && err.reason === 'exit') return '';
+        throw new NetcfgError('STORAGE_UNAVAILABLE', `git could not tell what HEAD holds of ${rel} (${firstLine(err)}); nothing was written, retry later.`, { cause: err });
+      },
+    );
     return id !== '' && id === blobId(bytes, id.length);
   }
 
