@@ -14,7 +14,8 @@ import { makeConfigDir, removeDir } from '../helpers/fixtures.js';
 import { git, initRepo } from '../helpers/git-repo.js';
 
 const SEPOLIA = '0xaa36a7';
-const HEAL = { RPC_PROBE_INTERVAL_MS: '1000', RPC_AUTO_DISABLE: 'true', RPC_AUTO_DISABLE_PROBES: '2', RPC_AUTO_DISABLE_MS: '0', GIT_COMMIT: 'true', GIT_AUTHOR_EMAIL: 'ops@example.com' };
+const HEAL = { RPC_PROBE_INTERVAL_MS: '1000', RPC_AUTO_DISABLE: 'true', RPC_AUTO_DISABLE_PROBES: '2', RPC_AUTO_DISABLE_MS: '0', GIT_COMMIT: 'true' };
+const OPERATOR = { GIT_AUTHOR_EMAIL: 'ops@example.com' };
 const REL = 'evm/sepolia.yaml';
 
 /** The lines a commit adds and removes. */
@@ -41,13 +42,14 @@ describe('probe/auto-heal: a disable and a restore sign only their own change (b
     removeDir(root);
   });
 
-  it("a person's uncommitted weight of the good URL, on disk at the disable and again at the restore: each its own commit, the prober's its weight alone", async () => {
+  it("a person's uncommitted weight of the good URL, at the disable and at the restore: its own commit, the prober's its weight alone", async () => {
     const [good, bad] = [await endpoint(), await endpoint()];
     const fileOf = (goodWeight: number, badWeight: number): string =>
-      `# sepolia, by hand\nrpc_urls:\n  - url: ${good.fake.url}\n    weight: ${goodWeight}\n  - url: ${bad.fake.url}\n    weight: ${badWeight}\nchain_id: 11155111\nsymbol: ETH\n`;
+      `# sepolia, by hand\nrpc_urls:\n  - url: ${good.fake.url}\n    weight: ${goodWeight}\n  - url: ${bad.fake.url}\n    weight: ${badWeight}\n` +
+      'chain_id: 11155111\nsymbol: ETH\n';
     root = makeConfigDir({ [REL]: fileOf(100, 50) });
     initRepo(root);
-    const s = await startChild({ CONFIG_DIR: root, ...HEAL });
+    const s = await startChild({ CONFIG_DIR: root, ...HEAL, ...OPERATOR });
     server = s;
     // A hand edit of the file on disk, nobody commits it; resolves once it is served.
     const editByHand = async (text: string): Promise<void> => {
@@ -55,7 +57,8 @@ describe('probe/auto-heal: a disable and a restore sign only their own change (b
       const etag = `"${createHash('sha256').update(text).digest('base64url')}"`;
       await s.untilLog((l) => l.msg === 'index change' && (l.change as { etag?: string }).etag === etag, 10_000, 'the hand edit served');
     };
-    const newest = (count: number): string[] => git(root, 'log', `-${count}`, '--format=%an <%ae>|%(trailers:key=Netcfg-Actor,valueonly,separator=%x2C)').trim().split('\n');
+    const newest = (count: number): string[] =>
+      git(root, 'log', `-${count}`, '--format=%an <%ae>|%(trailers:key=Netcfg-Actor,valueonly,separator=%x2C)').trim().split('\n');
     const handSigns = 'netcfg working-tree <ops@example.com>|system:working-tree';
     const proberSigns = 'netcfg rpc-prober <ops@example.com>|system:rpc-prober';
 

@@ -102,7 +102,8 @@ export class WorkTree implements Committer {
         } catch (err) {
           // git may still call the bytes the same (a filter, a line-end rule): nothing of anyone's is then left to commit.
           if (/nothing to commit|no changes added/i.test(String((err as { stderr?: string }).stderr))) return;
-          throw new NetcfgError('STORAGE_UNAVAILABLE', `git could not commit the edit of ${rel} made outside netcfg (${firstLine(err)}); nothing was written, retry later.`, { cause: err });
+          const message = `git could not commit the edit of ${rel} made outside netcfg (${firstLine(err)}); nothing was written, retry later.`;
+          throw new NetcfgError('STORAGE_UNAVAILABLE', message, { cause: err });
         }
       }),
     );
@@ -115,7 +116,8 @@ export class WorkTree implements Committer {
       (err: unknown) => {
         // `--verify --quiet` exits 1 when there is no such file; git stopped or failing otherwise is no answer.
         if (err instanceof GitError && err.reason === 'exit') return '';
-        throw new NetcfgError('STORAGE_UNAVAILABLE', `git could not tell what HEAD holds of ${rel} (${firstLine(err)}); nothing was written, retry later.`, { cause: err });
+        const message = `git could not tell what HEAD holds of ${rel} (${firstLine(err)}); nothing was written, retry later.`;
+        throw new NetcfgError('STORAGE_UNAVAILABLE', message, { cause: err });
       },
     );
     return id !== '' && id === blobId(bytes, id.length);

@@ -4,7 +4,8 @@
  * values into the text (comments stay: yaml-edit.ts) and validate it with the loader's code, take
  * the network's cross-process lock, replace the file if it still holds the bytes read
  * (file-replacer.ts), fsync the folder, serve it, and commit it or queue it for the push
- * (write-strategy.ts), after an edit of the file nobody committed, which gets a commit of its own. Why an attempt is made again, and how often at most: retries.ts.
+ * (write-strategy.ts), after an edit of the file nobody committed, which gets a commit of its own.
+ * Why an attempt is made again, and how often at most: retries.ts.
  */
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';

@@ -18,9 +18,11 @@ import { git, initRepo } from '../../helpers/git-repo.js';
 const ALICE = 'ncfg_ops-alice-0123456789abcdef0123456789abcde';
 const OPERATOR = { GIT_AUTHOR_NAME: 'Ops Bot', GIT_AUTHOR_EMAIL: 'ops@example.com' };
 const fileOf = (first: string, backupWeight: number): string =>
-  `# sepolia, by hand\nrpc_urls:\n  - url: ${first}\n    weight: 100\n  - url: https://backup.example.com\n    weight: ${backupWeight}\nchain_id: 11155111\nis_testnet: true\n`;
+  `# sepolia, by hand\nrpc_urls:\n  - url: ${first}\n    weight: 100\n  - url: https://backup.example.com\n    weight: ${backupWeight}\n` +
+  'chain_id: 11155111\nis_testnet: true\n';
 /** The PATCH's body: the first URL changed, the backup as the hand edit left it. */
-const body = (backupWeight: number): string => JSON.stringify({ rpc_urls: [{ url: 'https://alice.example.com', weight: 100 }, { url: 'https://backup.example.com', weight: backupWeight }] });
+const body = (backupWeight: number): string =>
+  JSON.stringify({ rpc_urls: [{ url: 'https://alice.example.com', weight: 100 }, { url: 'https://backup.example.com', weight: backupWeight }] });
 const WORKING_TREE = 'netcfg working-tree <ops@example.com>|system:working-tree';
 const ALICE_SIGNS = 'ops-alice <ops-alice@netcfg>|token:ops-alice';
 
@@ -33,7 +35,8 @@ function changedLines(repo: string, rev: string): string[] {
 
 /** Author and actor of the newest `count` commits, newest first. */
 function signers(repo: string, count: number, ref = 'HEAD'): string[] {
-  return git(repo, 'log', `-${count}`, '--format=%an <%ae>|%(trailers:key=Netcfg-Actor,valueonly,separator=%x2C)', ref).trim().split('\n').filter((l) => l !== '');
+  const log = git(repo, 'log', `-${count}`, '--format=%an <%ae>|%(trailers:key=Netcfg-Actor,valueonly,separator=%x2C)', ref);
+  return log.trim().split('\n');
 }
 
 describe('store/git: a write signs only its own change (built server, GIT_COMMIT and GIT_SYNC)', function () {
@@ -47,10 +50,13 @@ describe('store/git: a write signs only its own change (built server, GIT_COMMIT
     writeFileSync(file, `tokens:\n  - name: ops-alice\n    sha256: "${createHash('sha256').update(ALICE).digest('hex')}"\n    role: write\n`);
     return file;
   };
+  const headers = { authorization: `Bearer ${ALICE}`, 'content-type': 'application/json' };
   const patch = (id: string, backupWeight: number): Promise<Response> =>
-    fetch(`${server?.url}/api/v1/networks/${id}`, { method: 'PATCH', headers: { authorization: `Bearer ${ALICE}`, 'content-type': 'application/json' }, body: body(backupWeight) });
-  const history = async (id: string): Promise<Array<{ author: string; actor: string | null }>> =>
-    ((await (await fetch(`${server?.url}/api/v1/networks/${id}/history`, { headers: { authorization: `Bearer ${ALICE}` } })).json()) as { data: Array<{ author: string; actor: string | null }> }).data;
+    fetch(`${server?.url}/api/v1/networks/${id}`, { method: 'PATCH', headers, body: body(backupWeight) });
+  const history = async (id: string): Promise<Array<{ author: string; actor: string | null }>> => {
+    const res = await fetch(`${server?.url}/api/v1/networks/${id}/history`, { headers });
+    return ((await res.json()) as { data: Array<{ author: string; actor: string | null }> }).data;
+  };
 
   beforeEach(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'netcfg-found-'));
@@ -107,7 +113,8 @@ describe('store/git: a write signs only its own change (built server, GIT_COMMIT
       if (c.handLines === 'whole file') expect(hand.join('\n')).to.equal(`+${fileOf('https://rpc.example.com', 35).trimEnd().split('\n').join('\n+')}`);
       else expect(hand).to.deep.equal(c.handLines);
       expect(changedLines(root, 'HEAD')).to.deep.equal(['-  - url: https://rpc.example.com', '+  - url: https://alice.example.com']);
-      expect(git(root, 'log', '-1', '--format=%s', 'HEAD~1').trim()).to.equal(`netcfg: commit ${c.rel} as found on disk, edited outside netcfg, before a write by token:ops-alice`);
+      const subject = `netcfg: commit ${c.rel} as found on disk, edited outside netcfg, before a write by token:ops-alice`;
+      expect(git(root, 'log', '-1', '--format=%s', 'HEAD~1').trim()).to.equal(subject);
       expect(git(root, 'status', '--porcelain').trim()).to.equal('');
       const commits = await history(id);
       expect(commits.slice(0, 2).map((h) => `${h.author}|${h.actor}`)).to.deep.equal(['ops-alice|token:ops-alice', 'netcfg working-tree|system:working-tree']);
