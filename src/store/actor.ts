@@ -13,6 +13,12 @@ export interface Actor {
 /** The actor of writes made through the API when it needs no key (loopback only). */
 export const ANONYMOUS: Actor = { kind: 'token', name: 'anonymous' };
 
+/**
+ * Whoever edited a file on disk without committing it, as netcfg found it before a write of that file:
+ * its own commit, `netcfg working-tree <netcfg's address>`, goes before the write's.
+ */
+export const WORKING_TREE: Actor = { kind: 'system', name: 'working-tree' };
+
 /** `token:relayer-eu`, `system:rpc-prober`: how change events and commit trailers name an actor. */
 export function actorLabel(actor: Actor): string {
   return `${actor.kind}:${actor.name}`;

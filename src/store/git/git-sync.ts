@@ -9,7 +9,6 @@
  *   netcfg never makes a merge commit. The watcher then brings the changed files into the index.
  * What moves the work tree (a reset, a fast-forward) runs in the writers' turn (`exclusive`): never between a write's read and its commit.
  */
-import path from 'node:path';
 import { NetcfgError } from '../../errors.js';
 import { BranchShare } from './branch-share.js';
 import { clearStaleIndexLock, excludeOwnFolders } from './clone-setup.js';
@@ -19,9 +18,9 @@ import { firstLine } from './git-process.js';
 import { isRejection, pushFailure } from './remote-answers.js';
 import { SyncReport, type DroppedNote, type GitCounts, type SyncStatus } from './sync-report.js';
 import { TrackedBranch } from './tracked-branch.js';
-import { OUTGOING, WriteQueue } from './write-queue.js';
+import { OUTGOING, pathInClone, WriteQueue } from './write-queue.js';
 import { MAX_REBASES, type RetryCounts } from '../retries.js';
-import type { PushOutcome, PushQueue } from '../write/write-strategy.js';
+import type { FoundEdit, PushOutcome, PushQueue } from '../write/write-strategy.js';
 
 export type { GitCounts, SyncStatus } from './sync-report.js';
 export type { Exclusive } from './pull.js';
@@ -124,13 +123,18 @@ export class GitSync implements PushQueue {
    * `pushed` settles once the remote has it, or throws GIT_REMOTE_UNAVAILABLE (the remote cannot be
    * reached) or STORAGE_UNAVAILABLE (git could not commit); nothing is changed then.
    */
-  queue(file: string, mode: number, text: string, message: string, author: string): { pushed: Promise<PushOutcome> } {
-    const rel = path.relative(this.workTree.top, file);
-    // The folder's checks keep every write inside the clone; a path that left it would become a tree entry with `..`.
-    if (rel.startsWith('..') || path.isAbsolute(rel)) throw new NetcfgError('FILE_INVALID', `${file} lies outside the clone ${this.workTree.top}; it is not pushed.`);
-    const pushed = this.unpushed.add(rel.split(path.sep).join('/'), mode, text, message, author);
+  queue(file: string, mode: number, text: string, message: string, author: string, found?: FoundEdit): { pushed: Promise<PushOutcome> } {
+    const rel = pathInClone(this.workTree.top, file);
+    if (found) this.unpushed.add(rel, mode, found.text, found.message, found.author); // in the same push as the write made on it
+    const pushed = this.unpushed.add(rel, mode, text, message, author);
     this.kick();
     return { pushed };
+  }
+
+  /** Whether `bytes` are what the clone holds for `file`: the text of its newest queued write, else HEAD's. */
+  async holds(file: string, bytes: Buffer): Promise<boolean> {
+    const rel = pathInClone(this.workTree.top, file);
+    return this.unpushed.holds(rel, bytes) ?? this.workTree.serial(() => this.workTree.headHolds(rel, bytes));
   }
 
   /** Settles once every write queued so far was pushed: what a PATCH that changed nothing read is then in the remote. */

@@ -4,11 +4,15 @@
  * it, GIT_COMMIT: each successful PATCH becomes one commit of that file alone, made while the
  * file's lock is held, so `git log` is the audit trail and `git revert` undoes a change. A failed
  * commit never loses the write: the file is on disk already; the path is kept, reported in
- * readiness and committed on the next retry. And the history of a network's file.
+ * readiness and committed on the next retry. An edit of that file made on disk and never committed
+ * is committed first, on its own, as the working tree's (commitFound): a write signs only its own change.
+ * And the history of a network's file.
  */
+import { createHash } from 'node:crypto';
 import path from 'node:path';
+import { NetcfgError } from '../../errors.js';
 import { GitIndexLock } from './git-index-lock.js';
-import { firstLine, runGit } from './git-process.js';
+import { firstLine, GitError, runGit } from './git-process.js';
 import type { Committer } from '../write/write-strategy.js';
 
 export interface GitAuthor {
@@ -79,6 +83,44 @@ export class WorkTree implements Committer {
     const rel = path.relative(this.top, file);
     this.pending.set(rel, { message, author });
     return this.serial(() => this.flush());
+  }
+
+  /**
+   * Before a write of `file`, read as `bytes`: when HEAD does not hold those bytes (an edit made on disk and
+   * never committed, a file git does not track yet), commits the file as it is on disk, alone, by `author`,
+   * so the write's own commit holds its change only. One git command when HEAD holds them. A file whose
+   * commit is still pending differs by netcfg's own write: it is left to that commit. STORAGE_UNAVAILABLE when git refuses.
+   */
+  commitFound(file: string, bytes: Buffer, message: string, author: string): Promise<void> {
+    const rel = path.relative(this.top, file);
+    return this.serial(() =>
+      this.indexLock.ours(async () => {
+        if (this.pending.has(rel) || (await this.headHolds(rel, bytes))) return;
+        try {
+          await this.git(['add', '--', rel]);
+          await this.git(['commit', '--no-verify', '--quiet', '--only', `--author=${author}`, '-m', message, '--', rel]);
+        } catch (err) {
+          // git may still call the bytes the same (a filter, a line-end rule): nothing of anyone's is then left to commit.
+          if (/nothing to commit|no changes added/i.test(String((err as { stderr?: string }).stderr))) return;
+          const message = `git could not commit the edit of ${rel} made outside netcfg (${firstLine(err)}); nothing was written, retry later.`;
+          throw new NetcfgError('STORAGE_UNAVAILABLE', message, { cause: err });
+        }
+      }),
+    );
+  }
+
+  /** Whether HEAD holds `rel` with exactly `bytes` (false when it does not hold the file, or has no commit yet). */
+  async headHolds(rel: string, bytes: Buffer): Promise<boolean> {
+    const id = await this.git(['rev-parse', '--verify', '--quiet', `HEAD:${rel.split(path.sep).join('/')}`]).then(
+      (out) => out.trim(),
+      (err: unknown) => {
+        // `--verify --quiet` exits 1 when there is no such file; git stopped or failing otherwise is no answer.
+        if (err instanceof GitError && err.reason === 'exit') return '';
+        const message = `git could not tell what HEAD holds of ${rel} (${firstLine(err)}); nothing was written, retry later.`;
+        throw new NetcfgError('STORAGE_UNAVAILABLE', message, { cause: err });
+      },
+    );
+    return id !== '' && id === blobId(bytes, id.length);
   }
 
   /** Commits of `files` (paths inside the work tree), newest first, and how many there are. */
@@ -167,4 +209,9 @@ export class WorkTree implements Committer {
   get authorLine(): string {
     return `${this.author.name} <${this.author.email}>`;
   }
+}
+
+/** The id git gives `bytes` as a blob: sha1, or sha256 in a repository that hashes so (told by the length of its ids). */
+function blobId(bytes: Buffer, hexLength: number): string {
+  return createHash(hexLength === 64 ? 'sha256' : 'sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 }

@@ -3,11 +3,20 @@
  * the push that carries it. The queue also writes what `git fast-import` reads to make them one
  * commit each (that file alone, netcfg's author) in one process.
  */
+import path from 'node:path';
 import { NetcfgError } from '../../errors.js';
 import type { PushOutcome } from '../write/write-strategy.js';
 
 /** Where fast-import puts the commits of a push before the branch moves to them (once the remote has them). */
 export const OUTGOING = 'refs/netcfg/outgoing';
+
+/** `file` from the top of the clone at `top`, `/`-separated, as a commit's tree names it. */
+export function pathInClone(top: string, file: string): string {
+  const rel = path.relative(top, file);
+  // The folder's checks keep every write inside the clone; a path that left it would become a tree entry with `..`.
+  if (rel.startsWith('..') || path.isAbsolute(rel)) throw new NetcfgError('FILE_INVALID', `${file} lies outside the clone ${top}; it is not pushed.`);
+  return rel.split(path.sep).join('/');
+}
 
 /** A write on disk that is not in the remote yet. */
 interface Queued {
@@ -46,6 +55,12 @@ export class WriteQueue {
   /** Settles with the last write queued so far (at once when none waits). */
   settledSoFar(): Promise<PushOutcome> {
     return this.items.at(-1)?.pushed ?? Promise.resolve('pushed');
+  }
+
+  /** Whether the newest queued write of `rel` puts `bytes` there; undefined when none waits. */
+  holds(rel: string, bytes: Buffer): boolean | undefined {
+    const text = this.items.findLast((item) => item.rel === rel)?.text;
+    return text === undefined ? undefined : Buffer.from(text).equals(bytes);
   }
 
   /** How long the oldest queued write has waited (0 when none waits). */

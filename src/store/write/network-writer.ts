@@ -4,13 +4,14 @@
  * values into the text (comments stay: yaml-edit.ts) and validate it with the loader's code, take
  * the network's cross-process lock, replace the file if it still holds the bytes read
  * (file-replacer.ts), fsync the folder, serve it, and commit it or queue it for the push
- * (write-strategy.ts). Why an attempt is made again, and how often at most: retries.ts.
+ * (write-strategy.ts), after an edit of the file nobody committed, which gets a commit of its own.
+ * Why an attempt is made again, and how often at most: retries.ts.
  */
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
 import { NetcfgError } from '../../errors.js';
-import type { PushOutcome, WriterParts, WriteStrategy } from './write-strategy.js';
+import type { FoundEdit, PushOutcome, WriterParts, WriteStrategy } from './write-strategy.js';
 import type { NetworkId } from '../files/layout.js';
 import { isGone } from '../files/served-file.js';
 import type { NetworkRecord } from '../network-record.js';
@@ -19,7 +20,7 @@ import { fileGone, readCurrent, storageError, type Current } from './current-fil
 import { FileReplacer } from './file-replacer.js';
 import type { HeldLock } from './write-lock.js';
 import { detailsOf, editedText, ifMatchAccepts } from './network-edit.js';
-import { actorLabel, authorLineOf, commitMessage, type Actor, type WriteNote } from '../actor.js';
+import { actorLabel, authorLineOf, commitMessage, WORKING_TREE, type Actor, type WriteNote } from '../actor.js';
 import { ATTEMPT_RETRIES, type AttemptRetry } from '../retries.js';
 
 export interface UpdateRequest {
@@ -156,6 +157,7 @@ export class NetworkWriter {
     if (push) this.parts.served.hold(id);
     let queued = false;
     try {
+      const found = await this.foundEdit(actor, current);
       const outcome = await this.files.replace(current.realRoot, current.abs, current.mode, current.bytes, next.text, gitLock?.fileToCheck() ?? null, () => {
         // Checked last thing before the rename: proper-lockfile calls a lock compromised once it
         // went unrefreshed for staleMs, and another process may hold it now.
@@ -168,7 +170,7 @@ export class NetworkWriter {
       const author = authorLineOf(actor, this.parts.netcfgAuthor);
       if (push) {
         // The remote is what makes it durable: a restart resets the clone to it, so no folder fsync here.
-        const pushed = push.queue(current.abs, current.mode, next.text, message, author).pushed.then(
+        const pushed = push.queue(current.abs, current.mode, next.text, message, author, found).pushed.then(
           (outcome) => (this.parts.served.release(id, outcome === 'pushed' ? actorLabel(actor) : null), outcome),
           (err: unknown) => {
             this.parts.served.release(id, null); // the clone is back at the remote's version: not this write's
@@ -188,6 +190,23 @@ export class NetworkWriter {
       if (push && !queued) this.parts.served.release(id, null);
       if (lock !== held) await lock.release();
     }
+  }
+
+  /**
+   * An edit of the file made on disk that git does not hold (nobody committed it): committed now
+   * (GIT_COMMIT), or returned to be queued with this write (GIT_SYNC), on its own and as the working
+   * tree's, so the write's commit holds its own change alone. Asked under the write's locks.
+   */
+  private async foundEdit(actor: Actor, current: Current): Promise<FoundEdit | undefined> {
+    const { push, committer } = this.strategy;
+    if (!push && !committer) return undefined;
+    const subject = `netcfg: commit ${current.rel} as found on disk, edited outside netcfg, before a write by ${actorLabel(actor)}`;
+    const edit = { message: commitMessage(subject, WORKING_TREE), author: authorLineOf(WORKING_TREE, this.parts.netcfgAuthor) };
+    if (committer) {
+      await committer.commitFound(current.abs, current.bytes, edit.message, edit.author);
+      return undefined;
+    }
+    return push && !(await push.holds(current.abs, current.bytes)) ? { ...edit, text: current.bytes.toString('utf8') } : undefined;
   }
 
   /** The folder's fsync after the rename: without it the rename may not survive a power cut. */

@@ -30,12 +30,23 @@ export interface GitLock {
 export interface Committer {
   /** Commits `file` with `message`, authored by `author` (a git identity); a failure is kept and retried, never thrown. */
   commit(file: string, message: string, author: string): Promise<void>;
+  /** Before a write: commits `file` as it is on disk, alone, when HEAD does not hold `bytes` (the file as read); throws when git cannot. */
+  commitFound(file: string, bytes: Buffer, message: string, author: string): Promise<void>;
+}
+
+/** An edit of a file made outside netcfg and never committed, found by a write: its own commit goes first. */
+export interface FoundEdit {
+  text: string;
+  message: string;
+  author: string;
 }
 
 /** GIT_SYNC: the remote branch every write goes to before its answer (git-sync.ts). */
 export interface PushQueue {
-  /** Queues the file just written (holding `text`) for the next push, as a commit of its own by `author`. */
-  queue(file: string, mode: number, text: string, message: string, author: string): { pushed: Promise<PushOutcome> };
+  /** Queues the file just written (holding `text`) for the next push, as a commit of its own by `author`, after `found`'s. */
+  queue(file: string, mode: number, text: string, message: string, author: string, found?: FoundEdit): { pushed: Promise<PushOutcome> };
+  /** Whether `bytes` (a file as a write read it) are what the clone last committed or queued for it. */
+  holds(file: string, bytes: Buffer): Promise<boolean>;
   /** Settles once every write queued so far was pushed. */
   pushedSoFar(): Promise<PushOutcome>;
   /** After this long a write the remote refused is not made again: its PATCH hears 503 within one more push. */
