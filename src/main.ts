@@ -49,12 +49,7 @@ export async function serve(config: Config): Promise<void> {
     if (store.loaded) log.info({ change }, 'index change');
   });
   const shutdown = new AbortController();
-  // A promise nobody handles is a bug of ours: logged and counted, never the end of the process or of a request.
-  let unhandled = 0;
-  process.on('unhandledRejection', (reason) => {
-    unhandled++;
-    log.error({ err: reason, unhandled_rejections: unhandled }, 'unhandled promise rejection');
-  });
+  logUnhandledRejections(log);
   const live = config.probeIntervalMs === null ? undefined : liveProberOf(store, config);
   live?.onChange((change) => log.info({ rpc_health: { ...change, url: redactUrl(change.url) } }, 'rpc health change'));
   const heal = live && config.autoHeal ? new AutoHeal(healTargetOf(store), config.autoHeal, log) : undefined;
@@ -92,6 +87,7 @@ export async function serve(config: Config): Promise<void> {
     const closed = closeGracefully(server);
     void Promise.race([closed, delay(4000)])
       .then(() => live?.stop())
+      .then(() => heal?.close())
       .then(() => relayers?.close())
       .then(() => access?.watch.stop())
       .then(() => store.close(0))
@@ -104,6 +100,19 @@ export async function serve(config: Config): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+}
+
+let unhandledLogged = false;
+
+/** A promise nobody handles is a bug of ours: logged and counted, never the end of the process or of a request; the handler is added once per process. */
+function logUnhandledRejections(log: ReturnType<typeof createLogger>): void {
+  if (unhandledLogged) return;
+  unhandledLogged = true;
+  let unhandled = 0;
+  process.on('unhandledRejection', (reason) => {
+    unhandled++;
+    log.error({ err: reason, unhandled_rejections: unhandled }, 'unhandled promise rejection');
+  });
 }
 
 export async function main(): Promise<void> {

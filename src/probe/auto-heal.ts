@@ -46,6 +46,7 @@ export class AutoHeal {
   private readonly changes: number[] = [];
   private readonly tally = { disabled: 0, restored: 0, skipped: {} as Record<string, number> };
   private acting: Promise<void> = Promise.resolve();
+  private closed = false;
 
   constructor(
     private readonly target: HealTarget,
@@ -55,6 +56,7 @@ export class AutoHeal {
 
   /** One network's probe (LiveProber.onProbed): counts verdicts, and acts on one streak at a time. */
   heard(probe: NetworkProbe): void {
+    if (this.closed) return;
     const network = this.target.network(probe.id);
     if (network === null) return;
     for (const result of probe.results) {
@@ -99,6 +101,12 @@ export class AutoHeal {
   /** Resolves once the changes asked so far are done (tests, shutdown). */
   settled(): Promise<void> {
     return this.acting;
+  }
+
+  /** Hears no more verdicts and resolves once the change under way is written (shutdown: before the store closes). */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.acting;
   }
 
   private queue(act: () => Promise<void>): void {

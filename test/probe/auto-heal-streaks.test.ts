@@ -66,4 +66,26 @@ describe('probe/auto-heal: verdicts in a row (3 probes over 60 s)', () => {
     expect(skipped).to.deep.equal(['invalid_file']);
     expect(heal.counts().skipped).to.deep.equal({ invalid_file: 1 });
   });
+
+  it('close() waits for the change under way, and a verdict heard after it changes nothing', async () => {
+    const written: unknown[] = [];
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const target: HealTarget = {
+      network: () => ({ etag: 'v1', served: [{ url: A, weight: 100 }, { url: B, weight: 50 }], written: [A, { url: B, weight: 50 }] }),
+      invalid: () => false,
+      write: async (_id, urls) => (await gate, written.push(urls), 'written'),
+      records: async () => [],
+    };
+    const heal = new AutoHeal(target, { probes: 1, spanMs: 0, maxPerHour: 10 }, { info: () => undefined, warn: () => undefined });
+    heal.heard(probeOf(['unreachable', 0]));
+    let closed = false;
+    const closing = heal.close().then(() => (closed = true));
+    heal.heard({ id: 'evm:x', results: [{ ...probeOf(['unreachable', 30]).results[0]!, index: 0, url: A }] });
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(closed, 'close waits for the write in flight').to.equal(false);
+    release();
+    await closing;
+    expect(written, 'only the change heard before close').to.have.length(1);
+  });
 });
