@@ -84,12 +84,14 @@ export function buildCli(): Command {
     .addOption(new Option('--block-private-ips', 'apply RPC_BLOCK_PRIVATE_IPS [RPC_BLOCK_PRIVATE_IPS]'))
     .addOption(new Option('--allowed-hosts <hosts>', 'apply RPC_ALLOWED_HOSTS [RPC_ALLOWED_HOSTS]'))
     .addOption(new Option('--probe', 'also ask every enabled RPC URL which chain it serves (wrong chain or unreachable: a problem; far behind: a warning)'))
+    .addOption(new Option('--secret-refs-allowed <pairs>', 'apply SECRET_REFS_ALLOWED: which variables each network\'s secret references may name [SECRET_REFS_ALLOWED]'))
     .addOption(new Option('--require-secrets', 'a secret reference whose variable is not set is a problem (without it: a warning, as pull-request CI has no secrets)'))
-    .action(async (dir: string, opts: { format: string; blockPrivateIps?: boolean | string; allowedHosts?: string; probe?: boolean; requireSecrets?: boolean }) => {
+    .action(async (dir: string, opts: { format: string; blockPrivateIps?: boolean | string; allowedHosts?: string; secretRefsAllowed?: string; probe?: boolean; requireSecrets?: boolean }) => {
       // The flags override the environment, read by the same rules as the server's.
       let policy;
       try {
-        policy = policyFromEnv({ ...env, ...(opts.blockPrivateIps === true ? { RPC_BLOCK_PRIVATE_IPS: 'true' } : {}), ...(opts.allowedHosts === undefined ? {} : { RPC_ALLOWED_HOSTS: opts.allowedHosts }) });
+        policy = policyFromEnv({ ...env, ...(opts.blockPrivateIps === true ? { RPC_BLOCK_PRIVATE_IPS: 'true' } : {}), ...(opts.allowedHosts === undefined ? {} : { RPC_ALLOWED_HOSTS: opts.allowedHosts }),
+          ...(opts.secretRefsAllowed === undefined ? {} : { SECRET_REFS_ALLOWED: opts.secretRefsAllowed }) });
       } catch (err) {
         if (err instanceof ConfigError) fail(err.message);
         throw err;

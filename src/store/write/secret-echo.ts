@@ -74,7 +74,7 @@ function requireKnownReferences(entries: readonly unknown[], current: readonly S
       left.splice(at, 1);
       return;
     }
-    refuse('FORBIDDEN', index, `rpc_urls[${index}] names the environment variable ${ref.value}, which this network does not reference yet: adding or changing a secret reference needs a token with reveal_secrets or the admin role.`);
+    refuse('FORBIDDEN', index, `rpc_urls[${index}] names the environment variable ${ref.value} beyond the references this network has: adding or changing a secret reference needs a token with reveal_secrets or the admin role.`);
   });
 }
 

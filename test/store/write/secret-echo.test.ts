@@ -40,7 +40,7 @@ describe('store/write/secret-echo: what a client sends back of a secret', () => 
     ['this network\'s value, unmarked, by a non-revealer', [A.url], 'FORBIDDEN', /A_URL/],
     ['a third mask of two secrets', [A.masked, B.masked, A.masked], 'VALIDATION_FAILED', /rpc_urls\[2\] holds \*\*\*/],
     ['marked secret, matching none', [{ url: 'https://c.example.com', weight: 1, secret: true }], 'VALIDATION_FAILED', /marked secret/],
-    ['a reference to a variable the network does not reference', [A.masked, ref('OTHER_URL')], 'FORBIDDEN', /rpc_urls\[1\] names the environment variable OTHER_URL, which this network does not reference yet.*reveal_secrets or the admin role/],
+    ['a reference to a variable the network does not reference', [A.masked, ref('OTHER_URL')], 'FORBIDDEN', /rpc_urls\[1\] names the environment variable OTHER_URL beyond the references this network has.*reveal_secrets or the admin role/],
     ["an entry's reference changed to another variable", [{ url: ref('NEW_URL'), weight: 5 }, B.masked], 'FORBIDDEN', /rpc_urls\[0\] names the environment variable NEW_URL/],
     ['a reference the network has once, sent twice', [ref('A_URL'), A.masked], 'FORBIDDEN', /rpc_urls\[1\] names the environment variable A_URL/],
   ];
