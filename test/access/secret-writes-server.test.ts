@@ -63,7 +63,7 @@ describe('secret references and values in a PATCH: roles and spellings (built se
     ];
     const answers: string[] = [];
     for (const [what, url] of refused) {
-      const res = await world.patch(TOKENS.writer, [SEPOLIA_MASK, { url, weight: 5 }]);
+      const res = await world.patch(TOKENS.writer, [PUBLIC, { url, weight: 5 }]); // the reference dropped, its value written out instead
       answers.push(res.text);
       expect(res.status, `${what}: ${res.text}`).to.equal(403);
       expect(res.body.error, what).to.match(/^rpc_urls\[1\] holds the value of (the secret ETH_SEPOLIA_URL|a secret netcfg knows), or a part of it/);
