@@ -37,6 +37,7 @@ export function buildCli(): Command {
     .addOption(new Option('--require-if-match', 'refuse a PATCH without If-Match (428) [REQUIRE_IF_MATCH]'))
     .addOption(new Option('--block-private-ips', 'refuse RPC URLs pointing at internal addresses [RPC_BLOCK_PRIVATE_IPS]'))
     .addOption(new Option('--allowed-hosts <hosts>', 'comma-separated RPC hosts to accept (default: any) [RPC_ALLOWED_HOSTS]'))
+    .addOption(new Option('--secret-refs-allowed <pairs>', 'which variables each network\'s secret references may name, e.g. "evm:*=ETH_*;solana:*=SOL_*" [SECRET_REFS_ALLOWED]'))
     .addOption(new Option('--watch-poll', 'poll the folder instead of inotify (network file systems) [WATCH_POLL]'))
     .addOption(new Option('--watch-poll-interval-ms <ms>', 'polling interval [WATCH_POLL_INTERVAL_MS]'))
     .addOption(new Option('--git-commit', 'commit every PATCH to the git work tree holding the folder [GIT_COMMIT]'))
@@ -60,6 +61,7 @@ export function buildCli(): Command {
       set('INDEX_CACHE', opts.indexCache);
       set('RPC_BLOCK_PRIVATE_IPS', opts.blockPrivateIps);
       set('RPC_ALLOWED_HOSTS', opts.allowedHosts);
+      set('SECRET_REFS_ALLOWED', opts.secretRefsAllowed);
       set('WATCH_POLL', opts.watchPoll);
       set('WATCH_POLL_INTERVAL_MS', opts.watchPollIntervalMs);
       set('GIT_COMMIT', opts.gitCommit);
