@@ -19,7 +19,9 @@ export interface AllowedPair {
 /** A variable glob: a variable's name where `*` may stand for any run of its characters. */
 const VARIABLE_GLOB = /^[A-Za-z_*][A-Za-z0-9_*]*$/;
 
-const SYNTAX = 'SECRET_REFS_ALLOWED must be <network glob>=<variable glob>[,<variable glob>...] pairs separated by ";" (for example evm:*=ETH_*,ALCHEMY_*;solana:*=SOL_*)';
+const SYNTAX =
+  'SECRET_REFS_ALLOWED must be <network glob>=<variable glob>[,<variable glob>...] pairs separated by ";" ' +
+  '(for example evm:*=ETH_*,ALCHEMY_*;solana:*=SOL_*)';
 
 /** The pairs of `raw`; empty pieces (a trailing `;`, the newline a mounted value ends in) are skipped. */
 export function parseAllowList(raw: string | undefined): AllowedPair[] {
@@ -45,7 +47,11 @@ function matchesVariable(glob: string, name: string): boolean {
  * the network lists a glob that takes the name, and `denied` (netcfg's own settings) does not;
  * only then is the environment read, so a refusal says nothing of whether the variable is set.
  */
-export function allowedLookup(pairs: readonly AllowedPair[], env: Readonly<Record<string, string | undefined>>, denied: (name: string) => boolean): SecretLookup {
+export function allowedLookup(
+  pairs: readonly AllowedPair[],
+  env: Readonly<Record<string, string | undefined>>,
+  denied: (name: string) => boolean,
+): SecretLookup {
   return (networkId, name) => {
     const allowed = !denied(name) && pairs.some((p) => matchesAny([p.networks], networkId) && p.variables.some((g) => matchesVariable(g, name)));
     return allowed ? { allowed: true, value: env[name]?.trim() } : { allowed: false };

@@ -16,7 +16,12 @@ export const KEY = 'Kx9aQ2Lm7pRt4w';
 export const HOLESKY_KEY = 'H0lEskyK3y55aa';
 export const SEPOLIA_VALUE = `https://eth-sepolia.g.alchemy.com/v2/${KEY}`;
 export const SEPOLIA_MASK = 'https://eth-sepolia.g.alchemy.com/v2/***';
-export const TOKENS = { reader: 'ncfg_reader-0123456789abcdef0123456789abcdef', writer: 'ncfg_writer-0123456789abcdef0123456789abcdef', revealer: 'ncfg_reveal-0123456789abcdef0123456789abcdef', admin: 'ncfg_apikey-0123456789abcdef0123456789abcdef' };
+export const TOKENS = {
+  reader: 'ncfg_reader-0123456789abcdef0123456789abcdef',
+  writer: 'ncfg_writer-0123456789abcdef0123456789abcdef',
+  revealer: 'ncfg_reveal-0123456789abcdef0123456789abcdef',
+  admin: 'ncfg_apikey-0123456789abcdef0123456789abcdef',
+};
 
 /** Every variable a network might try to reach, with a value no answer or log line may hold. */
 export const SECRETS: Record<string, string> = {
@@ -32,7 +37,10 @@ export const SECRETS: Record<string, string> = {
   API_KEY: TOKENS.admin,
 };
 
-export const BASE = 'rpc_urls:\n  - type: env\n    value: ETH_SEPOLIA_URL\n  - url: https://public.example.com\n    weight: 10\nchain_id: 11155111\nrequired_confirmations: 1\nsymbol: ETH\n';
+export const BASE = [
+  'rpc_urls:', '  - type: env', '    value: ETH_SEPOLIA_URL', '  - url: https://public.example.com', '    weight: 10',
+  'chain_id: 11155111', 'required_confirmations: 1', 'symbol: ETH', '',
+].join('\n');
 const HOLESKY = 'rpc_urls:\n  - type: env\n    value: ETH_HOLESKY_URL\nchain_id: 17000\n';
 export const ALLOWED = 'evm:*=ETH_*,GIT_*,API_*;solana:*=SOL_*';
 
@@ -61,7 +69,9 @@ export async function startSecretWorld(): Promise<SecretWorld> {
   const root = makeConfigDir({ 'evm/sepolia.yaml': BASE, 'evm/holesky.yaml': HOLESKY });
   const dir = mkdtempSync(path.join(os.tmpdir(), 'netcfg-refs-'));
   const tokens = path.join(dir, 'tokens.yaml');
-  writeFileSync(tokens, `tokens:\n  - name: reader\n    sha256: "${sha(TOKENS.reader)}"\n    role: read\n  - name: writer\n    sha256: "${sha(TOKENS.writer)}"\n    role: write\n  - name: revealer\n    sha256: "${sha(TOKENS.revealer)}"\n    role: write\n    reveal_secrets: true\n`);
+  const entry = (name: keyof typeof TOKENS, role: string, more = ''): string =>
+    `  - name: ${name}\n    sha256: "${sha(TOKENS[name])}"\n    role: ${role}\n${more}`;
+  writeFileSync(tokens, `tokens:\n${entry('reader', 'read')}${entry('writer', 'write')}${entry('revealer', 'write', '    reveal_secrets: true\n')}`);
   const env = { ...SECRETS, CONFIG_DIR: root, API_TOKENS_FILE: tokens, SECRET_REFS_ALLOWED: ALLOWED };
   const server = await startChild(env);
   const call = async (token: string, route: string, init: RequestInit = {}): Promise<Answer> => {
@@ -98,7 +108,9 @@ export async function startSecretWorld(): Promise<SecretWorld> {
 }
 
 /** The part of each value of SECRETS that is its secret. */
-const MARKERS = [KEY, HOLESKY_KEY, '0th3rK3yValue99', 'SolK3yValue77', '5entryPublicK3y', 'EthBareK3y11', 'XethK3y22', 'L0werK3y33', 'ghp_F0rgeT0kenValue44', TOKENS.admin];
+const MARKERS = [
+  KEY, HOLESKY_KEY, '0th3rK3yValue99', 'SolK3yValue77', '5entryPublicK3y', 'EthBareK3y11', 'XethK3y22', 'L0werK3y33', 'ghp_F0rgeT0kenValue44', TOKENS.admin,
+];
 
 /** The secrets `text` holds, in any case (none, for a clean answer or log line). */
 export function secretsIn(text: string): string[] {

@@ -80,7 +80,8 @@ export function resolveRpcUrls(entries: readonly unknown[], lookup: SecretLookup
 
 /** The one sentence for a reference outside SECRET_REFS_ALLOWED: its variable's value is never read for it. */
 function notAllowed(place: string, networkId: string): string {
-  return `${place}, which ${networkId} may not reference: SECRET_REFS_ALLOWED lists the variables each network may name (netcfg's own settings never); add it there, or write the URL.`;
+  const how = "SECRET_REFS_ALLOWED lists the variables each network may name (netcfg's own settings never); add it there, or write the URL";
+  return `${place}, which ${networkId} may not reference: ${how}.`;
 }
 
 /** The served view's rpc_urls (`{url, weight}` each) with each secret's place `{url: masked, weight, secret: true}`. */

@@ -52,7 +52,9 @@ export function restoreSecrets(body: unknown, current: readonly SecretEntry[], k
       const ours = current.some((s) => s.name === name);
       const what = ours ? `the value of the secret ${name}, or a part of it` : 'the value of a secret netcfg knows, or a part of it';
       const instead = ours ? `send {"type": "env", "value": "${name}"} instead` : 'send a reference {"type": "env", "value": "NAME"} instead';
-      refuse('FORBIDDEN', index, `${place} holds ${what} (its user-info, a query value or a path segment, in any spelling): written out, it would put a provider key into git; ${instead} (only a token with reveal_secrets may write the value itself).`);
+      const parts = '(its user-info, a query value or a path segment, in any spelling)';
+      const why = 'written out, it would put a provider key into git';
+      refuse('FORBIDDEN', index, `${place} holds ${what} ${parts}: ${why}; ${instead} (only a token with reveal_secrets may write the value itself).`);
     }
     return object === null ? entry : withoutSecret(object);
   });
@@ -74,7 +76,8 @@ function requireKnownReferences(entries: readonly unknown[], current: readonly S
       left.splice(at, 1);
       return;
     }
-    refuse('FORBIDDEN', index, `rpc_urls[${index}] names the environment variable ${ref.value} beyond the references this network has: adding or changing a secret reference needs a token with reveal_secrets or the admin role.`);
+    const needs = 'adding or changing a secret reference needs a token with reveal_secrets or the admin role';
+    refuse('FORBIDDEN', index, `rpc_urls[${index}] names the environment variable ${ref.value} beyond the references this network has: ${needs}.`);
   });
 }
 
