@@ -2,6 +2,9 @@
  * The environment, read in one place: defaults, every variable, and the refusals that keep a
  * misconfigured netcfg from starting.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
 import { configFromEnv, ConfigError, isLoopback } from '../src/config.js';
 
@@ -38,6 +41,20 @@ describe('config', () => {
     ];
     for (const [id, name, answer] of cases) expect(secrets?.(id, name), `${id} ${name}`).to.deep.equal(answer);
     expect(configFromEnv({ ETH_RPC_URL: 'https://eth.example.com/v2/k' }).policy.secrets?.('evm:mainnet', 'ETH_RPC_URL'), 'unset: none').to.deep.equal(no);
+  });
+
+  it("a relayer's key variable (RELAYER_SYNC_FILE) is never a secret reference's, whatever SECRET_REFS_ALLOWED says", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'netcfg-config-'));
+    try {
+      const file = path.join(dir, 'relayers.yaml');
+      writeFileSync(file, 'relayers:\n  - name: eu\n    url: http://127.0.0.1:8080\n    api_key_env: ETH_RELAYER_KEY\n');
+      const env = { SECRET_REFS_ALLOWED: 'evm:*=ETH_*', RELAYER_SYNC_FILE: file, ETH_RELAYER_KEY: 'k'.repeat(32), ETH_RPC_URL: 'https://eth.example.com/v2/k' };
+      const secrets = configFromEnv(env).policy.secrets;
+      expect(secrets?.('evm:mainnet', 'ETH_RELAYER_KEY')).to.deep.equal({ allowed: false });
+      expect(secrets?.('evm:mainnet', 'ETH_RPC_URL')).to.deep.equal({ allowed: true, value: 'https://eth.example.com/v2/k' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('RPC_AUTO_DISABLE: off by default, its defaults, and refused without the live prober or git to record its changes', () => {
