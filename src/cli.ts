@@ -38,6 +38,7 @@ export function buildCli(): Command {
     .addOption(new Option('--require-if-match', 'refuse a PATCH without If-Match (428) [REQUIRE_IF_MATCH]'))
     .addOption(new Option('--block-private-ips', 'refuse RPC URLs pointing at internal addresses [RPC_BLOCK_PRIVATE_IPS]'))
     .addOption(new Option('--allowed-hosts <hosts>', 'comma-separated RPC hosts to accept (default: any) [RPC_ALLOWED_HOSTS]'))
+    .addOption(new Option('--secret-refs-allowed <pairs>', 'which variables each network\'s secret references may name, e.g. "evm:*=ETH_*;solana:*=SOL_*" [SECRET_REFS_ALLOWED]'))
     .addOption(new Option('--watch-poll', 'poll the folder instead of inotify (network file systems) [WATCH_POLL]'))
     .addOption(new Option('--watch-poll-interval-ms <ms>', 'polling interval [WATCH_POLL_INTERVAL_MS]'))
     .addOption(new Option('--git-commit', 'commit every PATCH to the git work tree holding the folder [GIT_COMMIT]'))
@@ -61,6 +62,7 @@ export function buildCli(): Command {
       set('INDEX_CACHE', opts.indexCache);
       set('RPC_BLOCK_PRIVATE_IPS', opts.blockPrivateIps);
       set('RPC_ALLOWED_HOSTS', opts.allowedHosts);
+      set('SECRET_REFS_ALLOWED', opts.secretRefsAllowed);
       set('WATCH_POLL', opts.watchPoll);
       set('WATCH_POLL_INTERVAL_MS', opts.watchPollIntervalMs);
       set('GIT_COMMIT', opts.gitCommit);
@@ -85,12 +87,14 @@ export function buildCli(): Command {
     .addOption(new Option('--block-private-ips', 'apply RPC_BLOCK_PRIVATE_IPS [RPC_BLOCK_PRIVATE_IPS]'))
     .addOption(new Option('--allowed-hosts <hosts>', 'apply RPC_ALLOWED_HOSTS [RPC_ALLOWED_HOSTS]'))
     .addOption(new Option('--probe', 'also ask every enabled RPC URL which chain it serves (wrong chain or unreachable: a problem; far behind: a warning)'))
+    .addOption(new Option('--secret-refs-allowed <pairs>', 'apply SECRET_REFS_ALLOWED: which variables each network\'s secret references may name [SECRET_REFS_ALLOWED]'))
     .addOption(new Option('--require-secrets', 'a secret reference whose variable is not set is a problem (without it: a warning, as pull-request CI has no secrets)'))
-    .action(async (dir: string, opts: { format: string; blockPrivateIps?: boolean | string; allowedHosts?: string; probe?: boolean; requireSecrets?: boolean }) => {
+    .action(async (dir: string, opts: { format: string; blockPrivateIps?: boolean | string; allowedHosts?: string; secretRefsAllowed?: string; probe?: boolean; requireSecrets?: boolean }) => {
       // The flags override the environment, read by the same rules as the server's.
       let policy;
       try {
-        policy = policyFromEnv({ ...env, ...(opts.blockPrivateIps === true ? { RPC_BLOCK_PRIVATE_IPS: 'true' } : {}), ...(opts.allowedHosts === undefined ? {} : { RPC_ALLOWED_HOSTS: opts.allowedHosts }) });
+        policy = policyFromEnv({ ...env, ...(opts.blockPrivateIps === true ? { RPC_BLOCK_PRIVATE_IPS: 'true' } : {}), ...(opts.allowedHosts === undefined ? {} : { RPC_ALLOWED_HOSTS: opts.allowedHosts }),
+          ...(opts.secretRefsAllowed === undefined ? {} : { SECRET_REFS_ALLOWED: opts.secretRefsAllowed }) });
       } catch (err) {
         if (err instanceof ConfigError) fail(err.message);
         throw err;

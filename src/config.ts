@@ -8,6 +8,7 @@ import { DEFAULT_SYNC_INTERVAL_MS } from './relayer/sync/relayer-sync.js';
 import { parseTargetsFile } from './relayer/sync/targets-file.js';
 import type { UrlPolicy } from './store/validation/url-rules.js';
 import { DEFAULT_HEAL, type HealOptions } from './probe/auto-heal.js';
+import { AllowListError, allowedLookup, parseAllowList } from './secret-refs-allowed.js';
 
 export interface Config {
   host: string;
@@ -96,22 +97,32 @@ export function environment(): Env {
   return { ...process.env };
 }
 
-/** RPC_BLOCK_PRIVATE_IPS and RPC_ALLOWED_HOSTS: which RPC URLs a file or a PATCH may name. */
-export function policyFromEnv(env: Env): UrlPolicy {
+/**
+ * RPC_BLOCK_PRIVATE_IPS and RPC_ALLOWED_HOSTS: which RPC URLs a file or a PATCH may name; SECRET_REFS_ALLOWED: which
+ * variables its references may name. `keyVariables`: the variables RELAYER_SYNC_FILE reads relayers' keys from.
+ */
+export function policyFromEnv(env: Env, keyVariables: readonly string[] = []): UrlPolicy {
   const allowedHosts = (env.RPC_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== '');
-  return { blockPrivate: flag(env, 'RPC_BLOCK_PRIVATE_IPS'), allowedHosts, secrets: secretsOf(env) };
+  let pairs;
+  try {
+    pairs = parseAllowList(env.SECRET_REFS_ALLOWED);
+  } catch (err) {
+    if (err instanceof AllowListError) throw new ConfigError(err.message);
+    throw err;
+  }
+  const denied = (name: string): boolean => NOT_SECRETS.test(name) || keyVariables.includes(name);
+  return { blockPrivate: flag(env, 'RPC_BLOCK_PRIVATE_IPS'), allowedHosts, secrets: allowedLookup(pairs, env, denied) };
 }
 
 /**
- * Variables a secret reference in rpc_urls may not name: netcfg's own settings and the proxy
- * variables, whose values a file could otherwise send to the prober or show to a revealing token.
+ * Variables a secret reference in rpc_urls never resolves, whatever SECRET_REFS_ALLOWED says: netcfg's own settings
+ * and the proxy variables, whose values a file could otherwise send to the prober or show to a revealing token.
  */
-const NOT_SECRETS = /^(API_KEY|API_TOKENS_FILE|CONFIG_DIR|GIT_.*|HOST|PORT|INDEX_CACHE|LOG_LEVEL|RELAYER_SYNC_.*|RPC_(ALLOWED_HOSTS|BLOCK_PRIVATE_IPS|PROBE_.*|AUTO_DISABLE.*)|(HTTPS?|ALL|NO)_PROXY)$/i;
-
-/** How `{type: env, value: NAME}` resolves: the variable's value, trimmed; never one of NOT_SECRETS. */
-function secretsOf(env: Env): (name: string) => string | undefined {
-  return (name) => (NOT_SECRETS.test(name) ? undefined : env[name]?.trim());
-}
+const NOT_SECRETS = new RegExp(
+  '^(API_KEY|API_TOKENS_.*|CONFIG_DIR|GIT_.*|HOST|PORT|INDEX_CACHE|LOG_LEVEL|RELAYER_SYNC_.*|SECRET_REFS_ALLOWED|REQUIRE_IF_MATCH|WATCH_POLL.*|' +
+    'LOCK_STALE_MS|(HEADERS|REQUEST|KEEP_ALIVE)_TIMEOUT_MS|RPC_(ALLOWED_HOSTS|BLOCK_PRIVATE_IPS|PROBE_.*|AUTO_DISABLE.*)|(HTTPS?|ALL|NO)_PROXY)$',
+  'i',
+);
 
 export function configFromEnv(env: Env): Config {
   const host = env.HOST || '127.0.0.1';
@@ -132,7 +143,7 @@ export function configFromEnv(env: Env): Config {
     apiKey,
     logLevel,
     requireIfMatch: flag(env, 'REQUIRE_IF_MATCH'),
-    policy: policyFromEnv(env),
+    policy: policyFromEnv(env, relayerKeyVariables(env)),
     watchPoll: flag(env, 'WATCH_POLL'),
     watchPollIntervalMs: int(env, 'WATCH_POLL_INTERVAL_MS', 1000, 50, 60_000),
     lockStaleMs: int(env, 'LOCK_STALE_MS', 5000, 2000, 600_000),
@@ -164,6 +175,16 @@ function autoHealOf(env: Env): HealOptions | null {
     spanMs: int(env, 'RPC_AUTO_DISABLE_MS', DEFAULT_HEAL.spanMs, 0, 86_400_000),
     maxPerHour: int(env, 'RPC_AUTO_DISABLE_MAX_PER_HOUR', DEFAULT_HEAL.maxPerHour, 1, 10_000),
   };
+}
+
+/** The variables RELAYER_SYNC_FILE reads relayers' keys from (relayerSyncFromEnv reports what is wrong with the file). */
+function relayerKeyVariables(env: Env): string[] {
+  if (!env.RELAYER_SYNC_FILE) return [];
+  try {
+    return parseTargetsFile(readFileSync(env.RELAYER_SYNC_FILE, 'utf8')).targets.map((t) => t.apiKeyEnv);
+  } catch {
+    return [];
+  }
 }
 
 /** RELAYER_SYNC_FILE read and checked, each key taken from the variable its relayer names (trimmed, never from the file). */

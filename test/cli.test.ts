@@ -83,11 +83,16 @@ describe('cli', () => {
 
   it('validate: an unset secret is a warning where CI has no secrets, a problem with --require-secrets; a set one is judged by its value', async () => {
     root = makeConfigDir({ 'evm/keyed.yaml': 'rpc_urls:\n  - https://public.example.com\n  - url:\n      type: env\n      value: KEYED_RPC_URL\n    weight: 50\nchain_id: 1\n' });
+    const allow = { SECRET_REFS_ALLOWED: 'evm:*=KEYED_*' };
+    const notAllowed = `${path.join(root, 'evm/keyed.yaml')}:4:7: rpc_urls[1].url names the environment variable KEYED_RPC_URL, which evm:keyed may not reference`;
     const cases: Array<[string, string[], Record<string, string>, number, string]> = [
-      ['unset, warning', [], {}, 0, `${path.join(root, 'evm/keyed.yaml')}:4:7: warning: rpc_urls[1].url names the environment variable KEYED_RPC_URL`],
-      ['unset, required', ['--require-secrets'], {}, 1, `${path.join(root, 'evm/keyed.yaml')}:4:7: rpc_urls[1].url names the environment variable KEYED_RPC_URL`],
-      ['set, a URL', ['--require-secrets'], { KEYED_RPC_URL: 'https://eth.example.com/v2/k3y' }, 0, 'netcfg: 1 networks valid'],
-      ['set, not a URL', ['--require-secrets'], { KEYED_RPC_URL: 'k3y-not-a-url' }, 1, 'rpc_urls[1].url (the value of KEYED_RPC_URL) is not a valid absolute URL'],
+      ['unset, warning', [], allow, 0, `${path.join(root, 'evm/keyed.yaml')}:4:7: warning: rpc_urls[1].url names the environment variable KEYED_RPC_URL`],
+      ['unset, required', ['--require-secrets'], allow, 1, `${path.join(root, 'evm/keyed.yaml')}:4:7: rpc_urls[1].url names the environment variable KEYED_RPC_URL`],
+      ['set, a URL', ['--require-secrets'], { ...allow, KEYED_RPC_URL: 'https://eth.example.com/v2/k3y' }, 0, 'netcfg: 1 networks valid'],
+      ['set, not a URL', ['--require-secrets'], { ...allow, KEYED_RPC_URL: 'k3y-not-a-url' }, 1, 'rpc_urls[1].url (the value of KEYED_RPC_URL) is not a valid absolute URL'],
+      ['not allowed, unset: a problem even where CI has no secrets', [], {}, 1, notAllowed],
+      ['not allowed, set: the same sentence', [], { KEYED_RPC_URL: 'k3y-not-a-url' }, 1, notAllowed],
+      ['allowed by --secret-refs-allowed', ['--secret-refs-allowed', 'evm:key*=KEYED_*'], { KEYED_RPC_URL: 'https://eth.example.com/v2/k3y' }, 0, 'netcfg: 1 networks valid'],
     ];
     for (const [what, flags, env, code, line] of cases) {
       const out = await netcfg(['validate', root, ...flags], env);

@@ -2,6 +2,9 @@
  * The environment, read in one place: defaults, every variable, and the refusals that keep a
  * misconfigured netcfg from starting.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
 import { configFromEnv, ConfigError, isLoopback } from '../src/config.js';
 
@@ -15,19 +18,43 @@ describe('config', () => {
     expect(c.timeouts).to.deep.equal({ headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 });
   });
 
-  it("secret references resolve from the environment, trimmed, never to netcfg's own settings or a proxy's", () => {
-    const env = { ETH_RPC_URL: ' https://eth.example.com/v2/k \n', API_KEY: KEY, GIT_SYNC: 'true', HTTPS_PROXY: 'http://u:p@proxy', RPC_PROBE_INTERVAL_MS: '1000', EMPTY: '' };
+  it("secret references resolve only as SECRET_REFS_ALLOWED allows, trimmed, never to netcfg's own settings or a proxy's", () => {
+    const allowed = 'evm:*=ETH_*,EMPTY ; solana:*-beta=SOL_*;*:*=API_*,GIT_*,*_PROXY,RPC_*,SECRET_*;';
+    const env = { SECRET_REFS_ALLOWED: allowed, ETH_RPC_URL: ' https://eth.example.com/v2/k \n', SOL_URL: 'https://sol.example.com/k', API_KEY: KEY, GIT_SYNC: 'true', HTTPS_PROXY: 'http://u:p@proxy', RPC_PROBE_INTERVAL_MS: '1000', EMPTY: '' };
     const secrets = configFromEnv(env).policy.secrets;
-    const cases: Array<[string, string | undefined]> = [
-      ['ETH_RPC_URL', 'https://eth.example.com/v2/k'],
-      ['NOT_SET', undefined],
-      ['EMPTY', ''],
-      ['API_KEY', undefined],
-      ['GIT_SYNC', undefined],
-      ['HTTPS_PROXY', undefined],
-      ['RPC_PROBE_INTERVAL_MS', undefined],
+    const no = { allowed: false };
+    const cases: Array<[string, string, unknown]> = [
+      ['evm:mainnet', 'ETH_RPC_URL', { allowed: true, value: 'https://eth.example.com/v2/k' }],
+      ['evm:mainnet', 'ETH_NOT_SET', { allowed: true, value: undefined }],
+      ['evm:mainnet', 'EMPTY', { allowed: true, value: '' }],
+      ['evm:mainnet', 'eth_rpc_url', no], // variables are case-sensitive
+      ['evm:mainnet', 'SOL_URL', no],
+      ['solana:mainnet-beta', 'SOL_URL', { allowed: true, value: 'https://sol.example.com/k' }],
+      ['solana:devnet', 'SOL_URL', no],
+      ['solana:mainnet-beta', 'ETH_RPC_URL', no],
+      ['evm:mainnet', 'NOT_SET', no],
+      ['evm:mainnet', 'API_KEY', no],
+      ['evm:mainnet', 'GIT_SYNC', no],
+      ['evm:mainnet', 'HTTPS_PROXY', no],
+      ['evm:mainnet', 'RPC_PROBE_INTERVAL_MS', no],
+      ['evm:mainnet', 'SECRET_REFS_ALLOWED', no],
     ];
-    for (const [name, value] of cases) expect(secrets?.(name), name).to.equal(value);
+    for (const [id, name, answer] of cases) expect(secrets?.(id, name), `${id} ${name}`).to.deep.equal(answer);
+    expect(configFromEnv({ ETH_RPC_URL: 'https://eth.example.com/v2/k' }).policy.secrets?.('evm:mainnet', 'ETH_RPC_URL'), 'unset: none').to.deep.equal(no);
+  });
+
+  it("a relayer's key variable (RELAYER_SYNC_FILE) is never a secret reference's, whatever SECRET_REFS_ALLOWED says", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'netcfg-config-'));
+    try {
+      const file = path.join(dir, 'relayers.yaml');
+      writeFileSync(file, 'relayers:\n  - name: eu\n    url: http://127.0.0.1:8080\n    api_key_env: ETH_RELAYER_KEY\n');
+      const env = { SECRET_REFS_ALLOWED: 'evm:*=ETH_*', RELAYER_SYNC_FILE: file, ETH_RELAYER_KEY: 'k'.repeat(32), ETH_RPC_URL: 'https://eth.example.com/v2/k' };
+      const secrets = configFromEnv(env).policy.secrets;
+      expect(secrets?.('evm:mainnet', 'ETH_RELAYER_KEY')).to.deep.equal({ allowed: false });
+      expect(secrets?.('evm:mainnet', 'ETH_RPC_URL')).to.deep.equal({ allowed: true, value: 'https://eth.example.com/v2/k' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('RPC_AUTO_DISABLE: off by default, its defaults, and refused without the live prober or git to record its changes', () => {
@@ -73,6 +100,10 @@ describe('config', () => {
     { env: { API_KEY: `${KEY.slice(0, 16)} ${KEY.slice(16)}` }, says: 'API_KEY holds whitespace or control characters' },
     { env: { API_KEY: `${KEY}\u0000` }, says: 'API_KEY holds whitespace or control characters' },
     { env: { API_KEY: ' \n' }, says: 'API_KEY holds whitespace or control characters' },
+    ...['evm:*', 'evm:*=', '=ETH_*', 'evm=ETH_*', 'EVM:*=ETH_*', 'evm:*=ETH-URL', 'evm:*=A=B', 'evm:*=ETH_*,', 'evm:*=ETH_*;sol ana:*=SOL_*'].map((value) => ({
+      env: { SECRET_REFS_ALLOWED: value },
+      says: 'SECRET_REFS_ALLOWED must be <network glob>=<variable glob>[,<variable glob>...] pairs separated by ";"',
+    })),
   ];
   for (const row of refusals) {
     it(`refuses ${JSON.stringify(row.env)}`, () => {

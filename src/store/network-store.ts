@@ -62,6 +62,15 @@ export interface Updated {
   findings: UrlFinding[];
 }
 
+/** What a write's actor may do beyond writing (the HTTP layer says it from the token), and netcfg's own why. */
+export interface WriteHow {
+  /** It may see secrets' values, so it may write one out. */
+  revealSecrets?: boolean;
+  /** It may add a secret reference or change which variable one names (reveal_secrets or admin). */
+  changeReferences?: boolean;
+  note?: WriteNote;
+}
+
 export class NetworkStore {
   readonly root: string;
   private readonly index: NetworkIndex;
@@ -193,17 +202,19 @@ export class NetworkStore {
 
   /**
    * Validates a PATCH body and writes it as `actor` (NetworkWriter writes; `note`: netcfg's own why), what it sends back of a
-   * secret turned into its reference first (`revealSecrets`: it may write a value out). With a URL check, the URLs are asked first
+   * secret turned into its reference first (`revealSecrets`: it may write a value out; `changeReferences`: it may add a
+   * reference or change which variable one names, else it may only keep or drop those the network has). With a URL check, the URLs are asked first
    * (after the 404 and If-Match checks against the version served): in `reject` mode one that serves another chain refuses it. Counted.
    */
-  update(id: string, body: unknown, ifMatch: string | undefined, actor: Actor, how: { revealSecrets?: boolean; note?: WriteNote } = {}): Promise<Updated> {
+  update(id: string, body: unknown, ifMatch: string | undefined, actor: Actor, how: WriteHow = {}): Promise<Updated> {
     return this.writes.track(this.write(id, body, ifMatch, actor, how));
   }
 
-  private async write(id: string, body: unknown, ifMatch: string | undefined, actor: Actor, how: { revealSecrets?: boolean; note?: WriteNote }): Promise<Updated> {
+  private async write(id: string, body: unknown, ifMatch: string | undefined, actor: Actor, how: WriteHow): Promise<Updated> {
     const networkId = requireNetworkId(id);
-    body = restoreSecrets(body, this.index.get(networkId.id)?.secrets ?? [], this.index.secretValues(), how.revealSecrets === true);
-    requireValidPatch(body, this.policy);
+    const rights = { reveal: how.revealSecrets === true, changeReferences: how.changeReferences === true };
+    body = restoreSecrets(body, this.index.get(networkId.id)?.secrets ?? [], this.index.secretValues(), rights);
+    requireValidPatch(body, this.policy, networkId);
     if (this.closing) throw new NetcfgError('NOT_READY', 'netcfg is shutting down; retry (another replica may answer).');
     if (!this.writesOpen || (!this.index.has(networkId.id) && !this.loaded)) {
       throw new NetcfgError('NOT_READY', 'netcfg is still loading its configuration; retry in a moment.');

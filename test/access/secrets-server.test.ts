@@ -37,7 +37,7 @@ describe('secret references in rpc_urls (built server, real environment, GIT_COM
     dir = mkdtempSync(path.join(os.tmpdir(), 'netcfg-secrets-'));
     const tokens = path.join(dir, 'tokens.yaml');
     writeFileSync(tokens, `tokens:\n  - name: reader\n    sha256: "${sha(TOKENS.reader)}"\n    role: read\n  - name: writer\n    sha256: "${sha(TOKENS.writer)}"\n    role: write\n  - name: revealer\n    sha256: "${sha(TOKENS.revealer)}"\n    role: write\n    reveal_secrets: true\n`);
-    server = await startChild({ CONFIG_DIR: root, API_TOKENS_FILE: tokens, GIT_COMMIT: 'true', SEPOLIA_SECRET_URL: secretUrl, RPC_PROBE_INTERVAL_MS: '1000' });
+    server = await startChild({ CONFIG_DIR: root, API_TOKENS_FILE: tokens, GIT_COMMIT: 'true', SECRET_REFS_ALLOWED: 'evm:*=SEPOLIA_*', SEPOLIA_SECRET_URL: secretUrl, RPC_PROBE_INTERVAL_MS: '1000' });
   });
   afterEach(async () => {
     await server.stop();
@@ -91,11 +91,11 @@ describe('secret references in rpc_urls (built server, real environment, GIT_COM
   it('a PATCH keeps the reference for what was served, and refuses a key, a stray mask or an unset variable', async () => {
     const before = file();
     const refused: Array<[string, string, unknown[], number, RegExp]> = [
-      ['the value as a plain string, no reveal', TOKENS.writer, [secretUrl], 403, /value of the secret SEPOLIA_SECRET_URL/],
+      ['the value as a plain string, no reveal', TOKENS.writer, [secretUrl], 403, /the value of the secret SEPOLIA_SECRET_URL/],
       ['a mask that matches no secret', TOKENS.writer, ['https://other.example.com/v2/***'], 400, /holds \*\*\*/],
       ['marked secret, matching none', TOKENS.writer, [{ url: 'https://x.example.com', weight: 5, secret: true }], 400, /marked secret/],
-      ['a reference to an unset variable', TOKENS.writer, [{ type: 'env', value: 'NOT_SET_ANYWHERE' }], 400, /NOT_SET_ANYWHERE.*not set/],
-      ["a reference to netcfg's own setting", TOKENS.writer, [{ type: 'env', value: 'API_TOKENS_FILE' }], 400, /API_TOKENS_FILE/],
+      ['a reference to an unset variable', TOKENS.revealer, [{ type: 'env', value: 'SEPOLIA_NOT_SET' }], 400, /SEPOLIA_NOT_SET.*not set/],
+      ["a reference to netcfg's own setting", TOKENS.revealer, [{ type: 'env', value: 'API_TOKENS_FILE' }], 400, /API_TOKENS_FILE/],
     ];
     for (const [what, token, urls, status, message] of refused) {
       const res = await patch(token, urls);
@@ -121,7 +121,7 @@ describe('secret references in rpc_urls (built server, real environment, GIT_COM
   });
 
   it('an unset variable makes the file invalid at its line and column; the last good version stays served', async () => {
-    writeFileSync(path.join(root, 'evm/sepolia.yaml'), 'rpc_urls:\n  - https://ok.example.com\n  - type: env\n    value: GONE_SECRET\nchain_id: 11155111\n');
+    writeFileSync(path.join(root, 'evm/sepolia.yaml'), 'rpc_urls:\n  - https://ok.example.com\n  - type: env\n    value: SEPOLIA_GONE\nchain_id: 11155111\n');
     const ready = await within((async () => {
       for (;;) {
         const r = await call(TOKENS.reader, '/api/v1/ready');
@@ -129,7 +129,7 @@ describe('secret references in rpc_urls (built server, real environment, GIT_COM
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     })(), 10_000, 'readiness shows the file');
-    expect(ready.components.index.invalid_files[0]).to.include({ path: 'evm/sepolia.yaml', line: 3, column: 5, unset_secret: 'GONE_SECRET' });
+    expect(ready.components.index.invalid_files[0]).to.include({ path: 'evm/sepolia.yaml', line: 3, column: 5, unset_secret: 'SEPOLIA_GONE' });
     expect((await call(TOKENS.reader, '/api/v1/networks/evm:sepolia')).body.data.rpc_urls[0].secret).to.equal(true);
   });
 

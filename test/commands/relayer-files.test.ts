@@ -187,7 +187,7 @@ describe('netcfg import relayer / export relayer (built CLI, real folders)', () 
     const dir = path.join(root, 'netcfg');
     mkdirSync(path.join(dir, 'evm'), { recursive: true });
     writeFileSync(path.join(dir, 'evm', 'keyed.yaml'), 'rpc_urls:\n  - type: env\n    value: KEYED_URL\n  - url: https://public.example.com\n    weight: 5\nchain_id: 1\nrequired_confirmations: 1\nsymbol: ETH\n');
-    const env = { KEYED_URL: 'https://eth.example.com/v2/k3y' };
+    const env = { SECRET_REFS_ALLOWED: 'evm:*=KEYED_*', KEYED_URL: 'https://eth.example.com/v2/k3y' };
     const cases: Array<[string, string[], unknown]> = [
       ['references', ['--keep-references'], { type: 'env', value: 'KEYED_URL' }],
       ['resolved', ['--resolve-secrets'], 'https://eth.example.com/v2/k3y'],

@@ -58,7 +58,7 @@ describe('GET /metrics: who may read it, and what it never holds (built server)'
     dir = mkdtempSync(path.join(os.tmpdir(), 'netcfg-metrics-access-'));
     const file = path.join(dir, 'tokens.yaml');
     writeFileSync(file, `tokens:\n${Object.values(TOKENS).map((t) => `  - name: ${t.name}\n    sha256: "${sha(t.token)}"\n    ${t.entry}\n`).join('')}`);
-    const env = { CONFIG_DIR: root, RPC_PROBE_INTERVAL_MS: '1000', SEPOLIA_SECRET_URL: `${rpc.url}v2/${SECRET_KEY}` };
+    const env = { CONFIG_DIR: root, RPC_PROBE_INTERVAL_MS: '1000', SECRET_REFS_ALLOWED: 'evm:sepolia=SEPOLIA_*', SEPOLIA_SECRET_URL: `${rpc.url}v2/${SECRET_KEY}` };
     servers.open = await startChild(env);
     servers.tokens = await startChild({ ...env, API_TOKENS_FILE: file });
     // Both probed the secret's value (its endpoint answered), so its URL is in the metrics.

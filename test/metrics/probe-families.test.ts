@@ -21,6 +21,7 @@ import { startFakeRpc, type Answer, type FakeRpc } from '../helpers/fake-rpc.js'
 import { makeConfigDir, networkYaml, removeDir, standardFiles } from '../helpers/fixtures.js';
 import { nextChange, startStore } from '../helpers/store.js';
 import { listenApp } from '../helpers/write-support.js';
+import { allowEvery } from '../helpers/secret-lookup.js';
 
 const SEPOLIA: Record<string, Answer> = { eth_chainId: { result: '0xaa36a7' }, eth_blockNumber: { result: '0x64' } };
 const KEY_A = 'abcdef0123456789abcdef01';
@@ -61,7 +62,7 @@ describe('metrics: the live prober per network and URL (fake endpoints on loopba
     const urls = CASES.map((c) => (c.url(fakes) === '{secret}' ? { type: 'env', value: 'SEPOLIA_SECRET' } : c.url(fakes)));
     const yaml = ['rpc_urls:', ...urls.map((u) => (typeof u === 'string' ? `  - ${u}` : `  - type: env\n    value: ${u.value}`)), 'chain_id: 11155111', ''].join('\n');
     root = makeConfigDir({ 'evm/sepolia.yaml': yaml, 'evm/other.yaml': networkYaml({ rpc_urls: [good.url] }) });
-    const secrets = (name: string): string | undefined => (name === 'SEPOLIA_SECRET' ? `${good.url}v2/${SECRET_KEY}` : undefined);
+    const secrets = allowEvery({ SEPOLIA_SECRET: `${good.url}v2/${SECRET_KEY}` });
     store = await startStore(root, { policy: { blockPrivate: false, allowedHosts: [], secrets } });
     live = new LiveProber(new Prober({ ...DEFAULT_PROBER, timeoutMs: 1000 }), () => targetsOf(store.ids().map((id) => ({ id, fields: revealedNetworkOf(store.get(id)) }))), 300);
     app = await listenApp(createApp(store, { rpcHealth: live, metrics: new Metrics({ store, prober: live }) }));

@@ -17,6 +17,7 @@ import { makeConfigDir, networkYaml, removeDir } from '../helpers/fixtures.js';
 import { startFakeRpc, type Answer, type FakeRpc } from '../helpers/fake-rpc.js';
 import { startStore, until } from '../helpers/store.js';
 import { expectErrorEnvelope, listenApp } from '../helpers/write-support.js';
+import { allowEvery } from '../helpers/secret-lookup.js';
 
 const SEPOLIA: Record<string, Answer> = { eth_chainId: { result: '0xaa36a7' }, eth_blockNumber: { result: '0x64' } };
 const SILENT: Record<string, Answer> = { eth_chainId: 'hang', eth_blockNumber: 'hang' };
@@ -114,7 +115,7 @@ describe('probe/patch-probes: what a PATCH asks, and when (RPC_PROBE_ON_PATCH, f
       root = makeConfigDir({ 'evm/sepolia.yaml': networkYaml() });
       const mainnet = await fake({ eth_chainId: { result: '0x1' }, eth_blockNumber: { result: '0x64' } });
       const value = `${mainnet.url}v2/Kx9aQ2`;
-      store = await startStore(root, { policy: { blockPrivate: false, allowedHosts: [], secrets: (name) => (name === 'WRONG_URL' ? value : undefined) }, urlCheck: urlCheckOf(new Prober({ ...DEFAULT_PROBER, timeoutMs: 60_000 }), mode) });
+      store = await startStore(root, { policy: { blockPrivate: false, allowedHosts: [], secrets: allowEvery({ WRONG_URL: value }) }, urlCheck: urlCheckOf(new Prober({ ...DEFAULT_PROBER, timeoutMs: 60_000 }), mode) });
       const res = await request(createApp(store).callback()).patch('/api/v1/networks/evm:sepolia').send({ rpc_urls: [{ type: 'env', value: 'WRONG_URL' }] });
       expect(mainnet.requests, 'the value was asked').to.be.greaterThan(0);
       expect(res.status, res.text).to.equal(status);

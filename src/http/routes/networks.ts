@@ -11,7 +11,7 @@ import { NetcfgError } from '../../errors.js';
 import { BODY_LIMIT_BYTES } from '../error-handler.js';
 import { ANONYMOUS, type Actor } from '../../store/actor.js';
 import { jsonOf, revealedBodyOf, revealedNetworkOf } from '../../store/network-record.js';
-import type { Principal } from '../../access/token-set.js';
+import { mayAct, type Principal } from '../../access/token-set.js';
 import type { NetworkStore } from '../../store/network-store.js';
 import { linkHeader, parsePageQuery, totalPages } from '../pagination.js';
 
@@ -114,7 +114,8 @@ export function networkRoutes(router: Router, store: NetworkStore, guard: Guard,
     }
     if (String(ctx.request.rawBody ?? '').trim() === '') throw new NetcfgError('MALFORMED_JSON', EMPTY_BODY); // chunked, with nothing in it
     const reveal = revealsSecrets(ctx);
-    const { record, findings } = await store.update(String(ctx.params.network_id), ctx.request.body, ifMatch, (ctx.state.actor as Actor | undefined) ?? ANONYMOUS, { revealSecrets: reveal });
+    const how = { revealSecrets: reveal, changeReferences: reveal || mayAct(principalOf(ctx), 'admin') };
+    const { record, findings } = await store.update(String(ctx.params.network_id), ctx.request.body, ifMatch, (ctx.state.actor as Actor | undefined) ?? ANONYMOUS, how);
     ctx.set('ETag', record.etag);
     ctx.type = 'application/json';
     const body = reveal ? revealedBodyOf(record) : record.body;
@@ -126,6 +127,11 @@ export function networkRoutes(router: Router, store: NetworkStore, guard: Guard,
 /** Whether the request's token may see the values of secret references (API_TOKENS_FILE's reveal_secrets). */
 function revealsSecrets(ctx: Context): boolean {
   return (ctx.state.principal as Principal | undefined)?.revealSecrets === true;
+}
+
+/** The request's token; with none configured (loopback, every route open) the caller is an admin, as /access/me says. */
+function principalOf(ctx: Context): Principal {
+  return (ctx.state.principal as Principal | undefined) ?? { name: '', role: 'admin', networks: null, revealSecrets: false };
 }
 
 /**

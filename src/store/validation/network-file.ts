@@ -95,7 +95,7 @@ function checkShape({ doc, lines, problems }: ParsedYaml, text: string, id: Netw
 function buildRecord(data: Record<string, unknown>, id: NetworkId, relPath: string, etag: string, policy: UrlPolicy): NetworkRecord {
   const rpcUrls = data.rpc_urls as unknown[];
   // Validation passed, so every reference resolved; the served body holds each secret masked.
-  const { entries, secrets } = resolveRpcUrls(rpcUrls, policy.secrets);
+  const { entries, secrets } = resolveRpcUrls(rpcUrls, policy.secrets, id.id);
   const served = maskedEntries(entries.map(normaliseEntry), secrets);
   const fields = Object.entries(data)
     .filter(([key]) => key !== 'id' && key !== 'name' && key !== 'network_type')

@@ -24,23 +24,23 @@ export function validateNetworkData(data: unknown, id: NetworkId, policy: UrlPol
       details.push({ pointer: `/${key}`, message: `${key} is "${String(data[key])}" but the file's path says "${expected}"; remove it or make it match.` });
     }
   }
-  return withUrlRules(details, data.rpc_urls, policy);
+  return withUrlRules(details, data.rpc_urls, policy, id.id);
 }
 
-/** A PATCH body: the update schema and the URL rules; VALIDATION_FAILED with every problem, the first in the message. */
-export function requireValidPatch(body: unknown, policy: UrlPolicy): void {
+/** A PATCH body of network `id`: the update schema and the URL rules; VALIDATION_FAILED with every problem, the first in the message. */
+export function requireValidPatch(body: unknown, policy: UrlPolicy, id: NetworkId): void {
   const schema = loadSchemas().validateUpdate(body);
-  const details = isObject(body) ? withUrlRules(schema, body.rpc_urls, policy).map(({ pointer, message }) => ({ pointer, message })) : schema;
+  const details = isObject(body) ? withUrlRules(schema, body.rpc_urls, policy, id.id).map(({ pointer, message }) => ({ pointer, message })) : schema;
   if (details.length > 0) {
     throw new NetcfgError('VALIDATION_FAILED', `The request body is invalid: ${details[0]?.message}${details.length > 1 ? ` (and ${details.length - 1} more)` : ''}`, { details });
   }
 }
 
 /** The URL rules run on the values references resolve to; a problem with one names its variable, never its value. */
-function withUrlRules(details: ErrorDetail[], urls: unknown, policy: UrlPolicy): ErrorDetail[] {
+function withUrlRules(details: ErrorDetail[], urls: unknown, policy: UrlPolicy, networkId: string): ErrorDetail[] {
   if (!Array.isArray(urls) || urls.length > MAX_URLS_CHECKED) return details;
   const flagged = new Set(details.map((d) => d.pointer));
-  const { entries, secrets, unset } = resolveRpcUrls(urls, policy.secrets);
+  const { entries, secrets, refused } = resolveRpcUrls(urls, policy.secrets, networkId);
   const named = new Map(secrets.map((s) => [s.index, s.name]));
   const rules = checkRpcUrls(entries, '/rpc_urls', policy).map((d) => {
     const name = named.get(Number(d.pointer.split('/')[2]));
@@ -48,7 +48,7 @@ function withUrlRules(details: ErrorDetail[], urls: unknown, policy: UrlPolicy):
     const place = describePointer(d.pointer);
     return { ...d, message: d.message.replace(place, `${place} (the value of ${name})`) };
   });
-  return [...details, ...[...unset, ...rules].filter((d) => !flagged.has(d.pointer))];
+  return [...details, ...[...refused, ...rules].filter((d) => !flagged.has(d.pointer))];
 }
 
 function isObject(data: unknown): data is Record<string, unknown> {

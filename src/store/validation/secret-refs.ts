@@ -13,8 +13,11 @@ export interface SecretRef {
   value: string;
 }
 
-/** How a reference's name becomes its value (main hands in its environment); undefined: not set. */
-export type SecretLookup = (name: string) => string | undefined;
+/**
+ * How a reference of network `networkId` to `name` becomes its value (main hands in its environment,
+ * behind SECRET_REFS_ALLOWED): not allowed, or allowed with its value (undefined: not set).
+ */
+export type SecretLookup = (networkId: string, name: string) => { allowed: false } | { allowed: true; value: string | undefined };
 
 /** One entry of a network's rpc_urls that came from a reference. */
 export interface SecretEntry {
@@ -45,27 +48,40 @@ export interface Resolved {
   /** The entries with each reference replaced by its value (weight kept); an unset one is null. */
   entries: unknown[];
   secrets: SecretEntry[];
-  /** A reference whose variable is not set (or empty), located; `unsetSecret` names the variable. */
-  unset: Array<ErrorDetail & { unsetSecret: string }>;
+  /**
+   * A reference that does not resolve, located: one the network may not make (the same sentence whether its variable
+   * is set or not), or an allowed one whose variable is not set or empty (`unsetSecret` names it).
+   */
+  refused: Array<ErrorDetail & { unsetSecret?: string }>;
 }
 
-/** Resolves the references of an rpc_urls array whose shape the schema already accepted. */
-export function resolveRpcUrls(entries: readonly unknown[], lookup: SecretLookup | undefined, base = '/rpc_urls'): Resolved {
+/** Resolves the references of network `networkId`'s rpc_urls array, whose shape the schema already accepted. */
+export function resolveRpcUrls(entries: readonly unknown[], lookup: SecretLookup | undefined, networkId: string, base = '/rpc_urls'): Resolved {
   const secrets: SecretEntry[] = [];
-  const unset: Resolved['unset'] = [];
+  const refused: Resolved['refused'] = [];
   const resolved = entries.map((entry, index) => {
     const ref = refOf(entry);
     if (ref === null) return entry;
-    const value = lookup?.(ref.value) ?? '';
+    const answer = lookup?.(networkId, ref.value) ?? { allowed: false };
+    const value = answer.allowed ? (answer.value ?? '') : '';
     if (value === '') {
       const pointer = entry === ref ? `${base}/${index}` : `${base}/${index}/url`;
-      unset.push({ pointer, unsetSecret: ref.value, message: `${describePointer(pointer)} names the environment variable ${ref.value}, which is not set in netcfg's environment (nor may it be one of netcfg's own settings); set it, or write the URL.` });
+      const place = `${describePointer(pointer)} names the environment variable ${ref.value}`;
+      refused.push(answer.allowed
+        ? { pointer, unsetSecret: ref.value, message: `${place}, which is not set (or empty) in netcfg's environment; set it, or write the URL.` }
+        : { pointer, message: notAllowed(place, networkId) });
       return null;
     }
     secrets.push({ index, name: ref.value, url: value, masked: maskSecretUrl(value), plain: entry === ref });
     return entry === ref ? value : { ...(entry as object), url: value };
   });
-  return { entries: resolved, secrets, unset };
+  return { entries: resolved, secrets, refused };
+}
+
+/** The one sentence for a reference outside SECRET_REFS_ALLOWED: its variable's value is never read for it. */
+function notAllowed(place: string, networkId: string): string {
+  const how = "SECRET_REFS_ALLOWED lists the variables each network may name (netcfg's own settings never); add it there, or write the URL";
+  return `${place}, which ${networkId} may not reference: ${how}.`;
 }
 
 /** The served view's rpc_urls (`{url, weight}` each) with each secret's place `{url: masked, weight, secret: true}`. */

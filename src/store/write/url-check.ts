@@ -49,7 +49,7 @@ export async function checkPatchUrls(urlCheck: UrlCheck, served: ServedVersion, 
   }
   const family = id.family;
   const claimed = networkOf(record);
-  const { entries: values, secrets } = resolveRpcUrls((changes.rpc_urls ?? []) as unknown[], lookup);
+  const { entries: values, secrets } = resolveRpcUrls((changes.rpc_urls ?? []) as unknown[], lookup, id.id);
   const entries = values.map((raw, index) => ({ ...normaliseEntry(raw), index })).filter((e) => e.weight > 0);
   const answers = maskFindings(await urlCheck.check(family, entries.map((e) => e.url), claimed), secrets);
   const wrong = answers.map((a, i) => ({ ...a, index: entries[i]?.index ?? i })).filter((a) => a.status === 'wrong_chain');

@@ -16,6 +16,7 @@ import { startStandInRelayer, type StandInNetwork, type StandInRelayer } from '.
 import { startStore } from '../../helpers/store.js';
 import { within } from '../../helpers/deadline.js';
 import { OPEN_POLICY } from '../../../src/store/validation/url-rules.js';
+import { allowEvery } from '../../helpers/secret-lookup.js';
 
 const KEY = 'relayer-key-0123456789abcdef';
 const INTERVAL_MS = 300;
@@ -99,7 +100,7 @@ describe('relayer/sync: running relayers kept in sync (stand-in relayers on loop
     const secret = 'https://sol-secret.example.com/v2/k3y';
     await store.close();
     writeFileSync(path.join(root, 'solana/devnet.yaml'), 'rpc_urls:\n  - type: env\n    value: SOL_SECRET\n');
-    store = await startStore(root, { policy: { ...OPEN_POLICY, secrets: (name) => (name === 'SOL_SECRET' ? secret : undefined) } });
+    store = await startStore(root, { policy: { ...OPEN_POLICY, secrets: allowEvery({ SOL_SECRET: secret }) } });
     const held = relayerNetworks(store).map((n) => (n.id === 'solana:devnet' ? { ...n, rpc_urls: [{ url: secret, weight: 50 }] } : n));
     relayers = [await startStandInRelayer(KEY, held)]; // the value, at another weight: drift
     const heard = (relayers[0] as StandInRelayer).nextPatch();

@@ -8,10 +8,11 @@ import { parseNetworkFile } from '../../../src/store/validation/network-file.js'
 import { networkOf, revealedNetworkOf, writtenNetworkOf } from '../../../src/store/network-record.js';
 import { OPEN_POLICY, type UrlPolicy } from '../../../src/store/validation/url-rules.js';
 import { parseNetworkId } from '../../../src/store/files/layout.js';
+import { allowEvery } from '../../helpers/secret-lookup.js';
 
 const ID = parseNetworkId('evm:keyed')!;
 const ENV: Record<string, string> = { KEYED: 'https://eth.example.com/v2/k3y', LOOPBACK: 'http://127.0.0.1:8545/k3y', NOT_URL: 'k3y' };
-const policy = (more: Partial<UrlPolicy> = {}): UrlPolicy => ({ ...OPEN_POLICY, secrets: (name) => ENV[name], ...more });
+const policy = (more: Partial<UrlPolicy> = {}): UrlPolicy => ({ ...OPEN_POLICY, secrets: allowEvery(ENV), ...more });
 
 describe('store/validation/secret-refs: {type: env, value: NAME} in rpc_urls', () => {
   const refused: Array<[string, string, UrlPolicy, { line: number; column: number; message: RegExp }]> = [
@@ -34,7 +35,7 @@ describe('store/validation/secret-refs: {type: env, value: NAME} in rpc_urls', (
 
   it('serves a set one masked with secret: true; revealed, written and exported views keep what each may hold', () => {
     const text = 'rpc_urls:\n  - {type: env, value: KEYED}\n  - url: {type: env, value: KEYED2}\n    weight: 5\n  - https://public.example.com\n';
-    const outcome = parseNetworkFile(text, ID, 'evm/keyed.yaml', policy({ secrets: (n) => ({ ...ENV, KEYED2: 'https://b.example.com/key/abcdefgh' })[n] }));
+    const outcome = parseNetworkFile(text, ID, 'evm/keyed.yaml', policy({ secrets: allowEvery({ ...ENV, KEYED2: 'https://b.example.com/key/abcdefgh' }) }));
     expect(outcome.ok).to.equal(true);
     if (!outcome.ok) return;
     const { record } = outcome;
