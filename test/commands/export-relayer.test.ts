@@ -18,7 +18,8 @@ const CLI = path.join(PROJECT_ROOT, 'dist', 'src', 'cli.js');
 
 async function netcfg(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
+    // Every test here may reference KEYED_*: SECRET_REFS_ALLOWED is the operator's allowance, not what is tested.
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', SECRET_REFS_ALLOWED: 'evm:*=KEYED_*', ...env } });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };

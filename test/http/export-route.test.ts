@@ -73,7 +73,7 @@ describe('http: GET /api/v1/export/relayer leaves out what would break a relayer
     writeFileSync(tokens, `tokens:\n  - name: reader\n    sha256: "${sha(TOKENS.reader)}"\n    role: read\n`
       + `  - name: evm\n    sha256: "${sha(TOKENS.evm)}"\n    role: read\n    networks: ["evm:*"]\n`
       + `  - name: revealer\n    sha256: "${sha(TOKENS.revealer)}"\n    role: read\n    reveal_secrets: true\n`);
-    server = await startChild({ CONFIG_DIR: root, API_TOKENS_FILE: tokens, KEYED_URL: SECRET });
+    server = await startChild({ CONFIG_DIR: root, API_TOKENS_FILE: tokens, KEYED_URL: SECRET, SECRET_REFS_ALLOWED: 'evm:*=KEYED_*' });
   });
   after(async () => {
     await server.stop();
