@@ -1,15 +1,16 @@
 /**
  * A settings file followed while the server runs (API_TOKENS_FILE today; made to serve the relayer
- * targets file too). Its stat is looked at every 200 ms (fs.watchFile): a Kubernetes Secret is
- * updated by swapping a link, which a watch on the file itself does not see. Each change is read
- * and parsed in a worker thread (parse-worker.ts), so a big file never holds the event loop.
+ * targets file too). Its stat is looked at every 200 ms, following links (a Kubernetes Secret is
+ * updated by swapping a link, which a watch on the file itself does not see), and compared with the
+ * stat of what was last read, so no change between a read and the next look is missed. Each change
+ * is read and parsed in a worker thread (parse-worker.ts), so a big file never holds the event loop.
  *
  * A good parse is handed to `onValue`. A file missing, unreadable or not parsing keeps the last good
  * value for `graceMs` from its first failure; then `onValue(null)`: the owner stops using it, until the
- * file is good again. Changes during a parse are coalesced: one more parse of the file as it is then.
+ * file is good again. Changes during a parse are seen by the next look: one more parse of the file as it is then.
  */
-import { unwatchFile, watchFile } from 'node:fs';
-import { ParseWorker, type ParserRef } from './parse-worker.js';
+import { stat } from 'node:fs';
+import { ParseWorker, seenKey, type ParserRef } from './parse-worker.js';
 
 const LOOK_EVERY_MS = 200;
 
@@ -43,7 +44,9 @@ export class FollowedFile<T> {
   private problem: string | null = null;
   private graceTimer: NodeJS.Timeout | null = null;
   private running = false;
-  private again = false;
+  /** The stat of what was last read; a look that sees another one reads the file again. */
+  private seen = '';
+  private looking: NodeJS.Timeout | null = null;
   private readonly listeners = new Set<(state: FollowedState) => void>();
 
   constructor(private readonly options: FollowOptions<T>) {
@@ -54,15 +57,17 @@ export class FollowedFile<T> {
   /** The first read, before anything is served: its value, or its problems (the owner decides whether to start). */
   async first(): Promise<{ value: T } | { problems: string[] }> {
     const reply = await this.worker.parse(this.options.file);
+    this.seen = reply.seen;
     return reply.ok ? { value: reply.value } : { problems: reply.problems };
   }
 
   start(): void {
-    watchFile(this.options.file, { interval: LOOK_EVERY_MS, persistent: false }, () => void this.reload());
+    this.looking = setInterval(() => this.look(), LOOK_EVERY_MS);
+    this.looking.unref();
   }
 
   async stop(): Promise<void> {
-    unwatchFile(this.options.file);
+    if (this.looking) clearInterval(this.looking);
     if (this.graceTimer) clearTimeout(this.graceTimer);
     await this.worker.close();
   }
@@ -82,17 +87,20 @@ export class FollowedFile<T> {
     return () => this.listeners.delete(listener);
   }
 
+  private look(): void {
+    if (this.running) return; // the parse under way compares again when it ends
+    stat(this.options.file, (err, stats) => {
+      if (seenKey(err ?? stats) !== this.seen) void this.reload();
+    });
+  }
+
   private async reload(): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return;
-    }
+    if (this.running) return;
     this.running = true;
     try {
-      do {
-        this.again = false;
-        this.take(await this.worker.parse(this.options.file));
-      } while (this.again);
+      const reply = await this.worker.parse(this.options.file);
+      this.seen = reply.seen;
+      this.take(reply);
     } finally {
       this.running = false;
     }

@@ -4,6 +4,7 @@
  * is awaited (the first one comes before the server listens). A thread that
  * dies fails the parses waiting on it; the next parse starts a new one.
  */
+import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -15,6 +16,12 @@ const EXT = path.extname(fileURLToPath(import.meta.url));
 /** The module `relative` (without extension) next to `base` (an import.meta.url), as built or as source. */
 export function moduleNear(base: string, relative: string): URL {
   return new URL(`${relative}${EXT}`, base);
+}
+
+/** A file's stat as the follower compares it (which file, its size and times), or the error a stat met. */
+export function seenKey(stat: Stats | NodeJS.ErrnoException): string {
+  if (stat instanceof Error) return `error:${stat.code ?? 'unknown'}`;
+  return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
 }
 
 /** Where a parser is: a module and the name of its export, `(text) => {value, problems}`. */
@@ -61,7 +68,7 @@ export class ParseWorker<T> {
     });
     const failed = (why: string): void => {
       if (this.thread === thread) this.thread = null;
-      for (const [id, resolve] of this.waiting) resolve({ id, ok: false, problems: [`the parsing thread ${why}`] });
+      for (const [id, resolve] of this.waiting) resolve({ id, seen: 'unknown', ok: false, problems: [`the parsing thread ${why}`] });
       this.waiting.clear();
     };
     thread.once('error', (err) => failed(`failed (${err.message})`));
