@@ -6,6 +6,7 @@
  * the same with twenty thousand entries as with two.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Role, TokenEntry } from './tokens-file.js';
 
 /** Who a request is, once its token is known. */
@@ -17,6 +18,9 @@ export interface Principal {
   revealSecrets: boolean;
 }
 
+/** Entries added to a new set per turn of the event loop, so requests are answered between turns. */
+const SLICE = 2000;
+
 const RANK: Record<Role, number> = { read: 1, write: 2, admin: 3 };
 
 /** Whether `principal`'s role includes `needed` (admin includes write, write includes read). */
@@ -25,16 +29,17 @@ export function mayAct(principal: Principal, needed: Role): boolean {
 }
 
 interface Held {
-  digest: Buffer;
   principal: Principal;
   /** The first day it is refused, as a UTC midnight in ms; Infinity: never. */
   refusedFrom: number;
 }
 
 export class TokenSet {
-  private readonly fromKey: Held | null;
+  private readonly fromKey: (Held & { digest: Buffer }) | null;
   /** The file's, by hex digest; rebuilt whole by replace(). */
   private byDigest = new Map<string, Held>();
+  /** Bumped by each replace: a sliced build that is no longer the latest is dropped, never swapped in. */
+  private generation = 0;
 
   /**
    * `apiKey`: API_KEY, when set (it does not reveal secrets: it is the key every client held before
@@ -50,10 +55,20 @@ export class TokenSet {
 
   /** The file's entries, after it parsed whole; an empty list once its grace is over (API_KEY stays). */
   replace(entries: TokenEntry[]): void {
+    this.generation++;
     const byDigest = new Map<string, Held>();
-    for (const e of entries) {
-      const principal = { name: e.name, role: e.role, networks: e.networks, revealSecrets: e.revealSecrets };
-      byDigest.set(e.sha256, { digest: Buffer.from(e.sha256, 'hex'), principal, refusedFrom: e.expires === null ? Infinity : Date.parse(`${e.expires}T00:00:00Z`) });
+    for (const e of entries) add(byDigest, e);
+    this.byDigest = byDigest;
+  }
+
+  /** replace() a slice at a time (a file of tens of thousands of tokens); the set before holds until the new one is whole. */
+  async replaceInSlices(entries: TokenEntry[]): Promise<void> {
+    const generation = ++this.generation;
+    const byDigest = new Map<string, Held>();
+    for (let from = 0; from < entries.length; from += SLICE) {
+      if (from > 0) await nextTurn();
+      if (generation !== this.generation) return;
+      for (const e of entries.slice(from, from + SLICE)) add(byDigest, e);
     }
     this.byDigest = byDigest;
   }
@@ -69,6 +84,11 @@ export class TokenSet {
     const found = this.fromKey !== null && timingSafeEqual(presented, this.fromKey.digest) ? this.fromKey : this.byDigest.get(presented.toString('hex'));
     return found !== undefined && this.now() < found.refusedFrom ? found.principal : null;
   }
+}
+
+function add(byDigest: Map<string, Held>, e: TokenEntry): void {
+  const principal = { name: e.name, role: e.role, networks: e.networks, revealSecrets: e.revealSecrets };
+  byDigest.set(e.sha256, { principal, refusedFrom: e.expires === null ? Infinity : Date.parse(`${e.expires}T00:00:00Z`) });
 }
 
 function digest(token: string): Buffer {

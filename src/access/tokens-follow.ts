@@ -21,7 +21,7 @@ export class TokensFollow {
       file,
       parser: { module: moduleNear(import.meta.url, './tokens-file'), name: 'tokensOfText' },
       graceMs,
-      onValue: (entries) => tokens.replace(entries ?? []),
+      onValue: (entries) => void tokens.replaceInSlices(entries ?? []),
       log,
       what: 'API_TOKENS_FILE',
     });
