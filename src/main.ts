@@ -151,8 +151,10 @@ function liveProberOf(store: NetworkStore, config: Config): LiveProber {
   return new LiveProber(prober, () => targetsOf(networks(), config.autoHeal !== null), config.probeIntervalMs ?? 60_000);
 }
 
+type Log = ReturnType<typeof createLogger>;
+
 /** API_TOKENS_FILE's tokens (API_KEY's among them), followed while running; a file that was never good refuses the start. */
-async function tokensOf(file: string, apiKey: string | undefined, graceMs: number, log: ReturnType<typeof createLogger>): Promise<{ tokens: TokenSet; watch: TokensFollow }> {
+async function tokensOf(file: string, apiKey: string | undefined, graceMs: number, log: Log): Promise<{ tokens: TokenSet; watch: TokensFollow }> {
   const set = new TokenSet([], apiKey);
   const watch = new TokensFollow(file, set, graceMs, log);
   const problems = await watch.first();

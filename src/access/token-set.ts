@@ -49,7 +49,8 @@ export class TokenSet {
     apiKey: string | undefined,
     private readonly now: () => number = Date.now,
   ) {
-    this.fromKey = apiKey === undefined ? null : { digest: digest(apiKey), principal: { name: 'api-key', role: 'admin', networks: null, revealSecrets: false }, refusedFrom: Infinity };
+    const principal: Principal = { name: 'api-key', role: 'admin', networks: null, revealSecrets: false };
+    this.fromKey = apiKey === undefined ? null : { digest: digest(apiKey), principal, refusedFrom: Infinity };
     this.replace(entries);
   }
 

@@ -16,7 +16,12 @@ export const DEFAULT_TOKENS_GRACE_MS = 300_000;
 export class TokensFollow {
   private readonly followed: FollowedFile<TokenEntry[]>;
 
-  constructor(file: string, private readonly tokens: TokenSet, graceMs: number, log: { info(fields: object, message: string): void; error(fields: object, message: string): void }) {
+  constructor(
+    file: string,
+    private readonly tokens: TokenSet,
+    graceMs: number,
+    log: { info(fields: object, message: string): void; error(fields: object, message: string): void },
+  ) {
     this.followed = new FollowedFile<TokenEntry[]>({
       file,
       parser: { module: moduleNear(import.meta.url, './tokens-file'), name: 'tokensOfText' },
