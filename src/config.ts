@@ -9,6 +9,7 @@ import { parseTargetsFile } from './relayer/sync/targets-file.js';
 import type { UrlPolicy } from './store/validation/url-rules.js';
 import { DEFAULT_HEAL, type HealOptions } from './probe/auto-heal.js';
 import { AllowListError, allowedLookup, parseAllowList } from './secret-refs-allowed.js';
+import { DEFAULT_TOKENS_GRACE_MS } from './access/tokens-follow.js';
 
 export interface Config {
   host: string;
@@ -40,6 +41,8 @@ export interface Config {
   timeouts: { headersMs: number; requestMs: number; keepAliveMs: number };
   /** API_TOKENS_FILE: named tokens with roles and scopes, followed while running; null: only API_KEY. */
   apiTokensFile: string | null;
+  /** API_TOKENS_GRACE_MS: how long a tokens file missing or not parsing keeps its last good tokens; then named tokens are refused. */
+  apiTokensGraceMs: number;
   /** RELAYER_SYNC_FILE: the relayers kept in sync (keys read from the variables it names), every RELAYER_SYNC_INTERVAL_MS; null: off. */
   relayerSync: { targets: Array<RelayerTarget & { networks: string[] | null }>; intervalMs: number; timeoutMs: number } | null;
 }
@@ -156,6 +159,7 @@ export function configFromEnv(env: Env): Config {
     autoHeal: autoHealOf(env),
     indexCache: !env.INDEX_CACHE ? undefined : ['off', 'false', 'none'].includes(env.INDEX_CACHE.toLowerCase()) ? null : env.INDEX_CACHE,
     apiTokensFile,
+    apiTokensGraceMs: int(env, 'API_TOKENS_GRACE_MS', DEFAULT_TOKENS_GRACE_MS, 0, 604_800_000),
     relayerSync: relayerSyncFromEnv(env),
     timeouts: {
       headersMs: int(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),

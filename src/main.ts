@@ -21,7 +21,7 @@ import { defaultCachePath } from './store/index/index-cache.js';
 import { NetworkStore } from './store/network-store.js';
 import { RelayerSync } from './relayer/sync/relayer-sync.js';
 import { TokenSet } from './access/token-set.js';
-import { readTokensFile, TokensWatch } from './access/tokens-watch.js';
+import { TokensFollow } from './access/tokens-follow.js';
 import { desiredFromStore } from './relayer/sync/store-desired.js';
 import { AutoHeal } from './probe/auto-heal.js';
 import { healTargetOf } from './probe/heal-target.js';
@@ -31,7 +31,7 @@ export async function serve(config: Config): Promise<void> {
   const log = createLogger(config.logLevel);
   const root = path.resolve(config.configDir);
   if (!config.apiKey && !config.apiTokensFile) log.warn({ host: config.host }, 'API_KEY is not set: the network routes are open to anyone who can reach this loopback address');
-  const access = config.apiTokensFile === null ? null : tokensOf(config.apiTokensFile, config.apiKey, log);
+  const access = config.apiTokensFile === null ? null : await tokensOf(config.apiTokensFile, config.apiKey, config.apiTokensGraceMs, log);
   const store = new NetworkStore({
     root,
     policy: config.policy,
@@ -160,15 +160,17 @@ function liveProberOf(store: NetworkStore, config: Config): LiveProber {
   return new LiveProber(prober, () => targetsOf(networks(), config.autoHeal !== null), config.probeIntervalMs ?? 60_000);
 }
 
+type Log = ReturnType<typeof createLogger>;
+
 /** API_TOKENS_FILE's tokens (API_KEY's among them), followed while running; a file that was never good refuses the start. */
-function tokensOf(file: string, apiKey: string | undefined, log: ReturnType<typeof createLogger>): { tokens: TokenSet; watch: TokensWatch } {
-  const { tokens, problems } = readTokensFile(file);
-  if (problems.length > 0) {
+async function tokensOf(file: string, apiKey: string | undefined, graceMs: number, log: Log): Promise<{ tokens: TokenSet; watch: TokensFollow }> {
+  const set = new TokenSet([], apiKey);
+  const watch = new TokensFollow(file, set, graceMs, log);
+  const problems = await watch.first();
+  if (problems !== null) {
     process.stderr.write(`netcfg: API_TOKENS_FILE cannot be used:\n${problems.join('\n')}\n`);
     process.exit(2);
   }
-  const set = new TokenSet(tokens, apiKey);
-  const watch = new TokensWatch(file, set, log);
   watch.start();
   return { tokens: set, watch };
 }

@@ -16,6 +16,8 @@ describe('config', () => {
     expect(c).to.deep.include({ host: '127.0.0.1', port: 3000, configDir: 'config/networks', apiKey: undefined, logLevel: 'info', requireIfMatch: false, watchPoll: false, lockStaleMs: 5000, gitCommit: false });
     expect(c.policy).to.deep.include({ blockPrivate: false, allowedHosts: [] });
     expect(c.timeouts).to.deep.equal({ headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 });
+    expect(c.apiTokensGraceMs, 'API_TOKENS_GRACE_MS: five minutes').to.equal(300_000);
+    expect(configFromEnv({ API_TOKENS_GRACE_MS: '0' }).apiTokensGraceMs).to.equal(0);
   });
 
   it("secret references resolve only as SECRET_REFS_ALLOWED allows, trimmed, never to netcfg's own settings or a proxy's", () => {
@@ -97,6 +99,7 @@ describe('config', () => {
     { env: { RPC_PROBE_ON_PATCH: 'block' }, says: 'RPC_PROBE_ON_PATCH must be one of off, warn, reject' },
     { env: { REQUIRE_IF_MATCH: 'maybe' }, says: 'REQUIRE_IF_MATCH must be true or false' },
     { env: { LOCK_STALE_MS: '100' }, says: 'LOCK_STALE_MS' },
+    { env: { API_TOKENS_GRACE_MS: '5m' }, says: 'API_TOKENS_GRACE_MS must be a whole number from 0 to 604800000' },
     { env: { API_KEY: `${KEY.slice(0, 16)} ${KEY.slice(16)}` }, says: 'API_KEY holds whitespace or control characters' },
     { env: { API_KEY: `${KEY}\u0000` }, says: 'API_KEY holds whitespace or control characters' },
     { env: { API_KEY: ' \n' }, says: 'API_KEY holds whitespace or control characters' },

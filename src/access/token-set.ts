@@ -1,10 +1,12 @@
 /**
  * The tokens the server accepts now: API_KEY (one admin token named `api-key`) and API_TOKENS_FILE's
- * entries, replaced whole when the file changes (tokens-watch.ts). A token is checked by its SHA-256
- * against every entry in constant time: each comparison runs, whatever matched before, so the
- * answer's timing says nothing of which entry is near.
+ * entries, replaced whole when the file changes (tokens-follow.ts). API_KEY is compared in constant
+ * time. The file's entries are found by the SHA-256 of the presented token in a Map: the lookup's
+ * timing can only tell about a digest nobody can choose, so it leaks nothing, and a request costs
+ * the same with twenty thousand entries as with two.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Role, TokenEntry } from './tokens-file.js';
 
 /** Who a request is, once its token is known. */
@@ -16,6 +18,9 @@ export interface Principal {
   revealSecrets: boolean;
 }
 
+/** Entries added to a new set per turn of the event loop, so requests are answered between turns. */
+const SLICE = 2000;
+
 const RANK: Record<Role, number> = { read: 1, write: 2, admin: 3 };
 
 /** Whether `principal`'s role includes `needed` (admin includes write, write includes read). */
@@ -24,16 +29,17 @@ export function mayAct(principal: Principal, needed: Role): boolean {
 }
 
 interface Held {
-  digest: Buffer;
   principal: Principal;
   /** The first day it is refused, as a UTC midnight in ms; Infinity: never. */
   refusedFrom: number;
 }
 
 export class TokenSet {
-  private readonly fromKey: Held[];
-  /** API_KEY's and the file's, checked in this order; rebuilt by replace(), so a request allocates nothing. */
-  private all: Held[] = [];
+  private readonly fromKey: (Held & { digest: Buffer }) | null;
+  /** The file's, by hex digest; rebuilt whole by replace(). */
+  private byDigest = new Map<string, Held>();
+  /** Bumped by each replace: a sliced build that is no longer the latest is dropped, never swapped in. */
+  private generation = 0;
 
   /**
    * `apiKey`: API_KEY, when set (it does not reveal secrets: it is the key every client held before
@@ -43,34 +49,47 @@ export class TokenSet {
     apiKey: string | undefined,
     private readonly now: () => number = Date.now,
   ) {
-    this.fromKey = apiKey === undefined ? [] : [{ digest: digest(apiKey), principal: { name: 'api-key', role: 'admin', networks: null, revealSecrets: false }, refusedFrom: Infinity }];
+    const principal: Principal = { name: 'api-key', role: 'admin', networks: null, revealSecrets: false };
+    this.fromKey = apiKey === undefined ? null : { digest: digest(apiKey), principal, refusedFrom: Infinity };
     this.replace(entries);
   }
 
-  /** The file's entries, after it changed and parsed whole (a broken file never gets here). */
+  /** The file's entries, after it parsed whole; an empty list once its grace is over (API_KEY stays). */
   replace(entries: TokenEntry[]): void {
-    const held = entries.map((e) => ({
-      digest: Buffer.from(e.sha256, 'hex'),
-      principal: { name: e.name, role: e.role, networks: e.networks, revealSecrets: e.revealSecrets },
-      refusedFrom: e.expires === null ? Infinity : Date.parse(`${e.expires}T00:00:00Z`),
-    }));
-    this.all = [...this.fromKey, ...held];
+    this.generation++;
+    const byDigest = new Map<string, Held>();
+    for (const e of entries) add(byDigest, e);
+    this.byDigest = byDigest;
+  }
+
+  /** replace() a slice at a time (a file of tens of thousands of tokens); the set before holds until the new one is whole. */
+  async replaceInSlices(entries: TokenEntry[]): Promise<void> {
+    const generation = ++this.generation;
+    const byDigest = new Map<string, Held>();
+    for (let from = 0; from < entries.length; from += SLICE) {
+      if (from > 0) await nextTurn();
+      if (generation !== this.generation) return;
+      for (const e of entries.slice(from, from + SLICE)) add(byDigest, e);
+    }
+    this.byDigest = byDigest;
   }
 
   /** How many tokens are accepted (readiness shows the count, never a name). */
   get size(): number {
-    return this.all.length;
+    return this.byDigest.size + (this.fromKey ? 1 : 0);
   }
 
-  /** The principal of `token`, or null for a token unknown or expired. */
+  /** The principal of `token`, or null for a token unknown or expired. API_KEY first, as before. */
   authenticate(token: string): Principal | null {
     const presented = digest(token);
-    let found: Held | null = null;
-    for (const held of this.all) {
-      if (timingSafeEqual(presented, held.digest) && found === null) found = held;
-    }
-    return found !== null && this.now() < found.refusedFrom ? found.principal : null;
+    const found = this.fromKey !== null && timingSafeEqual(presented, this.fromKey.digest) ? this.fromKey : this.byDigest.get(presented.toString('hex'));
+    return found !== undefined && this.now() < found.refusedFrom ? found.principal : null;
   }
+}
+
+function add(byDigest: Map<string, Held>, e: TokenEntry): void {
+  const principal = { name: e.name, role: e.role, networks: e.networks, revealSecrets: e.revealSecrets };
+  byDigest.set(e.sha256, { principal, refusedFrom: e.expires === null ? Infinity : Date.parse(`${e.expires}T00:00:00Z`) });
 }
 
 function digest(token: string): Buffer {

@@ -49,7 +49,9 @@ export function parseTokensFile(text: string): { tokens: TokenEntry[]; problems:
     unknown: () => `this key is not a setting of a token (${KEYS.join(', ')}); the token itself never goes in this file, only its sha256`,
   });
   const tokens: TokenEntry[] = [];
-  const seen = new Map<string, string>();
+  // Sets, not a scan of what came before: a file of tens of thousands of tokens parses in linear time.
+  const names = new Set<string>();
+  const hashes = new Set<string>();
   for (const { node: item, get: field, hasUnknown } of entries) {
     const before = problems.length;
     const name = field('name');
@@ -59,10 +61,10 @@ export function parseTokensFile(text: string): { tokens: TokenEntry[]; problems:
     const reveal = field('reveal_secrets');
     const expires = field('expires');
     if (typeof name.value !== 'string' || !NAME.test(name.value)) problems.push(at(name.node ?? item, 'name must be lower-case letters, digits, ".", "-" or "_" (it is shown in logs and commits)'));
-    else if (seen.has(name.value)) problems.push(at(name.node, 'this name is used by another token too'));
+    else if (names.has(name.value)) problems.push(at(name.node, 'this name is used by another token too'));
     else if (OPERATOR_TOKENS.has(name.value)) problems.push(at(name.node, 'this name is netcfg\'s own (API_KEY\'s holder, or the keyless caller); choose another'));
     if (typeof sha.value !== 'string' || !SHA256.test(sha.value)) problems.push(at(sha.node ?? item, 'sha256 must be the 64 lower-case hex digits of the token\'s SHA-256 (netcfg token new prints it)'));
-    else if ([...seen.values()].includes(sha.value)) problems.push(at(sha.node, 'this sha256 is another token\'s too: one token, one name'));
+    else if (hashes.has(sha.value)) problems.push(at(sha.node, 'this sha256 is another token\'s too: one token, one name'));
     if (!(ROLES as readonly unknown[]).includes(role.value)) problems.push(at(role.node ?? item, `role must be one of ${ROLES.join(', ')}`));
     if (networks.value !== undefined && (!Array.isArray(networks.value) || networks.value.length === 0 || networks.value.some((g) => typeof g !== 'string' || !ID_GLOB.test(g)))) {
       problems.push(at(networks.node, 'networks must be a non-empty list of ids or globs such as "evm:*"'));
@@ -72,8 +74,15 @@ export function parseTokensFile(text: string): { tokens: TokenEntry[]; problems:
       problems.push(at(expires.node, 'expires must be a day, YYYY-MM-DD (the token is refused from that day on, UTC)'));
     }
     if (problems.length > before || hasUnknown) continue;
-    seen.set(name.value as string, sha.value as string);
+    names.add(name.value as string);
+    hashes.add(sha.value as string);
     tokens.push({ name: name.value as string, sha256: sha.value as string, role: role.value as Role, networks: (networks.value as string[] | undefined) ?? null, revealSecrets: reveal.value === true, expires: (expires.value as string | undefined) ?? null });
   }
   return { tokens: problems.length > 0 ? [] : tokens, problems };
+}
+
+/** The parser as the followed file runs it in its thread (follow/parse-thread.ts): the tokens, or the problems. */
+export function tokensOfText(text: string): { value: TokenEntry[]; problems: TokensProblem[] } {
+  const { tokens, problems } = parseTokensFile(text);
+  return { value: tokens, problems };
 }

@@ -60,7 +60,7 @@ export function createApp(store: NetworkStore, options: AppOptions = {}): Koa {
   // Without a token there is no guard at all (not a pass-through): one step less on every read.
   const tokens = options.tokens ?? (options.apiKey ? new TokenSet([], options.apiKey) : null);
   const guard = tokens ? tokenGuard(tokens) : OPEN;
-  healthRoutes(router, store, { rpcHealth: options.rpcHealth, autoHeal: options.autoHeal, relayers: options.relayers, access: options.access });
+  healthRoutes(router, store, { rpcHealth: options.rpcHealth, autoHeal: options.autoHeal, relayers: options.relayers, access: options.access, tokens });
   docRoutes(router, loadSchemas());
   // Before the item routes: /networks/events would otherwise match /networks/:network_id.
   eventRoutes(router, store, guard, { heartbeatMs: options.heartbeatMs ?? 15_000, shutdown: options.shutdown ?? new AbortController().signal, rpcHealth: options.rpcHealth, relayers: options.relayers });

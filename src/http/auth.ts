@@ -24,20 +24,25 @@ export function tokenGuard(tokens: TokenSet): Guard {
   return (role) => byRole.get(role) as Middleware[];
 }
 
+/** The principal of the request's one bearer token; null when there is none, or it is not valid. */
+export function principalOf(tokens: TokenSet, ctx: Context): Principal | null {
+  const raw = ctx.req.rawHeaders;
+  let count = 0;
+  let header = '';
+  for (let i = 0; i < raw.length; i += 2) {
+    if ((raw[i] as string).toLowerCase() === 'authorization') {
+      count++;
+      header = raw[i + 1] as string;
+    }
+  }
+  // The scheme's case is free (RFC 9110); one space, then the token, exactly.
+  const token = count === 1 ? /^bearer ([^\s]+)$/i.exec(header)?.[1] : undefined;
+  return token === undefined ? null : tokens.authenticate(token);
+}
+
 function requireToken(tokens: TokenSet, role: Role): Middleware {
   return async function requireBearer(ctx: Context, next: Next): Promise<void> {
-    const raw = ctx.req.rawHeaders;
-    let count = 0;
-    let header = '';
-    for (let i = 0; i < raw.length; i += 2) {
-      if ((raw[i] as string).toLowerCase() === 'authorization') {
-        count++;
-        header = raw[i + 1] as string;
-      }
-    }
-    // The scheme's case is free (RFC 9110); one space, then the token, exactly.
-    const token = count === 1 ? /^bearer ([^\s]+)$/i.exec(header)?.[1] : undefined;
-    const principal = token === undefined ? null : tokens.authenticate(token);
+    const principal = principalOf(tokens, ctx);
     if (!principal) throw new NetcfgError('UNAUTHORIZED', 'Missing or wrong API key; send "Authorization: Bearer <API_KEY>".');
     if (!mayAct(principal, role)) throw new NetcfgError('FORBIDDEN', `This needs a token with the ${role} role; ${principal.name}'s role is ${principal.role}.`);
     ctx.state.principal = principal;

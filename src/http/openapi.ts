@@ -64,6 +64,11 @@ export function buildOpenApi(schemas: Schemas): JsonSchema {
       get: {
         operationId: 'readiness',
         summary: 'Readiness: 503 until the index has loaded, when the folder is missing or the watcher failed',
+        description:
+          'Open to all; what the body tells depends on the token sent, the status code never does. ' +
+          'With API_KEY or API_TOKENS_FILE set, no token (or a wrong one: never a 401 here) gets ready, status, timestamp ' +
+          "and each component's status and counts (a list as `<key>_count`); a read or write token adds the index component whole; " +
+          'an admin token, everything. With no token configured, everyone gets everything.',
         responses: { 200: json(ref('Readiness'), undefined, 'Ready (healthy or degraded).'), 503: json(ref('Readiness'), undefined, 'Not ready.') },
       },
     },
@@ -250,8 +255,11 @@ export function buildOpenApi(schemas: Schemas): JsonSchema {
           properties: {
             ready: { type: 'boolean' },
             status: { enum: ['healthy', 'degraded', 'unhealthy'] },
-            reason: { type: 'string' },
-            components: { type: 'object' },
+            reason: { type: 'string', description: 'Why it is not healthy; for an admin token (or with no token configured) only' },
+            components: {
+              type: 'object',
+              description: 'Each part by name (index, watcher, storage, git, rpc, relayers, access), each with its status; its details by tier',
+            },
             timestamp: { type: 'string' },
           },
         },

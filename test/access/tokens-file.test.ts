@@ -1,6 +1,7 @@
 /**
  * API_TOKENS_FILE as a table: what a good file gives, and each problem at its line and column.
  */
+import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { parseTokensFile } from '../../src/access/tokens-file.js';
 
@@ -37,4 +38,30 @@ describe('access/tokens-file', () => {
       expect(problems.map((p) => `${p.line}:${p.column}: ${p.message}`).join('\n')).to.include(expected);
     });
   }
+
+  /** A file of `n` good tokens (each hash distinct), as `netcfg token new` would write them. */
+  const fileOfSize = (n: number): string => {
+    const lines = ['tokens:'];
+    for (let i = 0; i < n; i++) lines.push(`  - name: t${i}\n    sha256: "${createHash('sha256').update(`t${i}`).digest('hex')}"\n    role: read`);
+    return `${lines.join('\n')}\n`;
+  };
+  const timed = (text: string): number => {
+    const started = performance.now();
+    const { tokens, problems } = parseTokensFile(text);
+    expect(problems).to.deep.equal([]);
+    expect(tokens.length).to.be.greaterThan(0);
+    return performance.now() - started;
+  };
+  // Linear: eight times the entries take about eight times as long. The old quadratic check took
+  // about 50 times as long at these sizes (60,000 entries: three minutes); 16 leaves room for a noisy neighbour.
+  it('parses in linear time: eight times the entries take less than sixteen times as long (the duplicate checks are sets)', function () {
+    this.timeout(180_000);
+    const small = fileOfSize(4_000);
+    const large = fileOfSize(32_000);
+    timed(small); // warm the parser up, so the first measure is not the JIT's
+    // The best of two of each: a neighbour's burst on a shared machine slows one run, not both.
+    const t1 = Math.min(timed(small), timed(small));
+    const t8 = Math.min(timed(large), timed(large));
+    expect(t8, `4,000 entries: ${t1.toFixed(0)} ms, 32,000: ${t8.toFixed(0)} ms`).to.be.lessThan(16 * t1);
+  });
 });

@@ -94,7 +94,7 @@ describe('API_TOKENS_FILE on the built server (roles, rotation, a broken file, e
     const deadline = Date.now() + 2000;
     let access: { status: string; problem: string | null } | undefined;
     while (Date.now() < deadline && access?.problem == null) {
-      access = ((await (await call('GET', '/api/v1/ready')).json()) as { components: { access?: typeof access } }).components.access;
+      access = ((await (await call('GET', '/api/v1/ready', TOKENS.admin)).json()) as { components: { access?: typeof access } }).components.access;
       await new Promise((r) => setTimeout(r, 20));
     }
     expect(access?.status).to.equal('degraded');

@@ -223,7 +223,7 @@ export class DiskSync {
   }
 
   private problem(rel: string, problems: FileProblem[]): void {
-    const list: InvalidFile[] = problems.map((p) => ({ path: rel, line: p.line, column: p.column, error: p.message, ...(p.unsetSecret === undefined ? {} : { unset_secret: p.unsetSecret }) }));
+    const list: InvalidFile[] = problems.map((p) => ({ path: rel, line: p.line, column: p.column, error: p.message, ...(p.unsetSecret === undefined ? {} : { unset_secret: p.unsetSecret }), ...(p.secretRef === undefined ? {} : { secret_ref: p.secretRef }) }));
     this.index.setProblems(rel, list);
   }
 }

@@ -25,6 +25,8 @@ export interface InvalidFile {
   error: string;
   /** The variable a secret reference names that is not set (network-file.ts' FileProblem). */
   unset_secret?: string;
+  /** The variable named by the secret reference the problem is about, unset or not allowed. */
+  secret_ref?: string;
 }
 
 export interface Page {

@@ -18,6 +18,8 @@ export interface FileProblem {
   message: string;
   /** The variable a reference names that is not set: `netcfg validate` warns of it, where CI has no secrets. */
   unsetSecret?: string;
+  /** The variable named by the reference this problem is about (unset or not allowed): readiness shows it to admins only. */
+  secretRef?: string;
 }
 
 export type ParseOutcome = { ok: true; record: NetworkRecord } | { ok: false; problems: FileProblem[] };

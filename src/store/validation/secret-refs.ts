@@ -52,7 +52,7 @@ export interface Resolved {
    * A reference that does not resolve, located: one the network may not make (the same sentence whether its variable
    * is set or not), or an allowed one whose variable is not set or empty (`unsetSecret` names it).
    */
-  refused: Array<ErrorDetail & { unsetSecret?: string }>;
+  refused: Array<ErrorDetail & { unsetSecret?: string; secretRef: string }>;
 }
 
 /** Resolves the references of network `networkId`'s rpc_urls array, whose shape the schema already accepted. */
@@ -68,8 +68,8 @@ export function resolveRpcUrls(entries: readonly unknown[], lookup: SecretLookup
       const pointer = entry === ref ? `${base}/${index}` : `${base}/${index}/url`;
       const place = `${describePointer(pointer)} names the environment variable ${ref.value}`;
       refused.push(answer.allowed
-        ? { pointer, unsetSecret: ref.value, message: `${place}, which is not set (or empty) in netcfg's environment; set it, or write the URL.` }
-        : { pointer, message: notAllowed(place, networkId) });
+        ? { pointer, unsetSecret: ref.value, secretRef: ref.value, message: `${place}, which is not set (or empty) in netcfg's environment; set it, or write the URL.` }
+        : { pointer, secretRef: ref.value, message: notAllowed(place, networkId) });
       return null;
     }
     secrets.push({ index, name: ref.value, url: value, masked: maskSecretUrl(value), plain: entry === ref });
