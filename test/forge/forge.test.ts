@@ -6,10 +6,8 @@
 import { expect } from 'chai';
 import { createOrUpdate, FORGE_KINDS, type Forge, type ForgeKind } from '../../src/forge/forge.js';
 import { forgeFromConfig } from '../../src/forge/forge-from-config.js';
-import { startStandInForge, type StandInForge } from '../helpers/stand-in-forge.js';
+import { STAND_IN_REPO as REPO, STAND_IN_TOKEN as TOKEN, startStandInForge, type StandInForge } from '../helpers/stand-in-forge.js';
 
-export const TOKEN = 'ghp_Zq9StandInForgeToken0123456789';
-export const REPO: Record<ForgeKind, string> = { github: 'octo/networks', gitlab: 'ops/chains/networks', gitea: 'octo/networks' };
 const DUPLICATE_STATUS: Record<ForgeKind, number> = { github: 422, gitlab: 409, gitea: 409 };
 const request = { branch: 'netcfg/alice/evm-sepolia', base: 'main', title: 'evm:sepolia: rpc_urls', body: 'first' };
 

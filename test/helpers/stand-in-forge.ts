@@ -38,6 +38,10 @@ export interface StandInForge {
   close(): Promise<void>;
 }
 
+/** A token and repositories for tests: the token looks like one, so a leak of it is seen. */
+export const STAND_IN_TOKEN = 'ghp_Zq9StandInForgeToken0123456789';
+export const STAND_IN_REPO: Record<ForgeKind, string> = { github: 'octo/networks', gitlab: 'ops/chains/networks', gitea: 'octo/networks' };
+
 const GITHUB_DOCS = 'https://docs.github.com/rest/pulls/pulls';
 const PREFIX: Record<ForgeKind, string> = { github: '', gitlab: '/api/v4', gitea: '/api/v1' };
 
