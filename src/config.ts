@@ -166,7 +166,9 @@ const REPO_SHAPE = { two: /^[\w.-]+\/[\w.-]+$/, path: /^[\w.-]+(\/[\w.-]+)+$/ };
 function proposalsOf(env: Env): Config['proposals'] {
   const proposeOnly = flag(env, 'GIT_PROPOSE_ONLY');
   if (!env.GIT_PROPOSALS) {
-    if (proposeOnly) throw new ConfigError('GIT_PROPOSE_ONLY needs GIT_PROPOSALS: without a forge to propose on, every change would go straight to the branch.');
+    if (proposeOnly) {
+      throw new ConfigError('GIT_PROPOSE_ONLY needs GIT_PROPOSALS: without a forge to propose on, every change would go straight to the branch.');
+    }
     return null;
   }
   const kind = oneOf(env, 'GIT_PROPOSALS', FORGE_KINDS, 'github');
@@ -181,7 +183,8 @@ function proposalsOf(env: Env): Config['proposals'] {
     throw new ConfigError(`GIT_FORGE_URL must be the forge's http(s) API root (such as ${example}); got "${redactText(url)}".`);
   }
   if (!['http:', 'https:'].includes(parsed.protocol) || parsed.username || parsed.password || parsed.search || parsed.hash) {
-    throw new ConfigError(`GIT_FORGE_URL must be the forge's http(s) API root without credentials, query or fragment (such as ${example}); got "${redactText(url)}".`);
+    const root = `the forge's http(s) API root without credentials, query or fragment (such as ${example})`;
+    throw new ConfigError(`GIT_FORGE_URL must be ${root}; got "${redactText(url)}".`);
   }
   const repo = (env.GIT_FORGE_REPO ?? '').trim().replace(/^\/+|\/+$/g, '');
   if (!(kind === 'gitlab' ? REPO_SHAPE.path : REPO_SHAPE.two).test(repo)) {
@@ -191,7 +194,9 @@ function proposalsOf(env: Env): Config['proposals'] {
   const token = (env.GIT_FORGE_TOKEN ?? '').trim();
   if (token === '') throw new ConfigError(`GIT_PROPOSALS=${kind} needs GIT_FORGE_TOKEN, the forge's token (docs/proposals.md says which rights it needs).`);
   // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
-  if (/[\s\u0000-\u001f\u007f]/.test(token)) throw new ConfigError('GIT_FORGE_TOKEN holds whitespace or control characters inside it, which no HTTP header can carry.');
+  if (/[\s\u0000-\u001f\u007f]/.test(token)) {
+    throw new ConfigError('GIT_FORGE_TOKEN holds whitespace or control characters inside it, which no HTTP header can carry.');
+  }
   return { kind, url: parsed.href.replace(/\/+$/, ''), repo, token, proposeOnly };
 }
 

@@ -21,7 +21,8 @@ export function answerError(place: ForgePlace, what: string, answer: Answer): Ne
   if (status === 401) return new NetcfgError('FORGE_REFUSED', `${place.where} refused the token (401: ${sentence}); check GIT_FORGE_TOKEN.`);
   if (status === 403) return new NetcfgError('FORGE_REFUSED', `${place.where} refused ${what} (403: ${sentence}); ${SCOPES}.`);
   if (status === 404) {
-    return new NetcfgError('FORGE_REFUSED', `${place.where} has no such repository, or the token cannot see it (404 on ${what}: ${sentence}); check GIT_FORGE_REPO.`);
+    const why = `404 on ${what}: ${sentence}`;
+    return new NetcfgError('FORGE_REFUSED', `${place.where} has no such repository, or the token cannot see it (${why}); check GIT_FORGE_REPO.`);
   }
   if (status >= 500) {
     return new NetcfgError('FORGE_UNAVAILABLE', `${place.where} failed on ${what} (${status}: ${sentence}); retry later.`, { retryAfterSeconds });

@@ -50,7 +50,8 @@ export async function forgeFetch(place: ForgePlace, url: string, init: RequestIn
     throw err instanceof NetcfgError ? withPlace(err, place) : new NetcfgError('FORGE_UNAVAILABLE', `${place.where} broke off its answer; retry later.`);
   }
   if (response.status >= 300 && response.status < 400) {
-    throw new NetcfgError('FORGE_REFUSED', `${place.where} answered ${what} with a redirect (${response.status}), which netcfg does not follow; check GIT_FORGE_URL.`);
+    const redirect = `a redirect (${response.status}), which netcfg does not follow`;
+    throw new NetcfgError('FORGE_REFUSED', `${place.where} answered ${what} with ${redirect}; check GIT_FORGE_URL.`);
   }
   return { status: response.status, headers: response.headers, text };
 }

@@ -54,7 +54,8 @@ export function githubForge(settings: ForgeSettings, limits: ForgeLimits): Forge
       throw badAnswer(place, what, 'a pull request without number, html_url, head.ref or base.ref');
     }
     const state = pull.state === 'open' ? 'open' : pull.merged_at ? 'merged' : 'closed';
-    return { number: pull.number, url: pull.html_url, branch: pull.head.ref, base: pull.base.ref, title: pull.title, state, created_at: pull.created_at, updated_at: pull.updated_at };
+    const { number, html_url: url, title, created_at, updated_at } = pull;
+    return { number, url, branch: pull.head.ref, base: pull.base.ref, title, state, created_at, updated_at };
   };
   const list = async (head: string | undefined): Promise<GitHubPull[]> => {
     const all: GitHubPull[] = [];
@@ -83,8 +84,11 @@ export function githubForge(settings: ForgeSettings, limits: ForgeLimits): Forge
       return pull === undefined ? null : proposalOf(pull, 'GET /pulls');
     },
     async create(request: ProposalRequest) {
-      const { data } = await octokit.pulls.create({ owner, repo, head: request.branch, base: request.base, title: request.title, body: request.body }).catch((err: unknown) => {
-        throw failed('POST /pulls', err, (answer) => (answer.status === 422 && /already exists/i.test(wordsOf(answer)) ? new ProposalExists(request.branch) : null));
+      const exists = (answer: Answer): Error | null =>
+        answer.status === 422 && /already exists/i.test(wordsOf(answer)) ? new ProposalExists(request.branch) : null;
+      const { head, base, title, body } = { head: request.branch, base: request.base, title: request.title, body: request.body };
+      const { data } = await octokit.pulls.create({ owner, repo, head, base, title, body }).catch((err: unknown) => {
+        throw failed('POST /pulls', err, exists);
       });
       return proposalOf(data as GitHubPull, 'POST /pulls');
     },

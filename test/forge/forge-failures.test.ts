@@ -20,29 +20,37 @@ interface Case {
   code: 'FORGE_UNAVAILABLE' | 'FORGE_REFUSED';
   says: RegExp;
   /** Seconds to wait: a number, a range for GitHub's reset time, or none. */
-  retryAfter: number | [number, number] | undefined | ((kind: ForgeKind) => number | [number, number] | undefined);
+  retryAfter?: number | [number, number] | ((kind: ForgeKind) => number | [number, number] | undefined);
 }
 
 const mode = (m: ForgeMode) => (standIn: StandInForge): void => void (standIn.mode = m);
 const SLOW_MS = 400;
 
+const UNAVAILABLE = 'FORGE_UNAVAILABLE';
+const REFUSED = 'FORGE_REFUSED';
 const CASES: Case[] = [
-  { what: 'down (its port closed)', arrange: (s) => s.down(), code: 'FORGE_UNAVAILABLE', says: /cannot be reached \(ECONNREFUSED\); retry later\.$/, retryAfter: undefined },
-  { what: 'slow (past the deadline)', arrange: mode('slow'), code: 'FORGE_UNAVAILABLE', says: new RegExp(`did not answer POST .* within ${SLOW_MS} ms; retry later\\.$`), retryAfter: undefined },
-  { what: 'a token it does not know (401)', arrange: () => undefined, token: 'glpat-not-the-right-one-0123456789', code: 'FORGE_REFUSED', says: /refused the token \(401: .+\); check GIT_FORGE_TOKEN\.$/, retryAfter: undefined },
-  { what: 'a token without the right (403)', arrange: mode('forbidden'), code: 'FORGE_REFUSED', says: /refused POST .*\(403: .+\); the token needs/, retryAfter: undefined },
-  { what: 'a repository it does not have (404)', arrange: () => undefined, repo: 'octo/nope/x', code: 'FORGE_REFUSED', says: /404 .*check GIT_FORGE_REPO\.$/, retryAfter: undefined },
+  { what: 'down (its port closed)', arrange: (s) => s.down(), code: UNAVAILABLE, says: /cannot be reached \(ECONNREFUSED\); retry later\.$/ },
+  { what: 'slow (past the deadline)', arrange: mode('slow'), code: UNAVAILABLE, says: new RegExp(`did not answer POST .* within ${SLOW_MS} ms; retry later`) },
+  {
+    what: 'a token it does not know (401)',
+    arrange: () => undefined,
+    token: 'glpat-not-the-right-one-0123456789',
+    code: REFUSED,
+    says: /refused the token \(401: .+\); check GIT_FORGE_TOKEN\.$/,
+  },
+  { what: 'a token without the right (403)', arrange: mode('forbidden'), code: REFUSED, says: /refused POST .*\(403: .+\); the token needs/ },
+  { what: 'a repository it does not have (404)', arrange: () => undefined, repo: 'octo/nope/x', code: REFUSED, says: /404 .*check GIT_FORGE_REPO\.$/ },
   {
     what: "rate-limiting (GitHub's 403 with x-ratelimit-remaining: 0, GitLab's 429 with Retry-After)",
     arrange: mode('rate-limited'),
-    code: 'FORGE_UNAVAILABLE',
+    code: UNAVAILABLE,
     says: /is rate-limiting the token \((403|429): .+\); retry in \d+ s\.$/,
     retryAfter: (kind) => (kind === 'github' ? [58, 61] : 60),
   },
-  { what: '429 with retry-after', arrange: mode('too-many'), code: 'FORGE_UNAVAILABLE', says: /is rate-limiting the token \(429: .+\); retry in 30 s\.$/, retryAfter: 30 },
-  { what: 'failing inside (502)', arrange: mode('server-error'), code: 'FORGE_UNAVAILABLE', says: /failed on POST .*\(502: .+\); retry later\.$/, retryAfter: undefined },
-  { what: 'an answer past the cap', arrange: mode('huge'), code: 'FORGE_REFUSED', says: /answered more than 65536 bytes\.$/, retryAfter: undefined },
-  { what: 'a redirect (not followed)', arrange: mode('redirect'), code: 'FORGE_REFUSED', says: /with a redirect \(302\), which netcfg does not follow/, retryAfter: undefined },
+  { what: '429 with retry-after', arrange: mode('too-many'), code: UNAVAILABLE, says: /rate-limiting the token \(429: .+\); retry in 30 s\.$/, retryAfter: 30 },
+  { what: 'failing inside (502)', arrange: mode('server-error'), code: UNAVAILABLE, says: /failed on POST .*\(502: .+\); retry later\.$/ },
+  { what: 'an answer past the cap', arrange: mode('huge'), code: REFUSED, says: /answered more than 65536 bytes\.$/ },
+  { what: 'a redirect (not followed)', arrange: mode('redirect'), code: REFUSED, says: /with a redirect \(302\), which netcfg does not follow/ },
 ];
 
 for (const kind of FORGE_KINDS) {
@@ -58,9 +66,11 @@ for (const kind of FORGE_KINDS) {
         await c.arrange(standIn);
         const token = c.token ?? TOKEN;
         const repo = c.repo === undefined ? REPO[kind] : kind === 'gitlab' ? c.repo : c.repo.split('/').slice(0, 2).join('/');
-        const forge = forgeFromConfig({ kind, url: standIn.url, repo, token }, { timeoutMs: c.arrange === CASES[1]?.arrange ? SLOW_MS : 5000, maxBytes: 65_536 });
+        const timeoutMs = c.arrange === CASES[1]?.arrange ? SLOW_MS : 5000;
+        const forge = forgeFromConfig({ kind, url: standIn.url, repo, token }, { timeoutMs, maxBytes: 65_536 });
         const started = performance.now();
-        const err = await createOrUpdate(forge, { branch: 'netcfg/alice/evm-sepolia', base: 'main', title: 't', body: 'b' }).then(
+        const proposal = createOrUpdate(forge, { branch: 'netcfg/alice/evm-sepolia', base: 'main', title: 't', body: 'b' });
+        const err = await proposal.then(
           () => expect.fail('the forge failed, so must the proposal'),
           (e: unknown) => e,
         );
@@ -68,7 +78,8 @@ for (const kind of FORGE_KINDS) {
         const { code, message, retryAfterSeconds } = err as NetcfgError;
         expect(code, message).to.equal(c.code);
         expect(message).to.match(c.says);
-        expect(message).to.match(new RegExp(`^${{ github: 'GitHub', gitlab: 'GitLab', gitea: 'Gitea' }[kind]} \\(http://127\\.0\\.0\\.1:`));
+        const name = { github: 'GitHub', gitlab: 'GitLab', gitea: 'Gitea' }[kind];
+        expect(message).to.match(new RegExp(`^${name} \\(http://127\\.0\\.0\\.1:`));
         const wanted = typeof c.retryAfter === 'function' ? c.retryAfter(kind) : c.retryAfter;
         if (Array.isArray(wanted)) expect(retryAfterSeconds).to.be.within(wanted[0], wanted[1]);
         else expect(retryAfterSeconds).to.equal(wanted);

@@ -24,7 +24,8 @@ function githubUser(api: string, login: string, id: number): Record<string, unkn
   const u = `${api}/users/${login}`;
   return {
     login, id, node_id: `MDQ6VXNlcj${id}`, avatar_url: `https://avatars.example/u/${id}`, gravatar_id: '', url: u, html_url: `https://github.example/${login}`,
-    followers_url: `${u}/followers`, following_url: `${u}/following{/other_user}`, gists_url: `${u}/gists{/gist_id}`, starred_url: `${u}/starred{/owner}{/repo}`,
+    followers_url: `${u}/followers`, following_url: `${u}/following{/other_user}`, gists_url: `${u}/gists{/gist_id}`,
+    starred_url: `${u}/starred{/owner}{/repo}`,
     subscriptions_url: `${u}/subscriptions`, organizations_url: `${u}/orgs`, repos_url: `${u}/repos`, events_url: `${u}/events{/privacy}`,
     received_events_url: `${u}/received_events`, type: 'User', site_admin: false,
   };
@@ -41,7 +42,8 @@ export function githubRepo(api: string, fullName: string, id = 1296269): Record<
     'tags_url', 'teams_url', 'trees_url'];
   return {
     ...Object.fromEntries(urls.map((key) => [key, `${u}/${key.replace(/_url$/, '')}`])),
-    id, node_id: `MDEwOlJlcG9zaXRvcnk${id}`, name, full_name: fullName, owner: githubUser(api, owner, 1), private: true, html_url: `https://github.example/${fullName}`,
+    id, node_id: `MDEwOlJlcG9zaXRvcnk${id}`, name, full_name: fullName, owner: githubUser(api, owner, 1), private: true,
+    html_url: `https://github.example/${fullName}`,
     description: null, fork: false, url: u, clone_url: `https://github.example/${fullName}.git`, git_url: `git://github.example/${fullName}.git`,
     ssh_url: `git@github.example:${fullName}.git`, svn_url: `https://github.example/${fullName}`, mirror_url: null, homepage: null, language: null,
     forks: 0, forks_count: 0, stargazers_count: 0, watchers: 0, watchers_count: 0, size: 10, default_branch: 'main', open_issues: 0, open_issues_count: 0,
@@ -69,7 +71,8 @@ export function githubPull(api: string, fullName: string, pull: StoredPull, simp
     head: { label: `${pull.fork ? 'someone-else' : owner}:${pull.head}`, ref: pull.head, sha: 'a'.repeat(40), user: githubUser(api, owner, 1), repo: headRepo },
     base: { label: `${owner}:${pull.base}`, ref: pull.base, sha: 'b'.repeat(40), user: githubUser(api, owner, 1), repo: githubRepo(api, fullName) },
     _links: {
-      self: link(u), html: link(html), issue: link(`${api}/repos/${fullName}/issues/${pull.number}`), comments: link(`${api}/repos/${fullName}/issues/${pull.number}/comments`),
+      self: link(u), html: link(html), issue: link(`${api}/repos/${fullName}/issues/${pull.number}`),
+      comments: link(`${api}/repos/${fullName}/issues/${pull.number}/comments`),
       review_comments: link(`${u}/comments`), review_comment: link(`${api}/repos/${fullName}/pulls/comments{/number}`), commits: link(`${u}/commits`),
       statuses: link(`${api}/repos/${fullName}/statuses/${'a'.repeat(40)}`),
     },
@@ -96,7 +99,10 @@ export function gitlabMergeRequest(web: string, projectPath: string, pull: Store
 
 /** Gitea's (Forgejo's) pull request. */
 export function giteaPull(web: string, fullName: string, pull: StoredPull): Record<string, unknown> {
-  const repoOf = (id: number, name: string): Record<string, unknown> => ({ id, name: name.split('/')[1], full_name: name, owner: { id: 1, login: name.split('/')[0] } });
+  const repoOf = (id: number, name: string): Record<string, unknown> => {
+    const [login, short] = name.split('/');
+    return { id, name: short, full_name: name, owner: { id: 1, login } };
+  };
   const headName = pull.fork ? `someone-else/${fullName.split('/')[1]}` : fullName;
   return {
     id: 3000 + pull.number, url: `${web}/${fullName}/pulls/${pull.number}`, number: pull.number, user: { id: 7, login: 'netcfg-bot' }, title: pull.title,

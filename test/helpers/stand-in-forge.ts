@@ -52,7 +52,9 @@ export async function startStandInForge(kind: ForgeKind, options: { token: strin
   const forge: StandInForge = {
     kind, url: '', token: options.token, repo: options.repo, pulls: [], calls: {}, answers: [], mode: 'normal',
     seed: (pull) => {
-      const stored: StoredPull = { number: forge.pulls.length + 1, base: 'main', title: 't', body: '', state: 'open', fork: false, created_at: now(), updated_at: now(), ...pull };
+      const at = now();
+      const number = forge.pulls.length + 1;
+      const stored: StoredPull = { number, base: 'main', title: 't', body: '', state: 'open', fork: false, created_at: at, updated_at: at, ...pull };
       forge.pulls.push(stored);
       return stored;
     },
@@ -120,10 +122,13 @@ function answer(forge: StandInForge, req: http.IncomingMessage, res: http.Server
   if (!found) return send(forge, res, call, 404, notFoundBody(forge.kind, 'route'));
   if (found.repo !== forge.repo) return send(forge, res, call, 404, notFoundBody(forge.kind, 'repo'));
   const web = `http://127.0.0.1:${req.socket.localPort}`;
-  const shape = (pull: StoredPull, simple: boolean): unknown =>
-    forge.kind === 'github' ? githubPull(forge.url, forge.repo, pull, simple) : forge.kind === 'gitlab' ? gitlabMergeRequest(web, forge.repo, pull) : giteaPull(web, forge.repo, pull);
+  const shape = (pull: StoredPull, simple: boolean): unknown => {
+    if (forge.kind === 'github') return githubPull(forge.url, forge.repo, pull, simple);
+    return forge.kind === 'gitlab' ? gitlabMergeRequest(web, forge.repo, pull) : giteaPull(web, forge.repo, pull);
+  };
   if (found.call === 'repo') {
-    const repo = forge.kind === 'github' ? githubRepo(forge.url, forge.repo) : { id: forge.kind === 'gitlab' ? 42 : 1, path_with_namespace: forge.repo, full_name: forge.repo };
+    const id = forge.kind === 'gitlab' ? 42 : 1;
+    const repo = forge.kind === 'github' ? githubRepo(forge.url, forge.repo) : { id, path_with_namespace: forge.repo, full_name: forge.repo };
     return send(forge, res, call, 200, repo);
   }
   if (found.call === 'list') return send(forge, res, call, 200, listed(forge, url.searchParams).map((p) => shape(p, true)));
@@ -131,7 +136,8 @@ function answer(forge: StandInForge, req: http.IncomingMessage, res: http.Server
   try {
     body = JSON.parse(text) as Record<string, unknown>;
   } catch {
-    return send(forge, res, call, 400, forge.kind === 'github' ? { message: 'Problems parsing JSON', documentation_url: GITHUB_DOCS, status: '400' } : { message: 'bad JSON' });
+    const problem = forge.kind === 'github' ? { message: 'Problems parsing JSON', documentation_url: GITHUB_DOCS, status: '400' } : { message: 'bad JSON' };
+    return send(forge, res, call, 400, problem);
   }
   if (found.call === 'create') {
     const head = String((forge.kind === 'gitlab' ? body.source_branch : body.head) ?? '');
@@ -167,10 +173,12 @@ function duplicateBody(forge: StandInForge, open: StoredPull): unknown {
   const owner = forge.repo.split('/')[0];
   if (forge.kind === 'github') {
     const message = `A pull request already exists for ${owner}:${open.head}.`;
-    return { message: 'Validation Failed', errors: [{ resource: 'PullRequest', code: 'custom', message }], documentation_url: `${GITHUB_DOCS}#create-a-pull-request`, status: '422' };
+    const errors = [{ resource: 'PullRequest', code: 'custom', message }];
+    return { message: 'Validation Failed', errors, documentation_url: `${GITHUB_DOCS}#create-a-pull-request`, status: '422' };
   }
   if (forge.kind === 'gitlab') return { message: [`Another open merge request already exists for this source branch: !${open.number}`] };
-  const targets = `[id: ${3000 + open.number}, issue_id: ${open.number}, head_repo_id: 1, base_repo_id: 1, head_branch: ${open.head}, base_branch: ${open.base}]`;
+  const ids = `id: ${3000 + open.number}, issue_id: ${open.number}, head_repo_id: 1, base_repo_id: 1`;
+  const targets = `[${ids}, head_branch: ${open.head}, base_branch: ${open.base}]`;
   return { message: `pull request already exists for these targets ${targets}`, url: 'http://127.0.0.1/api/swagger' };
 }
 
@@ -193,17 +201,24 @@ function failureOf(forge: StandInForge): { status: number; body: unknown; header
     case 'unauthorized':
       return { status: 401, body: unauthorizedBody(forge.kind) };
     case 'forbidden':
-      return forge.kind === 'github'
-        ? { status: 403, body: { message: 'Resource not accessible by personal access token', documentation_url: GITHUB_DOCS, status: '403' } }
-        : { status: 403, body: forge.kind === 'gitlab' ? { message: '403 Forbidden' } : { message: 'token does not have at least one of required scope(s): [write:repository]', url: '' } };
+      if (forge.kind === 'github') {
+        return { status: 403, body: { message: 'Resource not accessible by personal access token', documentation_url: GITHUB_DOCS, status: '403' } };
+      }
+      if (forge.kind === 'gitlab') return { status: 403, body: { message: '403 Forbidden' } };
+      return { status: 403, body: { message: 'token does not have at least one of required scope(s): [write:repository]', url: '' } };
     case 'rate-limited':
       if (forge.kind === 'github') {
-        const headers = { 'x-ratelimit-limit': '5000', 'x-ratelimit-remaining': '0', 'x-ratelimit-used': '5000', 'x-ratelimit-reset': reset, 'x-ratelimit-resource': 'core' };
-        return { status: 403, body: { message: 'API rate limit exceeded for user ID 7.', documentation_url: 'https://docs.github.com/rest/rate-limit', status: '403' }, headers };
+        const headers = { 'x-ratelimit-limit': '5000', 'x-ratelimit-remaining': '0', 'x-ratelimit-used': '5000', 'x-ratelimit-reset': reset };
+        const body = { message: 'API rate limit exceeded for user ID 7.', documentation_url: 'https://docs.github.com/rest/rate-limit', status: '403' };
+        return { status: 403, body, headers: { ...headers, 'x-ratelimit-resource': 'core' } };
       }
       return { status: 429, body: 'Retry later\n', headers: { 'retry-after': '60', 'ratelimit-remaining': '0', 'ratelimit-reset': reset } };
     case 'too-many':
-      return { status: 429, body: forge.kind === 'github' ? { message: 'You have exceeded a secondary rate limit.', status: '429' } : 'Retry later\n', headers: { 'retry-after': '30' } };
+      return {
+        status: 429,
+        body: forge.kind === 'github' ? { message: 'You have exceeded a secondary rate limit.', status: '429' } : 'Retry later\n',
+        headers: { 'retry-after': '30' },
+      };
     case 'server-error':
       return { status: 502, body: forge.kind === 'gitlab' ? 'GitLab is not responding' : { message: 'Server Error' } };
     case 'huge':
