@@ -16,7 +16,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { ForgeKind } from '../../src/forge/forge.js';
 import { githubPull, githubRepo, giteaPull, gitlabMergeRequest, type StoredPull } from './stand-in-forge-shapes.js';
 
-export type ForgeMode = 'normal' | 'slow' | 'unauthorized' | 'forbidden' | 'rate-limited' | 'too-many' | 'server-error' | 'huge' | 'redirect';
+export type ForgeMode = 'normal' | 'slow' | 'unauthorized' | 'forbidden' | 'rate-limited' | 'too-many' | 'server-error' | 'huge' | 'redirect' | 'echo-token';
 
 export interface StandInForge {
   kind: ForgeKind;
@@ -223,6 +223,8 @@ function failureOf(forge: StandInForge): { status: number; body: unknown; header
       return { status: 502, body: forge.kind === 'gitlab' ? 'GitLab is not responding' : { message: 'Server Error' } };
     case 'huge':
       return { status: 200, body: `[${'{"pad":"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"},'.repeat(20_000)}{}]` };
+    case 'echo-token': // a careless proxy repeating the credential it refused
+      return { status: 400, body: { message: `credential ${forge.token} is not accepted here` } };
     case 'redirect':
       return { status: 302, body: '', headers: { location: 'http://127.0.0.2:9/elsewhere' } };
     default:
