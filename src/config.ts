@@ -3,6 +3,7 @@
  * default; src/main.ts (and `netcfg serve`, whose flags override these) is the only caller.
  */
 import { readFileSync } from 'node:fs';
+import { redactText } from './redact.js';
 import type { RelayerTarget } from './relayer/sync/relayer-client.js';
 import { DEFAULT_SYNC_INTERVAL_MS } from './relayer/sync/relayer-sync.js';
 import { parseTargetsFile } from './relayer/sync/targets-file.js';
@@ -10,6 +11,7 @@ import type { UrlPolicy } from './store/validation/url-rules.js';
 import { DEFAULT_HEAL, type HealOptions } from './probe/auto-heal.js';
 import { AllowListError, allowedLookup, parseAllowList } from './secret-refs-allowed.js';
 import { DEFAULT_TOKENS_GRACE_MS } from './access/tokens-follow.js';
+import { FORGE_KINDS, type ForgeSettings } from './forge/forge.js';
 
 export interface Config {
   host: string;
@@ -28,6 +30,8 @@ export interface Config {
   gitAuthor: { name: string; email: string };
   /** GIT_SYNC: follow the remote branch the clone's branch tracks, every GIT_SYNC_INTERVAL_MS; each remote command stopped after GIT_REMOTE_TIMEOUT_MS. */
   gitSync: { intervalMs: number; remoteTimeoutMs: number } | null;
+  /** GIT_PROPOSALS (with GIT_FORGE_URL, _REPO, _TOKEN): the forge changes are proposed on; GIT_PROPOSE_ONLY: every change is. null: off. */
+  proposals: (ForgeSettings & { proposeOnly: boolean }) | null;
   /** GIT_WEBHOOK_SECRET: the secret push webhooks are signed with; the webhook route exists only with it. */
   webhookSecret: string | undefined;
   /** RPC_PROBE_ON_PATCH: ask a PATCH's RPC URLs which chain they serve; `reject` refuses the wrong chain. */
@@ -153,6 +157,7 @@ export function configFromEnv(env: Env): Config {
     gitCommit: flag(env, 'GIT_COMMIT'),
     gitAuthor: { name: env.GIT_AUTHOR_NAME || 'netcfg', email: env.GIT_AUTHOR_EMAIL || 'netcfg@localhost' },
     gitSync: flag(env, 'GIT_SYNC') ? { intervalMs: int(env, 'GIT_SYNC_INTERVAL_MS', 5000, 100, 3_600_000), remoteTimeoutMs: int(env, 'GIT_REMOTE_TIMEOUT_MS', 10_000, 500, 120_000) } : null,
+    proposals: proposalsOf(env),
     webhookSecret: env.GIT_WEBHOOK_SECRET || undefined,
     probeOnPatch: oneOf(env, 'RPC_PROBE_ON_PATCH', ['off', 'warn', 'reject'] as const, 'off'),
     probeIntervalMs: env.RPC_PROBE_INTERVAL_MS ? int(env, 'RPC_PROBE_INTERVAL_MS', 60_000, 1000, 86_400_000) : null,
@@ -167,6 +172,47 @@ export function configFromEnv(env: Env): Config {
       keepAliveMs: int(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
     },
   };
+}
+
+/** GitHub's and Gitea's `owner/name`; GitLab's project path, with its subgroups. */
+const REPO_SHAPE = { two: /^[\w.-]+\/[\w.-]+$/, path: /^[\w.-]+(\/[\w.-]+)+$/ };
+
+/** GIT_PROPOSALS and its companions, each wrong or missing one refused in its own sentence; the token never shown. */
+function proposalsOf(env: Env): Config['proposals'] {
+  const proposeOnly = flag(env, 'GIT_PROPOSE_ONLY');
+  if (!env.GIT_PROPOSALS) {
+    if (proposeOnly) {
+      throw new ConfigError('GIT_PROPOSE_ONLY needs GIT_PROPOSALS: without a forge to propose on, every change would go straight to the branch.');
+    }
+    return null;
+  }
+  const kind = oneOf(env, 'GIT_PROPOSALS', FORGE_KINDS, 'github');
+  if (!flag(env, 'GIT_SYNC')) throw new ConfigError('GIT_PROPOSALS needs GIT_SYNC: a proposal is a branch pushed to the remote netcfg follows.');
+  const url = (env.GIT_FORGE_URL ?? '').trim().replace(/\/+$/, '');
+  const example = { github: 'https://api.github.com', gitlab: 'https://gitlab.example/api/v4', gitea: 'https://gitea.example/api/v1' }[kind];
+  if (url === '') throw new ConfigError(`GIT_PROPOSALS=${kind} needs GIT_FORGE_URL, the forge's API root (such as ${example}).`);
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError(`GIT_FORGE_URL must be the forge's http(s) API root (such as ${example}); got "${redactText(url)}".`);
+  }
+  if (!['http:', 'https:'].includes(parsed.protocol) || parsed.username || parsed.password || parsed.search || parsed.hash) {
+    const root = `the forge's http(s) API root without credentials, query or fragment (such as ${example})`;
+    throw new ConfigError(`GIT_FORGE_URL must be ${root}; got "${redactText(url)}".`);
+  }
+  const repo = (env.GIT_FORGE_REPO ?? '').trim().replace(/^\/+|\/+$/g, '');
+  if (!(kind === 'gitlab' ? REPO_SHAPE.path : REPO_SHAPE.two).test(repo)) {
+    const shape = kind === 'gitlab' ? "the project's path (group/name, or group/subgroup/name)" : 'owner/name';
+    throw new ConfigError(`GIT_FORGE_REPO must be ${shape}; got "${env.GIT_FORGE_REPO ?? ''}".`);
+  }
+  const token = (env.GIT_FORGE_TOKEN ?? '').trim();
+  if (token === '') throw new ConfigError(`GIT_PROPOSALS=${kind} needs GIT_FORGE_TOKEN, the forge's token (docs/proposals.md says which rights it needs).`);
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+  if (/[\s\u0000-\u001f\u007f]/.test(token)) {
+    throw new ConfigError('GIT_FORGE_TOKEN holds whitespace or control characters inside it, which no HTTP header can carry.');
+  }
+  return { kind, url: parsed.href.replace(/\/+$/, ''), repo, token, proposeOnly };
 }
 
 /** RPC_AUTO_DISABLE's settings; its decisions are commits, so it needs the live prober and GIT_COMMIT or GIT_SYNC. */

@@ -25,6 +25,8 @@ export type ErrorCode =
   | 'LOCK_TIMEOUT'
   | 'STORAGE_UNAVAILABLE'
   | 'GIT_REMOTE_UNAVAILABLE'
+  | 'FORGE_UNAVAILABLE'
+  | 'FORGE_REFUSED'
   | 'NOT_READY'
   | 'INTERNAL';
 
@@ -38,6 +40,8 @@ export interface NetcfgErrorOptions {
   details?: ErrorDetail[];
   /** The network's current ETag, where the client needs it (a 412, a write whose folder sync failed). */
   etag?: string;
+  /** Seconds the caller should wait before retrying, where the far side (a rate-limiting forge) said so. */
+  retryAfterSeconds?: number;
   cause?: unknown;
 }
 
@@ -45,6 +49,7 @@ export class NetcfgError extends Error {
   readonly code: ErrorCode;
   readonly details: ErrorDetail[] | undefined;
   readonly etag: string | undefined;
+  readonly retryAfterSeconds: number | undefined;
 
   constructor(code: ErrorCode, message: string, options: NetcfgErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -52,5 +57,6 @@ export class NetcfgError extends Error {
     this.code = code;
     this.details = options.details;
     this.etag = options.etag;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }

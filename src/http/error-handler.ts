@@ -37,6 +37,8 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   LOCK_TIMEOUT: 503,
   STORAGE_UNAVAILABLE: 503,
   GIT_REMOTE_UNAVAILABLE: 503,
+  FORGE_UNAVAILABLE: 503,
+  FORGE_REFUSED: 502,
   NOT_READY: 503,
 };
 
@@ -91,6 +93,7 @@ export function respondWithError(ctx: Context, caught: unknown, log: Logger): vo
   const status = STATUS_OF[err.code];
   ctx.status = status;
   if (err.etag !== undefined) ctx.set('ETag', err.etag);
+  if (err.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(err.retryAfterSeconds));
   if (status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="netcfg"');
   ctx.type = 'application/json';
   ctx.body = JSON.stringify({

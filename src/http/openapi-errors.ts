@@ -36,6 +36,8 @@ const ERROR_EXAMPLES: Partial<Record<ErrorCode, string>> = {
   PRECONDITION_REQUIRED: 'This server requires If-Match on PATCH.',
   STORAGE_UNAVAILABLE: 'The disk refused to write evm/sepolia.yaml (ENOSPC); the file is unchanged.',
   GIT_REMOTE_UNAVAILABLE: 'The change could not be pushed to origin/main (unable to connect); nothing was changed, retry later.',
+  FORGE_UNAVAILABLE: 'GitHub (https://api.github.com) is rate-limiting the token (403); retry in 60 s.',
+  FORGE_REFUSED: 'GitHub (https://api.github.com) refused the token (401: Bad credentials); check GIT_FORGE_TOKEN.',
   ROUTE_NOT_FOUND: 'No route GET /nope.',
   METHOD_NOT_ALLOWED: 'DELETE is not allowed on /api/v1/networks; use HEAD, GET.',
   INTERNAL: 'Something went wrong inside netcfg; the error has been logged.',
