@@ -25,6 +25,8 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   FORBIDDEN: 403,
   NETWORK_NOT_FOUND: 404,
   ROUTE_NOT_FOUND: 404,
+  RELAYER_NOT_FOUND: 404,
+  NOT_LEASE_HOLDER: 409,
   METHOD_NOT_ALLOWED: 405,
   FILE_INVALID: 409,
   PRECONDITION_FAILED: 412,
@@ -37,6 +39,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   STORAGE_UNAVAILABLE: 503,
   GIT_REMOTE_UNAVAILABLE: 503,
   NOT_READY: 503,
+  LOOP_DETECTED: 508,
 };
 
 interface HttpishError extends Error {

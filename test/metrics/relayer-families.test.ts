@@ -31,11 +31,11 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { name: 'in-step', holds: (s) => s, state: 'in_sync', networks: { in_sync: 2, drifted: 0, missing: 0, failing: 0, extra: 0 }, patches: 0 },
-  { name: 'drifted-then-set-back', holds: (s) => s.map((n) => (n.id === 'evm:sepolia' ? { ...n, rpc_urls: [{ url: 'https://drift.example.com', weight: 100 }] } : n)), state: 'in_sync', networks: { in_sync: 2, drifted: 0, missing: 0, failing: 0, extra: 0 }, patches: 1 },
-  { name: 'lacks-one', holds: (s) => [...s.filter((n) => n.id !== 'evm:holesky'), { id: 'evm:only-here', rpc_urls: [{ url: 'https://x.example.com', weight: 100 }] }], state: 'missing', networks: { in_sync: 1, drifted: 0, missing: 1, failing: 0, extra: 1 }, patches: 0 },
-  { name: 'refuses-the-fix', holds: (s) => s.map((n) => (n.id === 'evm:sepolia' ? { ...n, rpc_urls: [{ url: 'https://drift.example.com', weight: 100 }] } : n)), mode: 'refuse-patch', state: 'failing', networks: { in_sync: 1, drifted: 0, missing: 0, failing: 1, extra: 0 }, patches: 1 },
-  { name: 'broken-inside', holds: (s) => s, mode: 'error500', state: 'failing', networks: { in_sync: 2, drifted: 0, missing: 0, failing: 0, extra: 0 }, patches: 0 },
+  { name: 'in-step', holds: (s) => s, state: 'in_sync', networks: { in_sync: 2, drifted: 0, stale: 0, missing: 0, failing: 0, extra: 0 }, patches: 0 },
+  { name: 'drifted-then-set-back', holds: (s) => s.map((n) => (n.id === 'evm:sepolia' ? { ...n, rpc_urls: [{ url: 'https://drift.example.com', weight: 100 }] } : n)), state: 'in_sync', networks: { in_sync: 2, drifted: 0, stale: 0, missing: 0, failing: 0, extra: 0 }, patches: 1 },
+  { name: 'lacks-one', holds: (s) => [...s.filter((n) => n.id !== 'evm:holesky'), { id: 'evm:only-here', rpc_urls: [{ url: 'https://x.example.com', weight: 100 }] }], state: 'missing', networks: { in_sync: 1, drifted: 0, stale: 0, missing: 1, failing: 0, extra: 1 }, patches: 0 },
+  { name: 'refuses-the-fix', holds: (s) => s.map((n) => (n.id === 'evm:sepolia' ? { ...n, rpc_urls: [{ url: 'https://drift.example.com', weight: 100 }] } : n)), mode: 'refuse-patch', state: 'failing', networks: { in_sync: 1, drifted: 0, stale: 0, missing: 0, failing: 1, extra: 0 }, patches: 1 },
+  { name: 'broken-inside', holds: (s) => s, mode: 'error500', state: 'failing', networks: { in_sync: 2, drifted: 0, stale: 0, missing: 0, failing: 0, extra: 0 }, patches: 0 },
 ];
 
 describe('metrics: the relayer sync per relayer (stand-in relayers on loopback)', function () {
