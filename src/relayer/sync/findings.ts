@@ -66,9 +66,9 @@ export class FindingsLog {
     return [...this.open.values()].filter((f) => f.network === network);
   }
 
-  /** Every network with an open finding. */
+  /** Every network with an open finding about it (not `extra`: those are about the relayer's own networks). */
   openNetworks(): Set<string> {
-    return new Set([...this.open.values()].flatMap((f) => (f.network === null ? [] : [f.network])));
+    return new Set([...this.open.values()].flatMap((f) => (f.network === null || f.kind === 'extra' ? [] : [f.network])));
   }
 
   /** Newest first. */

@@ -11,7 +11,8 @@ import type { ClientOptions, PassBudget, RelayerTarget } from './relayer-client.
 import type { DesiredState, SyncLog } from './desired-state.js';
 import type { Finding } from './findings.js';
 import type { TargetDetail, TargetStatus } from './target-status.js';
-import { ALWAYS_SPEAKS, TargetWorker, type Speaker } from './target-worker.js';
+import { TargetWorker } from './target-worker.js';
+import { ALWAYS_SPEAKS, type Speaker } from './speaker.js';
 
 export interface RelayerSyncOptions extends Omit<ClientOptions, 'instanceId'>, Partial<PassBudget> {
   /** RELAYER_SYNC_INTERVAL_MS: how often each relayer is compared with the folder. */

@@ -1,43 +1,34 @@
 /**
- * One relayer kept in sync, the way Argo CD keeps a cluster: the desired state is what netcfg
- * serves (every field the relayer answers), the live state is what the relayer answers, and every
- * difference is shown, kept as a finding, and closed where the relayer's API can close it.
- * - A change of a served network queues it; one PATCH at a time takes the newest value when it is
- *   sent, so changes that arrive while one is in flight are coalesced.
- * - A pass (on this relayer's own timer) lists the relayer, brings what is served up to date, and
- *   compares each network in scope: rpc_urls differing is drift (set back, unless self_heal is off);
- *   another field differing is stale (its API cannot change it); absent is missing; one only the
- *   relayer has is extra, left alone.
- * - Nothing is listed or sent while the speaker (the lease) does not hold. Every text the relayer
- *   answered is scrubbed of its key and any secret value before it is kept. Nothing throws out.
+ * One relayer kept in sync, the way Argo CD keeps a cluster: the desired state is what netcfg serves
+ * (every field the relayer answers), the live state is what the relayer answers, and every difference
+ * is shown, kept as a finding (ledger.ts), and closed where the relayer's API can close it. A change
+ * of a served network queues it; one PATCH at a time takes the newest value, so changes in flight are
+ * coalesced. A pass, on this relayer's own timer, lists it, brings what is served up to date and
+ * compares each network in scope (compare.ts): drift is set back unless self_heal is off; stale,
+ * missing and extra are reported. Nothing is listed or sent while the speaker (the lease) does not
+ * hold; every text the relayer answered is scrubbed of its key and secrets first. Nothing throws out.
  */
-import { isDeepStrictEqual } from 'node:util';
 import { listNetworks, patchRpcUrls, RelayerCallError, type ClientOptions, type PassBudget, type RelayerTarget } from './relayer-client.js';
 import type { DesiredState, SyncLog } from './desired-state.js';
-import { ANSWERED_FIELDS } from '../format/relayer-form.js';
-import { FindingsLog, type Finding, type FindingDetail, type FindingKind } from './findings.js';
+import { compareNetwork } from './compare.js';
+import type { Finding, FindingKind } from './findings.js';
+import { NetworkLedger } from './ledger.js';
+import { ALWAYS_SPEAKS, type Speaker } from './speaker.js';
 import { keyScrubber } from './scrub.js';
 import { reloadRemedy, type LastPass, type NetworkStatus, type TargetDetail, type TargetState, type TargetStatus } from './target-status.js';
 import { inScope } from './targets-file.js';
 
 export type { NetworkState, NetworkStatus, TargetState, TargetStatus } from './target-status.js';
 
-/** Whether this replica speaks to the relayers now (the lease: sync-lease's), and who does. */
-export interface Speaker {
-  holds(): boolean;
-  view?(): { holder: string | null; this_replica: string; expires_at: string | null };
-}
-export const ALWAYS_SPEAKS: Speaker = { holds: () => true };
+export { ALWAYS_SPEAKS, type Speaker } from './speaker.js';
 
 export type WorkerOptions = ClientOptions & PassBudget & { intervalMs: number };
 export type StateListener = (status: TargetStatus, finding?: Finding) => void;
 
 export class TargetWorker {
-  private readonly networks = new Map<string, NetworkStatus>();
   private readonly queued = new Set<string>();
-  private readonly findings = new FindingsLog();
+  private readonly ledger: NetworkLedger;
   private readonly scrub: (text: string) => string;
-  private extra: string[] = [];
   private lastPass: LastPass | null = null;
   private lastGoodPass: Date | null = null;
   private countsAt: Date | null = null;
@@ -51,8 +42,6 @@ export class TargetWorker {
   private pushing: Promise<void> | null = null;
   private timer: NodeJS.Timeout | undefined;
   private running = false;
-  /** Findings of a pass in progress: told once it ends, with the status it ended in. */
-  private held: Finding[] | null = null;
   private closed = false;
 
   constructor(
@@ -65,6 +54,7 @@ export class TargetWorker {
   ) {
     const scrubKey = keyScrubber(target.apiKey);
     this.scrub = (text) => scrubKey(desired.hide(text));
+    this.ledger = new NetworkLedger((finding) => onState(this.status(), finding));
   }
 
   get name(): string {
@@ -112,13 +102,13 @@ export class TargetWorker {
     await this.desired.refresh().catch(() => undefined); // a failed pull is readiness' to show
     this.failures = 0;
     this.pointsAtSelf = false;
-    this.held = [];
-    if (this.lastError !== null) this.tell(this.findings.resolve(null, 'failing'));
+    this.ledger.hold();
+    if (this.lastError !== null) this.ledger.noteFailure(null);
     this.lastError = null;
     const wanted = this.desired.ids().filter((id) => inScope(this.target, id));
     const wantedSet = new Set(wanted);
-    this.noteExtra([...live.networks.keys()].filter((id) => !wantedSet.has(id) && inScope(this.target, id)).sort());
-    for (const id of new Set([...this.networks.keys(), ...this.findings.openNetworks()])) if (!wantedSet.has(id)) this.settle(id, []);
+    this.ledger.noteExtra([...live.networks.keys()].filter((id) => !wantedSet.has(id) && inScope(this.target, id)).sort());
+    for (const id of new Set([...this.ledger.networks.keys(), ...this.ledger.findings.openNetworks()])) if (!wantedSet.has(id)) this.ledger.settle(id, []);
     let compared = 0;
     for (const id of wanted) {
       const rpcUrls = this.desired.rpcUrlsOf(id);
@@ -126,63 +116,29 @@ export class TargetWorker {
       compared++;
       const want = this.desired.relayerFormOf(id) ?? { rpc_urls: rpcUrls };
       const held = live.networks.get(id);
-      if (held === undefined) this.settle(id, ['missing'], { id, state: 'missing', error: `${this.target.name} has no network ${id}; ${reloadRemedy(this.target.name)}` });
+      if (held === undefined) this.ledger.settle(id, ['missing'], { id, state: 'missing', error: `${this.target.name} has no network ${id}; ${reloadRemedy(this.target.name)}` });
       else this.compare(id, held, want);
     }
     this.lastGoodPass = this.countsAt = new Date();
     done(live.pages, live.bytes, compared, null);
     this.report(before);
-    const found = this.held;
-    this.held = null;
-    for (const finding of found) this.tell(finding);
+    this.ledger.release();
     this.kick();
   }
 
-  /** One network's answered fields against netcfg's: drift (rpc_urls), stale (any other), or in sync. */
+  /** One network's answered fields against netcfg's: drift (rpc_urls, set back unless self_heal is off), stale (any other), or in sync. */
   private compare(id: string, held: Record<string, unknown>, want: Record<string, unknown>): void {
-    const fields = ANSWERED_FIELDS.filter((f) => (f in want || f in held) && !isDeepStrictEqual(held[f], want[f]));
-    if (fields.length === 0) return void this.settle(id, []);
-    const shown = (from: Record<string, unknown>, keys: string[]): Record<string, unknown> =>
-      JSON.parse(this.scrub(JSON.stringify(Object.fromEntries(keys.map((k) => [k, from[k] ?? null]))))) as Record<string, unknown>;
-    const drift = fields.includes('rpc_urls');
-    const stale = fields.filter((f) => f !== 'rpc_urls');
     const heal = this.target.selfHeal !== false;
-    const kinds: FindingKind[] = [...(drift ? (['drift'] as const) : []), ...(stale.length > 0 ? (['stale'] as const) : [])];
-    const remedy = stale.length > 0 ? `${stale.join(', ')} differ on ${this.target.name}; ${reloadRemedy(this.target.name)}` : undefined;
-    const status: NetworkStatus = { id, state: drift ? 'drifted' : 'stale', fields, relayer: shown(held, fields), netcfg: shown(want, fields), ...(remedy ? { error: remedy } : {}) };
-    const details: Partial<Record<FindingKind, FindingDetail>> = {
-      drift: { fields: ['rpc_urls'], relayer_value: shown(held, ['rpc_urls']).rpc_urls, netcfg_value: shown(want, ['rpc_urls']).rpc_urls, sent: heal ? shown(want, ['rpc_urls']).rpc_urls : null },
-      stale: { fields: stale, relayer_value: shown(held, stale), netcfg_value: shown(want, stale), sent: null },
-    };
-    const newDrift = this.settle(id, kinds, status, details).includes('drift');
-    if (drift && newDrift) this.log.warn({ relayer: this.target.name, network: id, self_heal: heal }, heal ? "relayer sync: drift found, setting it back to the folder's rpc_urls" : 'relayer sync: drift found, left in place (self_heal: false)');
-    if (drift && heal) this.queued.add(id);
-  }
-
-  /** Sets a network's status and its open findings to `kinds`: the others resolved. Returns the kinds newly found. */
-  private settle(id: string, kinds: FindingKind[], status?: NetworkStatus, details: Partial<Record<FindingKind, FindingDetail>> = {}): FindingKind[] {
-    if (status) this.networks.set(id, status);
-    else this.networks.delete(id);
-    for (const open of this.findings.openOf(id)) if (!kinds.includes(open.kind)) this.tell(this.findings.resolve(id, open.kind));
-    const found: FindingKind[] = [];
-    for (const kind of kinds) {
-      const detail = details[kind] ?? { fields: [], relayer_value: status?.error ?? null, netcfg_value: null, sent: null };
-      const { found: f } = this.findings.note(id, kind, detail);
-      if (f) found.push(kind);
-      this.tell(f);
-    }
-    return found;
-  }
-
-  private noteExtra(extra: string[]): void {
-    for (const id of this.extra) if (!extra.includes(id)) this.tell(this.findings.resolve(id, 'extra'));
-    for (const id of extra) this.tell(this.findings.note(id, 'extra', { fields: [], relayer_value: null, netcfg_value: null, sent: null }).found);
-    this.extra = extra;
+    const { kinds, status, details } = compareNetwork(id, held, want, { relayer: this.target.name, selfHeal: heal, show: this.scrub });
+    const found = this.ledger.settle(id, kinds, status, details);
+    if (!kinds.includes('drift')) return;
+    if (found.includes('drift')) this.log.warn({ relayer: this.target.name, network: id, self_heal: heal }, heal ? "relayer sync: drift found, setting it back to the folder's rpc_urls" : 'relayer sync: drift found, left in place (self_heal: false)');
+    if (heal) this.queued.add(id);
   }
 
   status(): TargetStatus {
-    const counts = { in_sync: 0, drifted: 0, stale: 0, missing: 0, failing: 0, extra: this.extra.length };
-    for (const id of this.desired.ids()) if (inScope(this.target, id)) counts[this.networks.get(id)?.state ?? 'in_sync']++;
+    const counts = { in_sync: 0, drifted: 0, stale: 0, missing: 0, failing: 0, extra: this.ledger.extra.length };
+    for (const id of this.desired.ids()) if (inScope(this.target, id)) counts[this.ledger.networks.get(id)?.state ?? 'in_sync']++;
     const state = this.state();
     return {
       name: this.target.name,
@@ -197,15 +153,15 @@ export class TargetWorker {
       counts,
       counts_at: this.countsAt?.toISOString() ?? null,
       patches_sent: this.patchesSent,
-      findings_opened: this.findings.counts(),
-      networks: [...this.networks.values()].sort((a, b) => (a.id < b.id ? -1 : 1)),
-      extra: this.extra,
+      findings_opened: this.ledger.findings.counts(),
+      networks: [...this.ledger.networks.values()].sort((a, b) => (a.id < b.id ? -1 : 1)),
+      extra: this.ledger.extra,
       ...(this.speaker.view ? { lease: this.speaker.view() } : {}),
     };
   }
 
   detail(): TargetDetail {
-    return { ...this.status(), findings: this.findings.list() };
+    return { ...this.status(), findings: this.ledger.findings.list() };
   }
 
   /** Stops its timer and retries and resolves once no call is in flight. */
@@ -219,7 +175,7 @@ export class TargetWorker {
     if (!this.speaker.holds()) return 'standby';
     if (this.lastError !== null) return 'failing';
     if (this.lastGoodPass === null) return 'pending';
-    const states = new Set([...this.networks.values()].map((n) => n.state));
+    const states = new Set([...this.ledger.networks.values()].map((n) => n.state));
     for (const s of ['failing', 'drifted', 'stale', 'missing'] as const) if (states.has(s)) return s;
     return 'in_sync';
   }
@@ -255,9 +211,9 @@ export class TargetWorker {
       } catch (err) {
         const missing = err instanceof RelayerCallError && err.failure === 'not_found';
         const message = this.scrub((err as Error).message);
-        if (missing) this.settle(id, ['missing'], { id, state: 'missing', error: `${message}; ${reloadRemedy(this.target.name)}` });
+        if (missing) this.ledger.settle(id, ['missing'], { id, state: 'missing', error: `${message}; ${reloadRemedy(this.target.name)}` });
         else {
-          this.settle(id, ['failing', ...this.findings.openOf(id).map((f) => f.kind).filter((k) => k !== 'failing')], { id, state: 'failing', error: message });
+          this.ledger.settle(id, ['failing', ...this.ledger.findings.openOf(id).map((f) => f.kind).filter((k) => k !== 'failing')], { id, state: 'failing', error: message });
           this.failed(err, id);
         }
       }
@@ -267,11 +223,11 @@ export class TargetWorker {
 
   /** rpc_urls set: drift closed; what else differs stays stale. */
   private sent(id: string): void {
-    const current = this.networks.get(id);
+    const current = this.ledger.networks.get(id);
     const stale = (current?.fields ?? []).filter((f) => f !== 'rpc_urls');
-    const kinds = this.findings.openOf(id).some((f) => f.kind === 'stale') && stale.length > 0 ? (['stale'] as FindingKind[]) : [];
+    const kinds = this.ledger.findings.openOf(id).some((f) => f.kind === 'stale') && stale.length > 0 ? (['stale'] as FindingKind[]) : [];
     const pick = (v: unknown): unknown => Object.fromEntries(stale.map((f) => [f, (v as Record<string, unknown>)[f]]));
-    this.settle(id, kinds, kinds.length === 0 ? undefined : { ...(current as NetworkStatus), state: 'stale', fields: stale, relayer: pick(current?.relayer), netcfg: pick(current?.netcfg) });
+    this.ledger.settle(id, kinds, kinds.length === 0 ? undefined : { ...(current as NetworkStatus), state: 'stale', fields: stale, relayer: pick(current?.relayer), netcfg: pick(current?.netcfg) });
     this.failures = 0;
     if (this.lastError === null) this.countsAt = new Date();
   }
@@ -283,17 +239,12 @@ export class TargetWorker {
       this.lastError = message;
       this.pointsAtSelf = err instanceof RelayerCallError && err.failure === 'self';
       if (this.pointsAtSelf) this.queued.clear();
-      this.tell(this.findings.note(null, 'failing', { fields: [], relayer_value: message, netcfg_value: null, sent: null }).found);
+      this.ledger.noteFailure(message);
     }
     this.log.warn({ relayer: this.target.name, network: id, error: message }, 'relayer sync: call failed');
     this.failures++;
     if (id !== undefined) this.schedule(Math.min(this.options.intervalMs, 500 * 2 ** Math.min(this.failures, 10)));
     return message;
-  }
-
-  private tell(finding: Finding | null): void {
-    if (finding && this.held) this.held.push(finding);
-    else if (finding) this.onState(this.status(), { ...finding });
   }
 
   private report(before: TargetState): void {
