@@ -40,6 +40,8 @@ export interface TargetStatus {
   /** RELAYER_SYNC_INTERVAL_MS: readiness counts a bad state as lasting past it. */
   interval_ms: number;
   self_heal: boolean;
+  /** The globs of ids it takes (RELAYER_SYNC_FILE's `networks`); null: every network of its families. */
+  scope: string[] | null;
   /** The last pass that listed the relayer and compared it. */
   last_pass_at: string | null;
   last_pass: LastPass | null;

@@ -130,7 +130,10 @@ export class TargetWorker {
   private compare(id: string, held: Record<string, unknown>, want: Record<string, unknown>): void {
     const heal = this.target.selfHeal !== false;
     const { kinds, status, details } = compareNetwork(id, held, want, { relayer: this.target.name, selfHeal: heal, show: this.scrub });
-    const found = this.ledger.settle(id, kinds, status, details);
+    // Its last PATCH was refused and the drift remains: still failing until one is taken (one finding, not one per retry).
+    const failing = this.ledger.networks.get(id);
+    const refused = heal && kinds.includes('drift') && failing?.state === 'failing';
+    const found = refused ? this.ledger.settle(id, [...kinds, 'failing'], { ...(status as NetworkStatus), state: 'failing', error: failing.error as string }, details) : this.ledger.settle(id, kinds, status, details);
     if (!kinds.includes('drift')) return;
     if (found.includes('drift')) this.log.warn({ relayer: this.target.name, network: id, self_heal: heal }, heal ? "relayer sync: drift found, setting it back to the folder's rpc_urls" : 'relayer sync: drift found, left in place (self_heal: false)');
     if (heal) this.queued.add(id);
@@ -147,6 +150,7 @@ export class TargetWorker {
       state_since: (state === this.shownState ? this.stateSince : new Date()).toISOString(),
       interval_ms: this.options.intervalMs,
       self_heal: this.target.selfHeal !== false,
+      scope: this.target.networks,
       last_pass_at: this.lastGoodPass?.toISOString() ?? null,
       last_pass: this.lastPass,
       last_error: this.lastError,
