@@ -91,6 +91,10 @@ describe('http: operators in control of the relayer sync (real server, stand-in 
     expect(detail.data.findings[0]?.resolved_at).to.be.a('string');
     expect(detail.data.findings[0]?.sent).to.deep.equal([{ url: 'https://sepolia-a.example.com/', weight: 100 }]);
     expect((await fetch(`${url}/api/v1/relayers/eu`, { headers: AS(READER) })).status).to.equal(403);
+    relayer.mode = 'error500';
+    const failing = (await (await syncNow()).json()) as { data: { state: string; counts: Record<string, number>; counts_at: string; last_pass_at: string } };
+    expect(failing.data).to.deep.include({ state: 'failing', counts_at: failing.data.last_pass_at, counts: { in_sync: 2, drifted: 0, stale: 0, missing: 0, failing: 0, extra: 0 } });
+    expect(Date.parse(failing.data.counts_at), 'the counts are as of the last good pass').to.be.below(Date.now());
   });
 
   it('a replica that does not hold the lease lists nothing (standby) and answers sync now with 409 naming the holder', async () => {

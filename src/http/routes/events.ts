@@ -82,7 +82,8 @@ export function eventRoutes(router: Router, store: NetworkStore, guard: Guard, o
     };
     const offIndex = store.subscribe((change) => sees(change.id) && send(frame(change)));
     const offRpc = options.rpcHealth?.onChange((change) => sees(change.id) && send(rpcHealthFrame(change)));
-    const offRelayers = hearsRelayers ? options.relayers?.onChange((status, finding) => send(relayerSyncFrame(status, finding))) : undefined;
+    const offRelayers = hearsRelayers ? options.relayers?.onChange((status) => send(relayerSyncFrame(status))) : undefined;
+    const offFindings = hearsRelayers ? options.relayers?.onFinding((status, finding) => send(relayerSyncFrame(status, finding))) : undefined;
     const heartbeat = setInterval(() => send(`: heartbeat ${Date.now()}\n\n`), options.heartbeatMs);
     let ended = false;
     const end = (): void => {
@@ -91,6 +92,7 @@ export function eventRoutes(router: Router, store: NetworkStore, guard: Guard, o
       offIndex();
       offRpc?.();
       offRelayers?.();
+      offFindings?.();
       clearInterval(heartbeat);
       options.shutdown.removeEventListener('abort', end);
       stream.end();

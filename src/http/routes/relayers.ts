@@ -22,7 +22,8 @@ export interface RelayersView {
   detail(name: string): TargetDetail | null;
   passOne(name: string): Promise<TargetDetail | null>;
   speaking(): { holds: boolean; holder: string | null };
-  onChange(listener: (status: TargetStatus, finding?: Finding) => void): () => void;
+  onChange(listener: (status: TargetStatus) => void): () => void;
+  onFinding(listener: (status: TargetStatus, finding: Finding) => void): () => void;
 }
 
 const shown = <T extends TargetStatus>(status: T): T => ({ ...status, url: redactUrl(status.url) });

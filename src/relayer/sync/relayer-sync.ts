@@ -31,7 +31,8 @@ export const DEFAULT_PASS_BUDGET: PassBudget = { maxPassBytes: 64 * 1024 * 1024,
 
 export class RelayerSync {
   private readonly workers: TargetWorker[];
-  private readonly listeners = new Set<(status: TargetStatus, finding?: Finding) => void>();
+  private readonly listeners = new Set<(status: TargetStatus) => void>();
+  private readonly findingListeners = new Set<(status: TargetStatus, finding: Finding) => void>();
   private unsubscribe: (() => void) | null = null;
   private readonly speaker: Speaker;
 
@@ -42,7 +43,8 @@ export class RelayerSync {
   ) {
     this.speaker = options.speaker ?? ALWAYS_SPEAKS;
     const worker = { ...DEFAULT_PASS_BUDGET, ...options, instanceId: options.instanceId ?? INSTANCE_ID };
-    const tell = (status: TargetStatus, finding?: Finding): void => this.listeners.forEach((l) => l(status, finding));
+    const tell = (status: TargetStatus, finding?: Finding): void =>
+      finding ? this.findingListeners.forEach((l) => l(status, finding)) : this.listeners.forEach((l) => l(status));
     this.workers = targets.map((t) => new TargetWorker(t, desired, worker, options.log, tell, this.speaker));
   }
 
@@ -78,10 +80,16 @@ export class RelayerSync {
     return this.workers.find((w) => w.name === name)?.detail() ?? null;
   }
 
-  /** Hears a relayer's new state as it changes, and each finding as it is found or resolved; returns the way to stop. */
-  onChange(listener: (status: TargetStatus, finding?: Finding) => void): () => void {
+  /** Hears a relayer's new state as it changes; returns the way to stop. */
+  onChange(listener: (status: TargetStatus) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Hears each finding as it is found or resolved, with its relayer's status then; returns the way to stop. */
+  onFinding(listener: (status: TargetStatus, finding: Finding) => void): () => void {
+    this.findingListeners.add(listener);
+    return () => this.findingListeners.delete(listener);
   }
 
   async close(): Promise<void> {

@@ -105,7 +105,8 @@ describe('relayer/sync: limits a relayer cannot pass (stand-ins and a front on l
     f.quirk = 'echoAuth';
     const s = startSync([{ name: 'echo', url: f.url }]);
     const heard: string[] = [];
-    s.onChange((status, finding) => heard.push(JSON.stringify([status, finding])));
+    s.onChange((status) => heard.push(JSON.stringify(status)));
+    s.onFinding((status, finding) => heard.push(JSON.stringify([status, finding])));
     await within(s.passNow(), 5000, 'a pass');
     const status = s.status()[0] as TargetStatus;
     expect(status.last_error).to.include('failed (502): upstream refused request with Bearer ***');
