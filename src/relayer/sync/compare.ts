@@ -16,6 +16,11 @@ export interface Difference {
   details: Partial<Record<FindingKind, FindingDetail>>;
 }
 
+/** Why stale fields stay: what only a reload of the relayer's files changes. */
+export function staleSentence(fields: string[], relayer: string): string {
+  return `${fields.join(', ')} ${fields.length === 1 ? 'differs' : 'differ'} on ${relayer}; ${reloadRemedy(relayer)}`;
+}
+
 export function compareNetwork(
   id: string,
   held: Record<string, unknown>,
@@ -29,7 +34,7 @@ export function compareNetwork(
   const drift = fields.includes('rpc_urls');
   const stale = fields.filter((f) => f !== 'rpc_urls');
   const kinds: FindingKind[] = [...(drift ? (['drift'] as const) : []), ...(stale.length > 0 ? (['stale'] as const) : [])];
-  const remedy = stale.length > 0 ? { error: `${stale.join(', ')} ${stale.length === 1 ? 'differs' : 'differ'} on ${on.relayer}; ${reloadRemedy(on.relayer)}` } : {};
+  const remedy = stale.length > 0 ? { error: staleSentence(stale, on.relayer) } : {};
   const status: NetworkStatus = { id, state: drift ? 'drifted' : 'stale', fields, relayer: shown(held, fields), netcfg: shown(want, fields), ...remedy };
   const urls = { relayer: shown(held, ['rpc_urls']).rpc_urls, netcfg: shown(want, ['rpc_urls']).rpc_urls };
   return {

@@ -6,6 +6,7 @@
  */
 import { FindingsLog, type Finding, type FindingDetail, type FindingKind } from './findings.js';
 import type { NetworkStatus } from './target-status.js';
+import { staleSentence } from './compare.js';
 
 const NOTHING: FindingDetail = { fields: [], relayer_value: null, netcfg_value: null, sent: null };
 
@@ -15,7 +16,10 @@ export class NetworkLedger {
   extra: string[] = [];
   private held: Finding[] | null = null;
 
-  constructor(private readonly told: (finding: Finding) => void) {}
+  constructor(
+    private readonly relayer: string,
+    private readonly told: (finding: Finding) => void,
+  ) {}
 
   /** From now until `release`, findings wait (a pass in progress). */
   hold(): void {
@@ -48,6 +52,15 @@ export class NetworkLedger {
       this.tell(f);
     }
     return found;
+  }
+
+  /** The relayer took netcfg's rpc_urls for `id`: drift (and a refusal) closed; what else differs stays stale. */
+  rpcUrlsTaken(id: string): void {
+    const current = this.networks.get(id);
+    const stale = (current?.fields ?? []).filter((f) => f !== 'rpc_urls');
+    if (!current || stale.length === 0 || !this.findings.openOf(id).some((f) => f.kind === 'stale')) return void this.settle(id, []);
+    const pick = (v: unknown): Record<string, unknown> => Object.fromEntries(stale.map((f) => [f, (v as Record<string, unknown>)[f]]));
+    this.settle(id, ['stale'], { id, state: 'stale', fields: stale, relayer: pick(current.relayer), netcfg: pick(current.netcfg), error: staleSentence(stale, this.relayer) });
   }
 
   /** The networks only the relayer has, now: each one a finding while it lasts. */

@@ -11,7 +11,7 @@
 import { listNetworks, patchRpcUrls, RelayerCallError, type ClientOptions, type PassBudget, type RelayerTarget } from './relayer-client.js';
 import type { DesiredState, SyncLog } from './desired-state.js';
 import { compareNetwork } from './compare.js';
-import type { Finding, FindingKind } from './findings.js';
+import type { Finding } from './findings.js';
 import { NetworkLedger } from './ledger.js';
 import { ALWAYS_SPEAKS, type Speaker } from './speaker.js';
 import { keyScrubber } from './scrub.js';
@@ -54,7 +54,7 @@ export class TargetWorker {
   ) {
     const scrubKey = keyScrubber(target.apiKey);
     this.scrub = (text) => scrubKey(desired.hide(text));
-    this.ledger = new NetworkLedger((finding) => onState(this.status(), finding));
+    this.ledger = new NetworkLedger(target.name, (finding) => onState(this.status(), finding));
   }
 
   get name(): string {
@@ -210,30 +210,22 @@ export class TargetWorker {
       try {
         this.patchesSent++;
         await patchRpcUrls(this.target, id, rpcUrls, this.options);
-        this.sent(id);
+        this.ledger.rpcUrlsTaken(id);
+        this.failures = 0;
+        if (this.lastError === null) this.countsAt = new Date();
         this.log.info({ relayer: this.target.name, network: id }, 'relayer sync: rpc_urls sent');
       } catch (err) {
         const missing = err instanceof RelayerCallError && err.failure === 'not_found';
         const message = this.scrub((err as Error).message);
         if (missing) this.ledger.settle(id, ['missing'], { id, state: 'missing', error: `${message}; ${reloadRemedy(this.target.name)}` });
         else {
-          this.ledger.settle(id, ['failing', ...this.ledger.findings.openOf(id).map((f) => f.kind).filter((k) => k !== 'failing')], { id, state: 'failing', error: message });
+          const kinds = this.ledger.findings.openOf(id).map((f) => f.kind).filter((k) => k !== 'failing');
+          this.ledger.settle(id, ['failing', ...kinds], { ...this.ledger.networks.get(id), id, state: 'failing', error: message });
           this.failed(err, id);
         }
       }
       this.report(before);
     }
-  }
-
-  /** rpc_urls set: drift closed; what else differs stays stale. */
-  private sent(id: string): void {
-    const current = this.ledger.networks.get(id);
-    const stale = (current?.fields ?? []).filter((f) => f !== 'rpc_urls');
-    const kinds = this.ledger.findings.openOf(id).some((f) => f.kind === 'stale') && stale.length > 0 ? (['stale'] as FindingKind[]) : [];
-    const pick = (v: unknown): unknown => Object.fromEntries(stale.map((f) => [f, (v as Record<string, unknown>)[f]]));
-    this.ledger.settle(id, kinds, kinds.length === 0 ? undefined : { ...(current as NetworkStatus), state: 'stale', fields: stale, relayer: pick(current?.relayer), netcfg: pick(current?.netcfg) });
-    this.failures = 0;
-    if (this.lastError === null) this.countsAt = new Date();
   }
 
   /** A failed call: kept for status, logged; the pass is retried after a backoff of at most one interval. Returns its sentence. */
