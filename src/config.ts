@@ -249,10 +249,12 @@ function relayerSyncFromEnv(env: Env): Config['relayerSync'] {
   }
   const { targets, problems } = parseTargetsFile(text);
   if (problems.length > 0) throw new ConfigError(problems.map((p) => `${file}:${p.line}:${p.column}: ${p.message}`).join('\n'));
-  const resolved = targets.map(({ name, url, apiKeyEnv, networks }) => {
+  const resolved = targets.map(({ name, url, apiKeyEnv, networks, selfHeal }) => {
+    // netcfg's own settings (its admin key, its git credentials) are never sent to a relayer.
+    if (NOT_SECRETS.test(apiKeyEnv)) throw new ConfigError(`${apiKeyEnv}, named as the key of relayer ${name} in RELAYER_SYNC_FILE, is one of netcfg's own settings; give the relayer's key its own variable.`);
     const apiKey = (env[apiKeyEnv] ?? '').trim();
     if (apiKey === '') throw new ConfigError(`${apiKeyEnv}, the key of relayer ${name} in RELAYER_SYNC_FILE, is not set.`);
-    return { name, url, apiKey, networks };
+    return { name, url, apiKey, networks, selfHeal };
   });
   return { targets: resolved, intervalMs: int(env, 'RELAYER_SYNC_INTERVAL_MS', DEFAULT_SYNC_INTERVAL_MS, 100, 86_400_000), timeoutMs: int(env, 'RELAYER_SYNC_TIMEOUT_MS', 10_000, 100, 120_000) };
 }

@@ -28,6 +28,9 @@ export type ErrorCode =
   | 'FORGE_UNAVAILABLE'
   | 'FORGE_REFUSED'
   | 'NOT_READY'
+  | 'RELAYER_NOT_FOUND'
+  | 'NOT_LEASE_HOLDER'
+  | 'LOOP_DETECTED'
   | 'INTERNAL';
 
 /** Where in the request body (or file) a problem is, as a JSON Pointer, and what to do about it. */

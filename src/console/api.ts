@@ -85,6 +85,10 @@ export class Api {
     return this.send<T>(path, { headers: this.headers() });
   }
 
+  async post<T>(path: string): Promise<Loaded<T>> {
+    return this.send<T>(path, { method: 'POST', headers: this.headers() });
+  }
+
   async patch(id: string, body: { rpc_urls: Array<{ url: string; weight: number | string }> }, etag: string): Promise<Loaded<Network>> {
     return this.send<Network>(`/api/v1/networks/${encodeURIComponent(id)}`, {
       method: 'PATCH',

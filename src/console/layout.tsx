@@ -1,13 +1,10 @@
 /**
  * What pages share: the banner of what readiness says an operator must know (each invalid file as
  * `path:line:column: message`, its last valid version still served; the git component with
- * GIT_SYNC or GIT_COMMIT), the relayers kept in sync (RELAYER_SYNC_FILE: each one's state and
- * counts, and every network not in sync with why), the pager, and the line a read token is shown
- * where Save or Revert would be.
+ * GIT_SYNC or GIT_COMMIT), the pager, and the line a read token is shown where Save or Revert
+ * would be. The relayers kept in sync are relayers.tsx.
  */
-import type { Api } from './api.js';
-import type { Subscribe } from './live.js';
-import { useRelayers, type Readiness, type RelayerStatus } from './server-state.js';
+import type { Readiness } from './server-state.js';
 
 export function Banner({ ready }: { ready: Readiness | null }) {
   if (!ready) return null;
@@ -79,55 +76,3 @@ export function ReadOnlyNote() {
   );
 }
 
-/** Why a network is not in sync on a relayer, in words. */
-function why(network: RelayerStatus['networks'][number]): string {
-  if (network.state === 'drifted') return `drifted: the relayer holds ${(network.relayer ?? []).map((u) => `${u.url} (weight ${u.weight})`).join(', ')}; being set back`;
-  return `${network.state}: ${network.error ?? ''}`;
-}
-
-export function Relayers({ api, subscribe, enabled }: { api: Api; subscribe: Subscribe; enabled: boolean }) {
-  const relayers = useRelayers(api, subscribe, enabled);
-  if (!relayers) return null;
-  return (
-    <section class={relayers.every((r) => r.state === 'in_sync') ? 'banner' : 'banner problem'} aria-labelledby="relayers-title">
-      <h2 id="relayers-title">Relayers kept in sync</h2>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Relayer</th>
-            <th scope="col">State</th>
-            <th scope="col">In sync</th>
-            <th scope="col">Drifted</th>
-            <th scope="col">Missing</th>
-            <th scope="col">Failing</th>
-          </tr>
-        </thead>
-        <tbody>
-          {relayers.map((r) => (
-            <tr key={r.name}>
-              <th scope="row">{r.name}</th>
-              <td>{r.state}</td>
-              <td>{r.counts.in_sync}</td>
-              <td>{r.counts.drifted}</td>
-              <td>{r.counts.missing}</td>
-              <td>{r.counts.failing}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {relayers.map(
-        (r) =>
-          (r.last_error !== null || r.networks.length > 0) && (
-            <ul key={r.name} aria-label={`Not in sync on ${r.name}`}>
-              {r.last_error && <li>{r.last_error}</li>}
-              {r.networks.map((n) => (
-                <li key={n.id}>
-                  <a href={`#/networks/${encodeURIComponent(n.id)}`}>{n.id}</a>: {why(n)}
-                </li>
-              ))}
-            </ul>
-          ),
-      )}
-    </section>
-  );
-}

@@ -160,7 +160,7 @@ function App() {
       </header>
       <main ref={main} tabIndex={-1}>
         {id === null && <Overview api={access.api} subscribe={subscribe} ready={ready} />}
-        {id !== null && !history && <NetworkPage key={id} id={id} api={access.api} subscribe={subscribe} probing={ready?.components.rpc !== undefined} mayWrite={mayWrite} />}
+        {id !== null && !history && <NetworkPage key={id} id={id} api={access.api} subscribe={subscribe} probing={ready?.components.rpc !== undefined} mayWrite={mayWrite} relayers={ready?.components.relayers !== undefined} />}
         {id !== null && history && <HistoryPage key={id} id={id} api={access.api} subscribe={subscribe} mayWrite={mayWrite} />}
       </main>
     </>

@@ -6,6 +6,7 @@
  * nothing is being edited, and is announced (not applied) when something is. A token that may only
  * read sees the URLs, not the means to change them.
  */
+import { NetworkOnRelayers } from './relayers.js';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, type Api, type Network } from './api.js';
 import { bodyOf, checkRows, hasProblems, problemsOf, type Problems, type Row } from './field-problems.js';
@@ -33,7 +34,7 @@ function Fields({ network }: { network: Network }) {
   );
 }
 
-export function NetworkPage({ id, api, subscribe, probing, mayWrite }: { id: string; api: Api; subscribe: Subscribe; probing: boolean; mayWrite: boolean }) {
+export function NetworkPage({ id, api, subscribe, probing, mayWrite, relayers = false }: { id: string; api: Api; subscribe: Subscribe; probing: boolean; mayWrite: boolean; relayers?: boolean }) {
   const [opened, setOpened] = useState<{ network: Network; etag: string } | null>(null);
   const [rows, setRows] = useState<Row[]>([]);
   const [edited, setEdited] = useState(false);
@@ -182,6 +183,7 @@ export function NetworkPage({ id, api, subscribe, probing, mayWrite }: { id: str
       </nav>
       <h1>{id}</h1>
       <Fields network={opened.network} />
+      <NetworkOnRelayers id={id} api={api} subscribe={subscribe} enabled={relayers} />
       {notice && (
         <div key={alerting ? 'alert' : 'status'} class={alerting ? 'notice problem' : 'notice'} role={alerting ? 'alert' : 'status'}>
           <span>{notice.text}</span>

@@ -4,7 +4,8 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError, type Api, type Network } from './api.js';
-import { Banner, Pager, Relayers } from './layout.js';
+import { Banner, Pager } from './layout.js';
+import { Relayers } from './relayers.js';
 import type { Subscribe } from './live.js';
 import { useRpcHealth, type Readiness } from './server-state.js';
 

@@ -4,7 +4,7 @@
  * page asks a route the server does not have; read again when a change arrives (once the burst
  * settles) and every 15 s, since a file turning invalid changes no network and so sends no event.
  * RPC health: each probed network's URL statuses as one short text, read again after an
- * `rpc_health` event. Relayers (RELAYER_SYNC_FILE): each one's state, read again after a
+ * `rpc_health` event. Relayers (RELAYER_SYNC_FILE): each one's state and findings, read again after a
  * `relayer_sync` event or a change of a network (once the burst settles).
  */
 import { useEffect, useState } from 'preact/hooks';
@@ -81,14 +81,32 @@ function summary(counts: Record<string, number>): string {
     .join(', ');
 }
 
+export interface RelayerFinding {
+  network: string | null;
+  kind: 'drift' | 'stale' | 'missing' | 'extra' | 'failing';
+  fields: string[];
+  relayer_value: unknown;
+  netcfg_value: unknown;
+  sent: unknown;
+  found_at: string;
+  resolved_at: string | null;
+}
+
 export interface RelayerStatus {
   name: string;
   url: string;
   state: string;
+  scope: string[] | null;
+  self_heal: boolean;
   last_pass_at: string | null;
   last_error: string | null;
-  counts: { in_sync: number; drifted: number; missing: number; failing: number; extra: number };
-  networks: Array<{ id: string; state: string; relayer?: Array<{ url: string; weight: number }>; error?: string }>;
+  counts: { in_sync: number; drifted: number; stale: number; missing: number; failing: number; extra: number };
+  counts_at: string | null;
+  networks: Array<{ id: string; state: string; fields?: string[]; relayer?: Record<string, unknown>; netcfg?: Record<string, unknown>; error?: string }>;
+  extra: string[];
+  lease?: { holder: string | null; this_replica: string; expires_at: string | null };
+  /** Newest first (GET /api/v1/relayers/{name}). */
+  findings: RelayerFinding[];
 }
 
 /** The relayers kept in sync; null when the server keeps none (readiness has no `relayers` component). */
@@ -98,10 +116,11 @@ export function useRelayers(api: Api, subscribe: Subscribe, enabled: boolean): R
     if (!enabled) return setRelayers(null);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const load = (): void => {
-      api.get<RelayerStatus[]>('/api/v1/relayers').then(
-        ({ data }) => setRelayers(data),
-        () => setRelayers(null),
-      );
+      // Each relayer with its findings (the list route has no findings): read one by one, as it changes rarely.
+      api
+        .get<RelayerStatus[]>('/api/v1/relayers')
+        .then(({ data }) => Promise.all(data.map((r) => api.get<RelayerStatus>(`/api/v1/relayers/${encodeURIComponent(r.name)}`).then((d) => d.data))))
+        .then(setRelayers, () => setRelayers(null));
     };
     load();
     const off = subscribe((event) => {

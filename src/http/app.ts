@@ -22,6 +22,8 @@ import { rpcHealthRoutes, type AutoHealView, type RpcHealthView } from './routes
 import { consoleRoutes } from './routes/console.js';
 import { metricsRoutes, requestMetrics, type MetricsView } from './routes/metrics.js';
 import type { ConsoleAssets } from '../console-assets.js';
+import { INSTANCE_ID } from '../instance.js';
+import { loopGuard } from './loop-guard.js';
 
 export interface AppOptions {
   /** When set, network routes need `Authorization: Bearer <apiKey>` (an admin token named api-key). */
@@ -49,6 +51,8 @@ export interface AppOptions {
   consoleAssets?: ConsoleAssets | null;
   /** The metrics (src/metrics/): GET /metrics, and every request observed. */
   metrics?: MetricsView | undefined;
+  /** This process's instance id (src/instance.ts): a request carrying it came from its own relayer sync. */
+  instanceId?: string;
 }
 
 export function createApp(store: NetworkStore, options: AppOptions = {}): Koa {
@@ -74,6 +78,7 @@ export function createApp(store: NetworkStore, options: AppOptions = {}): Koa {
   if (options.metrics) metricsRoutes(router, guard, options.metrics);
   if (options.metrics) app.use(requestMetrics(options.metrics));
   app.use(requestFrame(log));
+  app.use(loopGuard(options.instanceId ?? INSTANCE_ID));
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

@@ -25,6 +25,8 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   FORBIDDEN: 403,
   NETWORK_NOT_FOUND: 404,
   ROUTE_NOT_FOUND: 404,
+  RELAYER_NOT_FOUND: 404,
+  NOT_LEASE_HOLDER: 409,
   METHOD_NOT_ALLOWED: 405,
   FILE_INVALID: 409,
   PRECONDITION_FAILED: 412,
@@ -40,6 +42,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   FORGE_UNAVAILABLE: 503,
   FORGE_REFUSED: 502,
   NOT_READY: 503,
+  LOOP_DETECTED: 508,
 };
 
 interface HttpishError extends Error {

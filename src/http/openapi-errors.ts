@@ -40,6 +40,9 @@ const ERROR_EXAMPLES: Partial<Record<ErrorCode, string>> = {
   FORGE_REFUSED: 'GitHub (https://api.github.com) refused the token (401: Bad credentials); check GIT_FORGE_TOKEN.',
   ROUTE_NOT_FOUND: 'No route GET /nope.',
   METHOD_NOT_ALLOWED: 'DELETE is not allowed on /api/v1/networks; use HEAD, GET.',
+  RELAYER_NOT_FOUND: 'No relayer eu in RELAYER_SYNC_FILE; GET /api/v1/relayers lists them.',
+  NOT_LEASE_HOLDER: 'This replica does not hold the relayer lease; netcfg-b-1 does: ask it.',
+  LOOP_DETECTED: 'This request came from this netcfg itself: a relayer target points at it.',
   INTERNAL: 'Something went wrong inside netcfg; the error has been logged.',
 };
 

@@ -26,8 +26,8 @@ describe('console/relayers: the relayers kept in sync (headless Chromium, built 
   h.test('a relayer refusing a value and lacking a network: both listed with why; fixed on the relayer, the section follows', async () => {
     // The relayer holds evm:sepolia (an older value) and solana:devnet, not evm:mainnet; it refuses every PATCH for now.
     relayer = await startStandInRelayer(KEY, [
-      { id: 'evm:sepolia', name: 'sepolia', network_type: 'evm', rpc_urls: [{ url: 'https://older.example.com', weight: 100 }] },
-      { id: 'solana:devnet', name: 'devnet', network_type: 'solana', rpc_urls: [{ url: 'https://api.devnet.solana.com', weight: 100 }] },
+      { id: 'evm:sepolia', name: 'sepolia', network_type: 'evm', rpc_urls: [{ url: 'https://older.example.com', weight: 100 }], chain_id: 11155111, is_testnet: true },
+      { id: 'solana:devnet', name: 'devnet', network_type: 'solana', rpc_urls: [{ url: 'https://api.devnet.solana.com', weight: 100 }], is_testnet: true },
     ]);
     relayer.mode = 'refuse-patch';
     dir = mkdtempSync(path.join(os.tmpdir(), 'netcfg-targets-'));

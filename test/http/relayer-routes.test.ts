@@ -18,10 +18,13 @@ import { makeConfigDir, networkYaml, removeDir } from '../helpers/fixtures.js';
 import { openSse } from '../helpers/sse.js';
 import { startStandInRelayer, type StandInRelayer } from '../helpers/stand-in-relayer.js';
 import { startStore } from '../helpers/store.js';
+import { within } from '../helpers/deadline.js';
 
 const KEY = 'http-test-key-0123456789abcdef0123456789';
 const RELAYER_KEY = 'relayer-secret-key-0123456789';
 const AUTH = { authorization: `Bearer ${KEY}` };
+/** Not started: passes run only when a test asks; readiness counts a bad state as lasting past it. */
+const INTERVAL_MS = 300;
 const FILES = {
   'evm/sepolia.yaml': 'rpc_urls:\n  - https://a.example.com\n  - url: https://b.example.com\n    weight: 5\nchain_id: 11155111\nsymbol: ETH\nrequired_confirmations: 2\n',
   'solana/devnet.yaml': 'rpc_urls: [https://s.example.com]\ngenesis_hash: EtWTRABZaYq6iMfeYKouRu166VU2xqa1wcaWoxPkrZBG\n',
@@ -41,7 +44,7 @@ describe('http: the relayer routes (real server, real folder, a stand-in relayer
     root = makeConfigDir(FILES);
     store = await startStore(root);
     relayer = await startStandInRelayer(RELAYER_KEY, []); // holds none of them: each is missing
-    sync = new RelayerSync([{ name: 'eu', url: relayer.url, apiKey: RELAYER_KEY, networks: null }], desiredFromStore(store), { intervalMs: 60_000, timeoutMs: 1000, maxBytes: 1 << 20, log: { info: () => undefined, warn: () => undefined } });
+    sync = new RelayerSync([{ name: 'eu', url: relayer.url, apiKey: RELAYER_KEY, networks: null }], desiredFromStore(store), { intervalMs: INTERVAL_MS, timeoutMs: 1000, maxBytes: 1 << 20, log: { info: () => undefined, warn: () => undefined } });
     server = await listen(createApp(store, { apiKey: KEY, heartbeatMs: 50, shutdown: shutdown.signal, relayers: sync }), '127.0.0.1', 0);
     url = addressOf(server);
   });
@@ -66,12 +69,18 @@ describe('http: the relayer routes (real server, real folder, a stand-in relayer
     try {
       await sync.passNow();
       const [event] = (await stream.waitFor(1, 5000)).filter((e) => e.event === 'relayer_sync');
-      expect(JSON.parse(event?.data ?? '{}')).to.deep.include({ name: 'eu', state: 'missing', counts: { in_sync: 0, drifted: 0, missing: 2, failing: 0, extra: 0 } });
+      expect(JSON.parse(event?.data ?? '{}')).to.deep.include({ name: 'eu', state: 'missing', counts: { in_sync: 0, drifted: 0, stale: 0, missing: 2, failing: 0, extra: 0 } });
       expect((await fetch(`${url}/api/v1/relayers`)).status).to.equal(401);
       const body = (await (await fetch(`${url}/api/v1/relayers`, { headers: AUTH })).json()) as { data: Array<{ name: string; networks: Array<{ id: string }> }> };
       expect(body.data.map((r) => [r.name, r.networks.map((n) => n.id)])).to.deep.equal([['eu', ['evm:sepolia', 'solana:devnet']]]);
-      const ready = (await (await fetch(`${url}/api/v1/ready`)).json()) as { status: string; components: { relayers: { status: string } } };
-      expect(ready.components.relayers.status).to.equal('degraded');
+      type Ready = { status: string; components: { relayers: { status: string; targets: Array<{ counts_at: string | null }> } } };
+      const readiness = async (): Promise<Ready> => (await (await fetch(`${url}/api/v1/ready`)).json()) as Ready;
+      expect((await readiness()).components.relayers.status, 'a state found just now may be closed within the interval').to.equal('healthy');
+      let ready = await readiness();
+      await within((async () => {
+        while (ready.components.relayers.status !== 'degraded') ready = await readiness();
+      })(), 5000, 'degraded once the state lasted longer than one interval');
+      expect(ready.components.relayers.targets[0]?.counts_at).to.be.a('string');
       expect(ready.status, 'a relayer never takes netcfg out of service').to.not.equal('unavailable');
       expect(JSON.stringify([body, ready, stream.events])).to.not.include(RELAYER_KEY);
     } finally {

@@ -28,14 +28,16 @@ interface Case {
   state: string;
   networks: Record<string, number>;
   patches: number;
+  /** Findings opened by kind (the others 0). */
+  findings: Record<string, number>;
 }
 
 const CASES: Case[] = [
-  { name: 'in-step', holds: (s) => s, state: 'in_sync', networks: { in_sync: 2, drifted: 0, missing: 0, failing: 0, extra: 0 }, patches: 0 },
-  { name: 'drifted-then-set-back', holds: (s) => s.map((n) => (n.id === 'evm:sepolia' ? { ...n, rpc_urls: [{ url: 'https://drift.example.com', weight: 100 }] } : n)), state: 'in_sync', networks: { in_sync: 2, drifted: 0, missing: 0, failing: 0, extra: 0 }, patches: 1 },
-  { name: 'lacks-one', holds: (s) => [...s.filter((n) => n.id !== 'evm:holesky'), { id: 'evm:only-here', rpc_urls: [{ url: 'https://x.example.com', weight: 100 }] }], state: 'missing', networks: { in_sync: 1, drifted: 0, missing: 1, failing: 0, extra: 1 }, patches: 0 },
-  { name: 'refuses-the-fix', holds: (s) => s.map((n) => (n.id === 'evm:sepolia' ? { ...n, rpc_urls: [{ url: 'https://drift.example.com', weight: 100 }] } : n)), mode: 'refuse-patch', state: 'failing', networks: { in_sync: 1, drifted: 0, missing: 0, failing: 1, extra: 0 }, patches: 1 },
-  { name: 'broken-inside', holds: (s) => s, mode: 'error500', state: 'failing', networks: { in_sync: 2, drifted: 0, missing: 0, failing: 0, extra: 0 }, patches: 0 },
+  { name: 'in-step', holds: (s) => s, state: 'in_sync', networks: { in_sync: 2, drifted: 0, stale: 0, missing: 0, failing: 0, extra: 0 }, findings: {}, patches: 0 },
+  { name: 'drifted-then-set-back', holds: (s) => s.map((n) => (n.id === 'evm:sepolia' ? { ...n, rpc_urls: [{ url: 'https://drift.example.com', weight: 100 }] } : n)), state: 'in_sync', networks: { in_sync: 2, drifted: 0, stale: 0, missing: 0, failing: 0, extra: 0 }, findings: { drift: 1 }, patches: 1 },
+  { name: 'lacks-one', holds: (s) => [...s.filter((n) => n.id !== 'evm:holesky'), { id: 'evm:only-here', rpc_urls: [{ url: 'https://x.example.com', weight: 100 }] }], state: 'missing', networks: { in_sync: 1, drifted: 0, stale: 0, missing: 1, failing: 0, extra: 1 }, findings: { missing: 1, extra: 1 }, patches: 0 },
+  { name: 'refuses-the-fix', holds: (s) => s.map((n) => (n.id === 'evm:sepolia' ? { ...n, rpc_urls: [{ url: 'https://drift.example.com', weight: 100 }] } : n)), mode: 'refuse-patch', state: 'failing', networks: { in_sync: 1, drifted: 0, stale: 0, missing: 0, failing: 1, extra: 0 }, findings: { drift: 1, failing: 1 }, patches: 1 },
+  { name: 'broken-inside', holds: (s) => s, mode: 'error500', state: 'failing', networks: { in_sync: 2, drifted: 0, stale: 0, missing: 0, failing: 0, extra: 0 }, findings: { failing: 1 }, patches: 0 },
 ];
 
 describe('metrics: the relayer sync per relayer (stand-in relayers on loopback)', function () {
@@ -80,6 +82,11 @@ describe('metrics: the relayer sync per relayer (stand-in relayers on loopback)'
       const age = valueOf(text, 'netcfg_relayer_last_pass_age_seconds', target);
       if (c.mode === 'error500') expect(age, 'never passed').to.equal(undefined);
       else expect(age).to.be.at.least(0).and.below(60);
+      const stamp = valueOf(text, 'netcfg_relayer_last_pass_timestamp_seconds', target);
+      if (c.mode === 'error500') expect(stamp, 'never passed').to.equal(undefined);
+      else expect(Date.now() / 1000 - (stamp ?? 0)).to.be.at.least(0).and.below(60);
+      const findings = Object.fromEntries(samplesOf(text, 'netcfg_relayer_findings_total').filter((s) => s.labels.target === c.name).map((s) => [s.labels.kind, s.value]));
+      expect(findings).to.deep.equal({ drift: 0, stale: 0, missing: 0, extra: 0, failing: 0, ...c.findings });
       expect(text, 'no key').to.not.include(KEY);
       for (const r of relayers) expect(text, 'no relayer URL').to.not.include(`127.0.0.1:${r.port}`);
     });

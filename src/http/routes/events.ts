@@ -10,6 +10,7 @@ import { PassThrough } from 'node:stream';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { scopeOf, type Guard } from '../auth.js';
+import { mayAct, type Principal } from '../../access/token-set.js';
 import { NetcfgError } from '../../errors.js';
 import type { IndexChange } from '../../store/index/network-index.js';
 import type { NetworkStore } from '../../store/network-store.js';
@@ -51,8 +52,10 @@ function lastEventId(ctx: Context): number | undefined {
 export function eventRoutes(router: Router, store: NetworkStore, guard: Guard, options: EventRouteOptions): void {
   router.get(['/api/v1/networks/events', '/networks/events'], ...guard('read'), (ctx: Context) => {
     const resumeFrom = lastEventId(ctx);
-    // A scoped token hears only its networks' events, and nothing of the relayers (their counts span every network).
+    // A scoped token hears only its networks' events; only an admin token (or a server without tokens) hears the relayers, as their route needs admin.
     const scope = scopeOf(ctx);
+    const principal = ctx.state.principal as Principal | undefined;
+    const hearsRelayers = scope === null && (principal === undefined || mayAct(principal, 'admin'));
     const sees = (id: string): boolean => scope?.(id) ?? true;
     const stream = new PassThrough();
     ctx.req.socket.setTimeout(0);
@@ -79,7 +82,8 @@ export function eventRoutes(router: Router, store: NetworkStore, guard: Guard, o
     };
     const offIndex = store.subscribe((change) => sees(change.id) && send(frame(change)));
     const offRpc = options.rpcHealth?.onChange((change) => sees(change.id) && send(rpcHealthFrame(change)));
-    const offRelayers = scope ? undefined : options.relayers?.onChange((status) => send(relayerSyncFrame(status)));
+    const offRelayers = hearsRelayers ? options.relayers?.onChange((status) => send(relayerSyncFrame(status))) : undefined;
+    const offFindings = hearsRelayers ? options.relayers?.onFinding((status, finding) => send(relayerSyncFrame(status, finding))) : undefined;
     const heartbeat = setInterval(() => send(`: heartbeat ${Date.now()}\n\n`), options.heartbeatMs);
     let ended = false;
     const end = (): void => {
@@ -88,6 +92,7 @@ export function eventRoutes(router: Router, store: NetworkStore, guard: Guard, o
       offIndex();
       offRpc?.();
       offRelayers?.();
+      offFindings?.();
       clearInterval(heartbeat);
       options.shutdown.removeEventListener('abort', end);
       stream.end();

@@ -9,6 +9,12 @@ export interface DesiredState {
   ids(): string[];
   /** The served rpc_urls of `id` (`{url, weight}` each, as the relayer answers them), or null when it is not served. */
   rpcUrlsOf(id: string): unknown[] | null;
+  /**
+   * The whole network `id` as a relayer would answer it once it loaded netcfg's export (every field
+   * of its NetworkResponse, rpc_urls `{url, weight}`, references resolved: relayer-form.ts); null when
+   * it is not served, or when the export leaves it out (then only rpc_urls is compared).
+   */
+  relayerFormOf(id: string): Record<string, unknown> | null;
   /** Hears the id of each network whose served version changed; returns the way to stop. */
   subscribe(listener: (id: string) => void): () => void;
   /**

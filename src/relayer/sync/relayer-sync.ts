@@ -1,68 +1,99 @@
 /**
- * RELAYER_SYNC_FILE: netcfg keeps running relayers' rpc_urls equal to what it serves, through the
- * relayers' own API (target-worker.ts, one per relayer). Changes are sent as they happen (a PATCH,
- * a pull, an edit on disk), never before netcfg's own answer; every interval a pass compares each
- * relayer with the folder and closes any drift. It knows the relayer's protocol and nothing of
- * files or serving: what is served comes through DesiredState, which main wires to the store.
+ * RELAYER_SYNC_FILE: netcfg keeps running relayers equal to what it serves, through the relayers'
+ * own API (target-worker.ts, one per relayer, each on its own timer: one relayer's slowness never
+ * delays another's pass or a change sent to another). Changes are sent as they happen (a PATCH, a
+ * pull, an edit on disk), never before netcfg's own answer; every interval a pass compares each
+ * relayer with the folder, field by field. It knows the relayer's protocol and nothing of files or
+ * serving: what is served comes through DesiredState, which main wires to the store.
  */
-import type { ClientOptions, RelayerTarget } from './relayer-client.js';
+import { INSTANCE_ID } from '../../instance.js';
+import type { ClientOptions, PassBudget, RelayerTarget } from './relayer-client.js';
 import type { DesiredState, SyncLog } from './desired-state.js';
-import { TargetWorker, type TargetStatus } from './target-worker.js';
+import type { Finding } from './findings.js';
+import type { TargetDetail, TargetStatus } from './target-status.js';
+import { TargetWorker } from './target-worker.js';
+import { ALWAYS_SPEAKS, type Speaker } from './speaker.js';
 
-export interface RelayerSyncOptions extends ClientOptions {
+export interface RelayerSyncOptions extends Omit<ClientOptions, 'instanceId'>, Partial<PassBudget> {
   /** RELAYER_SYNC_INTERVAL_MS: how often each relayer is compared with the folder. */
   intervalMs: number;
   log: SyncLog;
+  /** Sent with every request (default: this process's, which its HTTP app recognises as its own). */
+  instanceId?: string;
+  /** The lease: only while it holds are relayers listed and sent anything (default: always). */
+  speaker?: Speaker;
 }
 
 /** RELAYER_SYNC_INTERVAL_MS's default: drift is closed within two minutes. */
 export const DEFAULT_SYNC_INTERVAL_MS = 60_000;
+/** What one pass reads of one relayer at most (its 63 shipped networks are ~60 KB). */
+export const DEFAULT_PASS_BUDGET: PassBudget = { maxPassBytes: 64 * 1024 * 1024, maxPassNetworks: 10_000 };
 
 export class RelayerSync {
   private readonly workers: TargetWorker[];
   private readonly listeners = new Set<(status: TargetStatus) => void>();
-  private timer: NodeJS.Timeout | undefined;
+  private readonly findingListeners = new Set<(status: TargetStatus, finding: Finding) => void>();
   private unsubscribe: (() => void) | null = null;
-  private passing: Promise<void> | null = null;
+  private readonly speaker: Speaker;
 
   constructor(
     targets: Array<RelayerTarget & { networks: string[] | null }>,
     private readonly desired: DesiredState,
-    private readonly options: RelayerSyncOptions,
+    options: RelayerSyncOptions,
   ) {
-    this.workers = targets.map((t) => new TargetWorker(t, desired, options, options.log, (status) => this.listeners.forEach((l) => l(status))));
+    this.speaker = options.speaker ?? ALWAYS_SPEAKS;
+    const worker = { ...DEFAULT_PASS_BUDGET, ...options, instanceId: options.instanceId ?? INSTANCE_ID };
+    const tell = (status: TargetStatus, finding?: Finding): void =>
+      finding ? this.findingListeners.forEach((l) => l(status, finding)) : this.listeners.forEach((l) => l(status));
+    this.workers = targets.map((t) => new TargetWorker(t, desired, worker, options.log, tell, this.speaker));
   }
 
-  /** Follows changes from now on, runs the first pass, then one every interval. */
+  /** Follows changes from now on; each relayer runs its first pass, then one every interval. */
   start(): void {
     this.unsubscribe = this.desired.subscribe((id) => this.workers.forEach((w) => w.changed(id)));
-    void this.passNow();
-    this.timer = setInterval(() => void this.passNow(), this.options.intervalMs);
-    this.timer.unref();
+    for (const w of this.workers) w.start();
   }
 
-  /** One pass over every relayer (resolves when done; a pass already running is joined). */
-  passNow(): Promise<void> {
-    this.passing ??= Promise.all(this.workers.map((w) => w.pass()))
-      .then(() => undefined)
-      .finally(() => (this.passing = null));
-    return this.passing;
+  /** One pass over every relayer (resolves when all end; a relayer's pass already running is joined). */
+  async passNow(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.passNow()));
+  }
+
+  /** One relayer's pass now, and what it found; null when no relayer has that name. */
+  async passOne(name: string): Promise<TargetDetail | null> {
+    const worker = this.workers.find((w) => w.name === name);
+    if (!worker) return null;
+    await worker.passNow();
+    return worker.detail();
+  }
+
+  /** Whether this replica speaks to the relayers now, and who does (the lease's holder, when there is a lease). */
+  speaking(): { holds: boolean; holder: string | null } {
+    return { holds: this.speaker.holds(), holder: this.speaker.view?.().holder ?? null };
   }
 
   status(): TargetStatus[] {
     return this.workers.map((w) => w.status());
   }
 
-  /** Hears a relayer's new state as it changes (the change stream); returns the way to stop. */
+  detail(name: string): TargetDetail | null {
+    return this.workers.find((w) => w.name === name)?.detail() ?? null;
+  }
+
+  /** Hears a relayer's new state as it changes; returns the way to stop. */
   onChange(listener: (status: TargetStatus) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
+  /** Hears each finding as it is found or resolved, with its relayer's status then; returns the way to stop. */
+  onFinding(listener: (status: TargetStatus, finding: Finding) => void): () => void {
+    this.findingListeners.add(listener);
+    return () => this.findingListeners.delete(listener);
+  }
+
   async close(): Promise<void> {
-    clearInterval(this.timer);
     this.unsubscribe?.();
-    await this.passing;
     await Promise.all(this.workers.map((w) => w.close()));
   }
 }

@@ -1,22 +1,31 @@
 /**
  * What the relayer sync wants of the store, through its public methods and subscription only:
- * the ids served, each one's rpc_urls in the form the relayer answers them (`{url, weight}`), the
- * ids whose served version changes, and a way to catch up with the remote before a pass.
+ * the ids served, each one in the form the relayer answers it (every field, rpc_urls `{url, weight}`),
+ * the ids whose served version changes, and a way to catch up with the remote before a pass.
  */
 import { revealedNetworkOf } from '../../store/network-record.js';
 import type { NetworkStore } from '../../store/network-store.js';
+import { relayerFormOf, rpcUrlsForm } from '../format/relayer-form.js';
 import type { DesiredState } from './desired-state.js';
 
 export function desiredFromStore(store: NetworkStore): DesiredState {
+  // A relayer is sent the values of secret references (relayer v1.8 cannot read references).
+  const revealed = (id: string): Record<string, unknown> | null => {
+    try {
+      return revealedNetworkOf(store.get(id));
+    } catch {
+      return null; // not served (any more)
+    }
+  };
   return {
     ids: () => store.ids(),
     rpcUrlsOf: (id) => {
-      try {
-        // A relayer is sent the values of secret references (relayer v1.8 cannot read references), as `{url, weight}` only.
-        return (revealedNetworkOf(store.get(id)).rpc_urls as Array<{ url: string; weight: number }>).map(({ url, weight }) => ({ url, weight }));
-      } catch {
-        return null; // not served (any more)
-      }
+      const view = revealed(id);
+      return view === null ? null : (rpcUrlsForm(view.rpc_urls) ?? null);
+    },
+    relayerFormOf: (id) => {
+      const view = revealed(id);
+      return view === null ? null : relayerFormOf(view);
     },
     subscribe: (listener) => store.subscribe((change) => listener(change.id)),
     refresh: () => store.caughtUp(),

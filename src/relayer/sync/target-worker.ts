@@ -1,65 +1,71 @@
 /**
- * One relayer kept in sync, the way Argo CD keeps a cluster: the desired state is what netcfg
- * serves, the live state is what the relayer answers, and the difference is shown and closed.
- * - A change of a served network queues it; one PATCH at a time takes the newest value when it
- *   is sent, so changes that arrive while one is in flight are coalesced.
- * - A pass lists the relayer's networks, brings what is served up to date, and compares each network in scope: equal is in sync, a
- *   difference is drift (reported, logged, queued), absent is missing (its API cannot create one),
- *   and one only the relayer has is reported and left alone.
- * - A failure is kept per network and for the target, and retried with backoff that never waits
- *   longer than one interval. Nothing here throws out of its loop.
+ * One relayer kept in sync, the way Argo CD keeps a cluster: the desired state is what netcfg serves
+ * (every field the relayer answers), the live state is what the relayer answers, and every difference
+ * is shown, kept as a finding (ledger.ts), and closed where the relayer's API can close it. A change
+ * of a served network queues it; one PATCH at a time takes the newest value, so changes in flight are
+ * coalesced. A pass, on this relayer's own timer, lists it, brings what is served up to date and
+ * compares each network in scope (compare.ts): drift is set back unless self_heal is off; stale,
+ * missing and extra are reported. Nothing is listed or sent while the speaker (the lease) does not
+ * hold; every text the relayer answered is scrubbed of its key and secrets first. Nothing throws out.
  */
-import { isDeepStrictEqual } from 'node:util';
-import { listNetworks, patchRpcUrls, RelayerCallError, type ClientOptions, type RelayerTarget } from './relayer-client.js';
+import { listNetworks, patchRpcUrls, RelayerCallError, type ClientOptions, type PassBudget, type RelayerTarget } from './relayer-client.js';
 import type { DesiredState, SyncLog } from './desired-state.js';
+import { compareNetwork } from './compare.js';
+import type { Finding } from './findings.js';
+import { NetworkLedger } from './ledger.js';
+import { ALWAYS_SPEAKS, type Speaker } from './speaker.js';
+import { keyScrubber } from './scrub.js';
+import { reloadRemedy, type LastPass, type NetworkStatus, type TargetDetail, type TargetState, type TargetStatus } from './target-status.js';
 import { inScope } from './targets-file.js';
-import { redactText } from '../../redact.js';
 
-export type NetworkState = 'in_sync' | 'drifted' | 'missing' | 'failing';
-export type TargetState = 'pending' | 'in_sync' | 'drifted' | 'missing' | 'failing';
+export type { NetworkState, NetworkStatus, TargetState, TargetStatus } from './target-status.js';
 
-export interface NetworkStatus {
-  id: string;
-  state: NetworkState;
-  /** What the relayer held when it differed (drifted: its URLs redacted, a secret's value masked), or why it failed. */
-  relayer?: unknown;
-  error?: string;
-}
+export { ALWAYS_SPEAKS, type Speaker } from './speaker.js';
 
-export interface TargetStatus {
-  name: string;
-  url: string;
-  state: TargetState;
-  last_pass_at: string | null;
-  last_error: string | null;
-  counts: Record<NetworkState, number> & { extra: number };
-  /** PATCHes this target was sent since start. */
-  patches_sent: number;
-  /** Every network not in sync, and why. */
-  networks: NetworkStatus[];
-  /** Networks only the relayer has (left alone). */
-  extra: string[];
-}
+export type WorkerOptions = ClientOptions & PassBudget & { intervalMs: number };
+export type StateListener = (status: TargetStatus, finding?: Finding) => void;
 
 export class TargetWorker {
-  private readonly networks = new Map<string, NetworkStatus>();
   private readonly queued = new Set<string>();
-  private extra: string[] = [];
-  private lastPassAt: Date | null = null;
+  private readonly ledger: NetworkLedger;
+  private readonly scrub: (text: string) => string;
+  private lastPass: LastPass | null = null;
+  private lastGoodPass: Date | null = null;
+  private countsAt: Date | null = null;
   private lastError: string | null = null;
+  private pointsAtSelf = false;
   private patchesSent = 0;
   private failures = 0;
+  private shownState: TargetState = 'pending';
+  private stateSince = new Date();
+  private passing: Promise<void> | null = null;
   private pushing: Promise<void> | null = null;
-  private retryTimer: NodeJS.Timeout | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
   private closed = false;
 
   constructor(
     private readonly target: RelayerTarget & { networks: string[] | null },
     private readonly desired: DesiredState,
-    private readonly options: ClientOptions & { intervalMs: number },
+    private readonly options: WorkerOptions,
     private readonly log: SyncLog,
-    private readonly onState: (status: TargetStatus) => void,
-  ) {}
+    private readonly onState: StateListener,
+    private readonly speaker: Speaker = ALWAYS_SPEAKS,
+  ) {
+    const scrubKey = keyScrubber(target.apiKey);
+    this.scrub = (text) => scrubKey(desired.hide(text));
+    this.ledger = new NetworkLedger(target.name, (finding) => onState(this.status(), finding));
+  }
+
+  get name(): string {
+    return this.target.name;
+  }
+
+  /** Its first pass now, then one an interval after each pass ends: a slow relayer delays only itself. */
+  start(): void {
+    this.running = true;
+    void this.passNow();
+  }
 
   /** A served network changed: send it, if this target takes it. */
   changed(id: string): void {
@@ -68,71 +74,121 @@ export class TargetWorker {
     this.kick();
   }
 
-  /** Lists the relayer's networks, compares them with what is served, and closes the difference. */
-  async pass(): Promise<void> {
+  /** One pass now (a pass already running is joined); resolves when it ends. */
+  passNow(): Promise<void> {
+    this.passing ??= this.pass().finally(() => {
+      this.passing = null;
+      this.schedule(this.failures > 0 ? Math.min(this.options.intervalMs, 500 * 2 ** Math.min(this.failures, 10)) : this.options.intervalMs);
+    });
+    return this.passing;
+  }
+
+  private async pass(): Promise<void> {
     if (this.closed) return;
     const before = this.state();
-    let live: Map<string, unknown>;
+    if (!this.speaker.holds()) return this.report(before);
+    const started = new Date();
+    const done = (pages: number, bytes: number, compared: number, error: string | null): void =>
+      void (this.lastPass = { started_at: started.toISOString(), ended_at: new Date().toISOString(), pages, bytes, networks_compared: compared, error });
+    let live: Awaited<ReturnType<typeof listNetworks>>;
     try {
       live = await listNetworks(this.target, this.options);
     } catch (err) {
-      this.failed(err);
-      this.report(before);
-      return;
+      done(0, 0, 0, this.failed(err));
+      return this.report(before);
     }
     // Pulled after the list: a value the relayer held was sent after its commit was pushed, so this
     // pull brings that commit, and a replica a pull behind never sets the relayer back.
     await this.desired.refresh().catch(() => undefined); // a failed pull is readiness' to show
-    this.lastPassAt = new Date();
+    this.failures = 0;
+    this.pointsAtSelf = false;
+    this.ledger.hold();
+    if (this.lastError !== null) this.ledger.noteFailure(null);
     this.lastError = null;
     const wanted = this.desired.ids().filter((id) => inScope(this.target, id));
     const wantedSet = new Set(wanted);
-    this.extra = [...live.keys()].filter((id) => !wantedSet.has(id) && inScope(this.target, id)).sort();
-    for (const id of [...this.networks.keys()]) if (!wantedSet.has(id)) this.networks.delete(id);
+    this.ledger.noteExtra([...live.networks.keys()].filter((id) => !wantedSet.has(id) && inScope(this.target, id)).sort());
+    for (const id of new Set([...this.ledger.networks.keys(), ...this.ledger.findings.openNetworks()])) if (!wantedSet.has(id)) this.ledger.settle(id, []);
+    let compared = 0;
     for (const id of wanted) {
-      const desired = this.desired.rpcUrlsOf(id);
-      if (desired === null) continue;
-      if (!live.has(id)) this.networks.set(id, { id, state: 'missing', error: `${this.target.name} has no network ${id}; its API cannot create one: add it to its files (netcfg export relayer) and restart it` });
-      else if (isDeepStrictEqual(live.get(id), desired)) this.networks.delete(id);
-      else {
-        if (this.networks.get(id)?.state !== 'drifted') this.log.warn({ relayer: this.target.name, network: id }, 'relayer sync: drift found, setting it back to the folder\'s rpc_urls');
-        this.networks.set(id, { id, state: 'drifted', relayer: JSON.parse(redactText(this.desired.hide(JSON.stringify(live.get(id))))) as unknown });
-        this.queued.add(id);
-      }
+      const rpcUrls = this.desired.rpcUrlsOf(id);
+      if (rpcUrls === null) continue;
+      compared++;
+      const want = this.desired.relayerFormOf(id) ?? { rpc_urls: rpcUrls };
+      const held = live.networks.get(id);
+      if (held === undefined) this.ledger.settle(id, ['missing'], { id, state: 'missing', error: `${this.target.name} has no network ${id}; ${reloadRemedy(this.target.name)}` });
+      else this.compare(id, held, want);
     }
+    this.lastGoodPass = this.countsAt = new Date();
+    done(live.pages, live.bytes, compared, null);
     this.report(before);
+    this.ledger.release();
     this.kick();
   }
 
+  /** One network's answered fields against netcfg's: drift (rpc_urls, set back unless self_heal is off), stale (any other), or in sync. */
+  private compare(id: string, held: Record<string, unknown>, want: Record<string, unknown>): void {
+    const heal = this.target.selfHeal !== false;
+    const { kinds, status, details } = compareNetwork(id, held, want, { relayer: this.target.name, selfHeal: heal, show: this.scrub });
+    // Its last PATCH was refused and the drift remains: still failing until one is taken (one finding, not one per retry).
+    const failing = this.ledger.networks.get(id);
+    const refused = heal && kinds.includes('drift') && failing?.state === 'failing';
+    const found = refused ? this.ledger.settle(id, [...kinds, 'failing'], { ...(status as NetworkStatus), state: 'failing', error: failing.error as string }, details) : this.ledger.settle(id, kinds, status, details);
+    if (!kinds.includes('drift')) return;
+    if (found.includes('drift')) this.log.warn({ relayer: this.target.name, network: id, self_heal: heal }, heal ? "relayer sync: drift found, setting it back to the folder's rpc_urls" : 'relayer sync: drift found, left in place (self_heal: false)');
+    if (heal) this.queued.add(id);
+  }
+
   status(): TargetStatus {
-    const counts = { in_sync: 0, drifted: 0, missing: 0, failing: 0, extra: this.extra.length };
-    const scoped = this.desired.ids().filter((id) => inScope(this.target, id));
-    for (const id of scoped) counts[this.networks.get(id)?.state ?? 'in_sync']++;
+    const counts = { in_sync: 0, drifted: 0, stale: 0, missing: 0, failing: 0, extra: this.ledger.extra.length };
+    for (const id of this.desired.ids()) if (inScope(this.target, id)) counts[this.ledger.networks.get(id)?.state ?? 'in_sync']++;
+    const state = this.state();
     return {
       name: this.target.name,
       url: this.target.url,
-      state: this.state(),
-      last_pass_at: this.lastPassAt?.toISOString() ?? null,
+      state,
+      state_since: (state === this.shownState ? this.stateSince : new Date()).toISOString(),
+      interval_ms: this.options.intervalMs,
+      self_heal: this.target.selfHeal !== false,
+      scope: this.target.networks,
+      last_pass_at: this.lastGoodPass?.toISOString() ?? null,
+      last_pass: this.lastPass,
       last_error: this.lastError,
       counts,
+      counts_at: this.countsAt?.toISOString() ?? null,
       patches_sent: this.patchesSent,
-      networks: [...this.networks.values()].sort((a, b) => (a.id < b.id ? -1 : 1)),
-      extra: this.extra,
+      findings_opened: this.ledger.findings.counts(),
+      networks: [...this.ledger.networks.values()].sort((a, b) => (a.id < b.id ? -1 : 1)),
+      extra: this.ledger.extra,
+      ...(this.speaker.view ? { lease: this.speaker.view() } : {}),
     };
   }
 
-  /** Stops retrying and resolves once no PATCH is in flight. */
+  detail(): TargetDetail {
+    return { ...this.status(), findings: this.ledger.findings.list() };
+  }
+
+  /** Stops its timer and retries and resolves once no call is in flight. */
   async close(): Promise<void> {
     this.closed = true;
-    clearTimeout(this.retryTimer);
-    await this.pushing;
+    clearTimeout(this.timer);
+    await Promise.all([this.passing, this.pushing]);
   }
 
   private state(): TargetState {
+    if (!this.speaker.holds()) return 'standby';
     if (this.lastError !== null) return 'failing';
-    if (this.lastPassAt === null) return 'pending';
-    const states = new Set([...this.networks.values()].map((n) => n.state));
-    return states.has('failing') ? 'failing' : states.has('drifted') ? 'drifted' : states.has('missing') ? 'missing' : 'in_sync';
+    if (this.lastGoodPass === null) return 'pending';
+    const states = new Set([...this.ledger.networks.values()].map((n) => n.state));
+    for (const s of ['failing', 'drifted', 'stale', 'missing'] as const) if (states.has(s)) return s;
+    return 'in_sync';
+  }
+
+  private schedule(ms: number): void {
+    clearTimeout(this.timer);
+    if (this.closed || !this.running) return;
+    this.timer = setTimeout(() => void this.passNow(), ms);
+    this.timer.unref();
   }
 
   /** Sends the queued networks one at a time, unless that runs already. */
@@ -146,38 +202,50 @@ export class TargetWorker {
 
   private async push(): Promise<void> {
     for (const id of this.queued) {
-      if (this.closed) return;
       this.queued.delete(id);
+      if (this.closed || this.pointsAtSelf || !this.speaker.holds()) continue; // nothing sent; the holder's (or the next) pass compares it
       const rpcUrls = this.desired.rpcUrlsOf(id); // the newest value, read as it is sent
       if (rpcUrls === null || !inScope(this.target, id)) continue;
       const before = this.state();
       try {
         this.patchesSent++;
         await patchRpcUrls(this.target, id, rpcUrls, this.options);
-        this.networks.delete(id);
+        this.ledger.rpcUrlsTaken(id);
         this.failures = 0;
+        if (this.lastError === null) this.countsAt = new Date();
         this.log.info({ relayer: this.target.name, network: id }, 'relayer sync: rpc_urls sent');
       } catch (err) {
         const missing = err instanceof RelayerCallError && err.failure === 'not_found';
-        this.networks.set(id, { id, state: missing ? 'missing' : 'failing', error: this.desired.hide((err as Error).message) });
-        if (!missing) this.failed(err, id);
+        const message = this.scrub((err as Error).message);
+        if (missing) this.ledger.settle(id, ['missing'], { id, state: 'missing', error: `${message}; ${reloadRemedy(this.target.name)}` });
+        else {
+          const kinds = this.ledger.findings.openOf(id).map((f) => f.kind).filter((k) => k !== 'failing');
+          this.ledger.settle(id, ['failing', ...kinds], { ...this.ledger.networks.get(id), id, state: 'failing', error: message });
+          this.failed(err, id);
+        }
       }
       this.report(before);
     }
   }
 
-  /** A failed call: kept for status, logged, and a pass retried after a backoff of at most one interval. */
-  private failed(err: unknown, id?: string): void {
-    const message = this.desired.hide(err instanceof RelayerCallError ? err.message : `relayer sync failed: ${(err as Error).message}`);
-    if (id === undefined) this.lastError = message;
+  /** A failed call: kept for status, logged; the pass is retried after a backoff of at most one interval. Returns its sentence. */
+  private failed(err: unknown, id?: string): string {
+    const message = this.scrub(err instanceof RelayerCallError ? err.message : `relayer sync failed: ${(err as Error).message}`);
+    if (id === undefined) {
+      this.lastError = message;
+      this.pointsAtSelf = err instanceof RelayerCallError && err.failure === 'self';
+      if (this.pointsAtSelf) this.queued.clear();
+      this.ledger.noteFailure(message);
+    }
     this.log.warn({ relayer: this.target.name, network: id, error: message }, 'relayer sync: call failed');
     this.failures++;
-    clearTimeout(this.retryTimer);
-    this.retryTimer = setTimeout(() => void this.pass(), Math.min(this.options.intervalMs, 500 * 2 ** Math.min(this.failures, 10)));
-    this.retryTimer.unref();
+    if (id !== undefined) this.schedule(Math.min(this.options.intervalMs, 500 * 2 ** Math.min(this.failures, 10)));
+    return message;
   }
 
   private report(before: TargetState): void {
-    if (this.state() !== before) this.onState(this.status());
+    const state = this.state();
+    if (state !== this.shownState) [this.shownState, this.stateSince] = [state, new Date()];
+    if (state !== before) this.onState(this.status());
   }
 }

@@ -6,6 +6,7 @@
  *       url: http://relayer-eu:8080       # its API root
  *       api_key_env: RELAYER_EU_API_KEY   # the key's environment variable; the key is never in the file
  *       networks: ["evm:*", "solana:mainnet-beta"]   # optional; every network when absent
+ *       self_heal: false                  # optional (default true): drift found is reported, not set back
  *
  * Every problem is data with line and column; the caller refuses the start with them.
  */
@@ -19,21 +20,23 @@ export interface TargetSpec {
   apiKeyEnv: string;
   /** Globs over network ids (`*` matches any run of characters); null: every network. */
   networks: string[] | null;
+  /** false: drift a pass finds is reported and left in place, like Argo CD's selfHeal; changes made through netcfg are still sent. */
+  selfHeal: boolean;
 }
 
 export type TargetsProblem = Located;
 
 const NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
-const KEYS = ['name', 'url', 'api_key_env', 'networks'];
+const KEYS = ['name', 'url', 'api_key_env', 'networks', 'self_heal'];
 
 export function parseTargetsFile(text: string): { targets: TargetSpec[]; problems: TargetsProblem[] } {
   const { entries, problems, at } = readSettingsList(text, {
     list: 'relayers',
     known: KEYS,
     nonEmpty: true,
-    noList: 'the file needs a non-empty list `relayers:` of {name, url, api_key_env, networks}',
-    notAnEntry: 'a relayer is a mapping of name, url, api_key_env and (optionally) networks',
+    noList: 'the file needs a non-empty list `relayers:` of {name, url, api_key_env, networks, self_heal}',
+    notAnEntry: 'a relayer is a mapping of name, url, api_key_env and (optionally) networks and self_heal',
     unknown: (key) => `${key} is not a setting of a relayer (${KEYS.join(', ')})`,
   });
   const targets: TargetSpec[] = [];
@@ -52,9 +55,11 @@ export function parseTargetsFile(text: string): { targets: TargetSpec[]; problem
     if (globs !== null && (!Array.isArray(globs) || globs.length === 0 || globs.some((g) => typeof g !== 'string' || !ID_GLOB.test(g)))) {
       problems.push(at(networks.node, 'networks must be a non-empty list of ids or globs such as "evm:*" or "solana:mainnet-beta"'));
     }
+    const selfHeal = field('self_heal');
+    if (selfHeal.value !== undefined && typeof selfHeal.value !== 'boolean') problems.push(at(selfHeal.node ?? item, 'self_heal must be true or false (false: drift is reported and left in place)'));
     if (problems.length > before || hasUnknown) continue;
     names.add(name.value as string);
-    targets.push({ name: name.value as string, url: (url.value as string).replace(/\/+$/, ''), apiKeyEnv: key.value as string, networks: globs as string[] | null });
+    targets.push({ name: name.value as string, url: (url.value as string).replace(/\/+$/, ''), apiKeyEnv: key.value as string, networks: globs as string[] | null, selfHeal: selfHeal.value !== false });
   }
   return { targets: problems.length > 0 ? [] : targets, problems };
 }

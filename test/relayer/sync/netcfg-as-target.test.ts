@@ -53,7 +53,7 @@ describe('relayer sync: netcfg keeping another netcfg in sync (built processes)'
     await untilAnswer(`${b.url}/api/v1/networks/evm:sepolia`, KEY_B, (body) => JSON.stringify(body).includes('sepolia-z'), 10_000, 'the PATCH on B');
     expect(readFileSync(path.join(dirB, 'evm/sepolia.yaml'), 'utf8')).to.include('https://sepolia-z.example.com');
     const status = await untilAnswer(`${a.url}/api/v1/relayers`, KEY_A, (body) => (body.data as Array<{ patches_sent: number; state: string }>)[0]?.state === 'in_sync', 10_000, 'in sync after');
-    expect((status.data as Array<{ counts: unknown; url: string }>)[0]).to.deep.include({ counts: { in_sync: 1, drifted: 0, missing: 0, failing: 0, extra: 0 }, url: `${b.url}/` });
+    expect((status.data as Array<{ counts: unknown; url: string }>)[0]).to.deep.include({ counts: { in_sync: 1, drifted: 0, stale: 0, missing: 0, failing: 0, extra: 0 }, url: `${b.url}/` });
     const ready = (await (await fetch(`${a.url}/api/v1/ready`)).json()) as { components: { relayers?: { status: string } } };
     expect(ready.components.relayers?.status).to.equal('healthy');
     const said = JSON.stringify(a.logs) + JSON.stringify(b.logs);

@@ -5,12 +5,12 @@ import { expect } from 'chai';
 import { inScope, parseTargetsFile } from '../../../src/relayer/sync/targets-file.js';
 
 describe('relayer/sync/targets-file', () => {
-  it('a good file: every relayer with its scope; a trailing slash of the URL dropped', () => {
-    const { targets, problems } = parseTargetsFile('relayers:\n  - name: eu\n    url: http://relayer-eu:8080/\n    api_key_env: EU_KEY\n    networks: ["evm:*", "solana:mainnet-beta"]\n  - name: us\n    url: https://relayer-us.example.com\n    api_key_env: US_KEY\n');
+  it('a good file: every relayer with its scope and self_heal (default true); a trailing slash of the URL dropped', () => {
+    const { targets, problems } = parseTargetsFile('relayers:\n  - name: eu\n    url: http://relayer-eu:8080/\n    api_key_env: EU_KEY\n    networks: ["evm:*", "solana:mainnet-beta"]\n    self_heal: false\n  - name: us\n    url: https://relayer-us.example.com\n    api_key_env: US_KEY\n');
     expect(problems).to.deep.equal([]);
     expect(targets).to.deep.equal([
-      { name: 'eu', url: 'http://relayer-eu:8080', apiKeyEnv: 'EU_KEY', networks: ['evm:*', 'solana:mainnet-beta'] },
-      { name: 'us', url: 'https://relayer-us.example.com', apiKeyEnv: 'US_KEY', networks: null },
+      { name: 'eu', url: 'http://relayer-eu:8080', apiKeyEnv: 'EU_KEY', networks: ['evm:*', 'solana:mainnet-beta'], selfHeal: false },
+      { name: 'us', url: 'https://relayer-us.example.com', apiKeyEnv: 'US_KEY', networks: null, selfHeal: true },
     ]);
   });
 
@@ -21,6 +21,7 @@ describe('relayer/sync/targets-file', () => {
     ['a key variable that is not a name', 'relayers:\n  - name: eu\n    url: http://r:1\n    api_key_env: my key\n', '4:18: api_key_env must name the environment variable'],
     ['a name used twice', 'relayers:\n  - {name: eu, url: "http://r:1", api_key_env: K}\n  - {name: eu, url: "http://r:2", api_key_env: K}\n', '3:12: the name eu is used twice'],
     ['a scope that is not a glob of ids', 'relayers:\n  - name: eu\n    url: http://r:1\n    api_key_env: K\n    networks: [evm]\n', '5:15: networks must be a non-empty list of ids or globs'],
+    ['a self_heal that is not true or false', 'relayers:\n  - name: eu\n    url: http://r:1\n    api_key_env: K\n    self_heal: "no"\n', '5:16: self_heal must be true or false'],
     ['YAML that does not parse', 'relayers:\n  - name: [\n', '3:1:'],
   ];
   for (const [name, text, expected] of BAD) {
