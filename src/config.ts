@@ -3,8 +3,10 @@
  * default; src/main.ts (and `netcfg serve`, whose flags override these) is the only caller.
  */
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import type { RelayerTarget } from './relayer/sync/relayer-client.js';
 import { DEFAULT_SYNC_INTERVAL_MS } from './relayer/sync/relayer-sync.js';
+import { DEFAULT_LEASE_MS } from './relayer/sync/lease.js';
 import { parseTargetsFile } from './relayer/sync/targets-file.js';
 import type { UrlPolicy } from './store/validation/url-rules.js';
 import { DEFAULT_HEAL, type HealOptions } from './probe/auto-heal.js';
@@ -40,7 +42,7 @@ export interface Config {
   /** API_TOKENS_FILE: named tokens with roles and scopes, followed while running; null: only API_KEY. */
   apiTokensFile: string | null;
   /** RELAYER_SYNC_FILE: the relayers kept in sync (keys read from the variables it names), every RELAYER_SYNC_INTERVAL_MS; null: off. */
-  relayerSync: { targets: Array<RelayerTarget & { networks: string[] | null }>; intervalMs: number; timeoutMs: number } | null;
+  relayerSync: { targets: Array<RelayerTarget & { networks: string[] | null }>; intervalMs: number; timeoutMs: number; lease: { leaseMs: number; replica: string } } | null;
 }
 
 export class ConfigError extends Error {}
@@ -106,7 +108,7 @@ export function policyFromEnv(env: Env): UrlPolicy {
  * Variables a secret reference in rpc_urls may not name: netcfg's own settings and the proxy
  * variables, whose values a file could otherwise send to the prober or show to a revealing token.
  */
-const NOT_SECRETS = /^(API_KEY|API_TOKENS_FILE|CONFIG_DIR|GIT_.*|HOST|PORT|INDEX_CACHE|LOG_LEVEL|RELAYER_SYNC_.*|RPC_(ALLOWED_HOSTS|BLOCK_PRIVATE_IPS|PROBE_.*|AUTO_DISABLE.*)|(HTTPS?|ALL|NO)_PROXY)$/i;
+const NOT_SECRETS = /^(NETCFG_.*|API_KEY|API_TOKENS_FILE|CONFIG_DIR|GIT_.*|HOST|PORT|INDEX_CACHE|LOG_LEVEL|RELAYER_SYNC_.*|RPC_(ALLOWED_HOSTS|BLOCK_PRIVATE_IPS|PROBE_.*|AUTO_DISABLE.*)|(HTTPS?|ALL|NO)_PROXY)$/i;
 
 /** How `{type: env, value: NAME}` resolves: the variable's value, trimmed; never one of NOT_SECRETS. */
 function secretsOf(env: Env): (name: string) => string | undefined {
@@ -183,5 +185,14 @@ function relayerSyncFromEnv(env: Env): Config['relayerSync'] {
     if (apiKey === '') throw new ConfigError(`${apiKeyEnv}, the key of relayer ${name} in RELAYER_SYNC_FILE, is not set.`);
     return { name, url, apiKey, networks };
   });
-  return { targets: resolved, intervalMs: int(env, 'RELAYER_SYNC_INTERVAL_MS', DEFAULT_SYNC_INTERVAL_MS, 100, 86_400_000), timeoutMs: int(env, 'RELAYER_SYNC_TIMEOUT_MS', 10_000, 100, 120_000) };
+  const intervalMs = int(env, 'RELAYER_SYNC_INTERVAL_MS', DEFAULT_SYNC_INTERVAL_MS, 100, 86_400_000);
+  const lease = { leaseMs: int(env, 'RELAYER_SYNC_LEASE_MS', DEFAULT_LEASE_MS, 300, 3_600_000), replica: replicaIdOf(env) };
+  return { targets: resolved, intervalMs, timeoutMs: int(env, 'RELAYER_SYNC_TIMEOUT_MS', 10_000, 100, 120_000), lease };
+}
+
+/** NETCFG_REPLICA_ID: the name this replica holds the relayer lease under (default: host name and pid, unique per process). */
+function replicaIdOf(env: Env): string {
+  const id = (env.NETCFG_REPLICA_ID ?? '').trim() || `${os.hostname()}-${process.pid}`;
+  if (!/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/.test(id)) throw new ConfigError(`NETCFG_REPLICA_ID must be 1-128 letters, digits, ".", "_", ":" or "-"; got "${id}".`);
+  return id;
 }

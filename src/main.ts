@@ -20,6 +20,7 @@ import { revealedNetworkOf } from './store/network-record.js';
 import { defaultCachePath } from './store/index/index-cache.js';
 import { NetworkStore } from './store/network-store.js';
 import { RelayerSync } from './relayer/sync/relayer-sync.js';
+import { Lease } from './relayer/sync/lease.js';
 import { TokenSet } from './access/token-set.js';
 import { readTokensFile, TokensWatch } from './access/tokens-watch.js';
 import { desiredFromStore } from './relayer/sync/store-desired.js';
@@ -59,10 +60,14 @@ export async function serve(config: Config): Promise<void> {
   live?.onChange((change) => log.info({ rpc_health: { ...change, url: redactUrl(change.url) } }, 'rpc health change'));
   const heal = live && config.autoHeal ? new AutoHeal(healTargetOf(store), config.autoHeal, log) : undefined;
   if (heal) live?.onProbed((probe) => heal.heard(probe));
-  const relayers = config.relayerSync && new RelayerSync(config.relayerSync.targets, desiredFromStore(store), { ...config.relayerSync, maxBytes: 16 * 1024 * 1024, log });
+  // Replicas sharing the targets file elect one speaker; the one that takes the lease passes at once.
+  const lease = config.relayerSync && new Lease({ ...config.relayerSync.lease, storage: store.relayerLease(), log });
+  const relayers = config.relayerSync && new RelayerSync(config.relayerSync.targets, desiredFromStore(store), { ...config.relayerSync, maxBytes: 16 * 1024 * 1024, log, speaker: lease || undefined });
+  if (lease && relayers) lease.onChange((holds) => void (holds && relayers.passNow()));
+  const relayersView = lease && relayers ? { status: () => relayers.status(), onChange: relayers.onChange.bind(relayers), lease: () => lease.view() } : undefined;
   relayers?.onChange(({ name, state, counts, last_error }) => log.info({ relayer: { name, state, counts, last_error } }, 'relayer sync state'));
-  const metrics = new Metrics({ store, prober: live, autoHeal: heal, relayers: relayers ?? undefined });
-  const app = createApp(store, { apiKey: config.apiKey, tokens: access?.tokens, access: access?.watch, requireIfMatch: config.requireIfMatch, webhookSecret: config.webhookSecret, logger: log, shutdown: shutdown.signal, rpcHealth: live, autoHeal: heal, relayers: relayers ?? undefined, consoleAssets: loadConsoleAssets(), metrics });
+  const metrics = new Metrics({ store, prober: live, autoHeal: heal, relayers: relayersView });
+  const app = createApp(store, { apiKey: config.apiKey, tokens: access?.tokens, access: access?.watch, requireIfMatch: config.requireIfMatch, webhookSecret: config.webhookSecret, logger: log, shutdown: shutdown.signal, rpcHealth: live, autoHeal: heal, relayers: relayersView, consoleAssets: loadConsoleAssets(), metrics });
   const server = await listen(app, config.host, config.port, config.timeouts);
   log.info({ url: addressOf(server), config_dir: root }, 'listening');
   const started = Date.now();
@@ -71,6 +76,7 @@ export async function serve(config: Config): Promise<void> {
       const ready = store.readiness();
       log.info({ networks: ready.components.index.networks, invalid_files: ready.components.index.invalid_files.length, ms: Date.now() - started }, 'ready');
       live?.start();
+      lease?.start();
       relayers?.start();
     },
     (err: unknown) => {
@@ -93,6 +99,7 @@ export async function serve(config: Config): Promise<void> {
     void Promise.race([closed, delay(4000)])
       .then(() => live?.stop())
       .then(() => relayers?.close())
+      .then(() => lease?.stop()) // given up once nothing is in flight, so another replica takes over at once
       .then(() => access?.watch.stop())
       .then(() => store.close(0))
       .then(() => closed)

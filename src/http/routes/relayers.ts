@@ -11,11 +11,14 @@ import type { Context } from 'koa';
 import type { Guard } from '../auth.js';
 import { redactUrl } from '../../redact.js';
 import type { TargetStatus } from '../../relayer/sync/target-worker.js';
+import type { LeaseView } from '../../relayer/sync/lease.js';
 
 /** What the HTTP layer needs of the relayer sync. */
 export interface RelayersView {
   status(): TargetStatus[];
   onChange(listener: (status: TargetStatus) => void): () => void;
+  /** Which replica speaks to the relayers (lease.ts). */
+  lease?(): LeaseView;
 }
 
 const shown = (status: TargetStatus): TargetStatus => ({ ...status, url: redactUrl(status.url) });
@@ -23,14 +26,14 @@ const shown = (status: TargetStatus): TargetStatus => ({ ...status, url: redactU
 export function relayerRoutes(router: Router, guard: Guard, view: RelayersView): void {
   router.get('/api/v1/relayers', ...guard('admin'), (ctx: Context) => {
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = { success: true, data: view.status().map(shown), error: null };
+    ctx.body = { success: true, data: view.status().map(shown), ...(view.lease ? { lease: view.lease() } : {}), error: null };
   });
 }
 
 /** The readiness `relayers` component: each relayer's state; degraded unless every one is in sync. */
 export function relayersComponent(view: RelayersView): Record<string, unknown> {
   const targets = view.status().map(({ name, state, last_pass_at, counts }) => ({ name, state, last_pass_at, counts }));
-  return { status: targets.every((t) => t.state === 'in_sync') ? 'healthy' : 'degraded', targets };
+  return { status: targets.every((t) => t.state === 'in_sync') ? 'healthy' : 'degraded', targets, ...(view.lease ? { lease: view.lease() } : {}) };
 }
 
 export function relayerSyncFrame(status: TargetStatus): string {

@@ -13,6 +13,8 @@ export interface RelayerSyncOptions extends ClientOptions {
   /** RELAYER_SYNC_INTERVAL_MS: how often each relayer is compared with the folder. */
   intervalMs: number;
   log: SyncLog;
+  /** Replicas sharing a targets file: while this says no, no pass lists and no PATCH is sent (lease.ts). */
+  speaker?: { holds(): boolean; view?(): { holder: string | null; this_replica: string; expires_at: string | null } };
 }
 
 /** RELAYER_SYNC_INTERVAL_MS's default: drift is closed within two minutes. */

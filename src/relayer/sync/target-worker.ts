@@ -56,7 +56,7 @@ export class TargetWorker {
   constructor(
     private readonly target: RelayerTarget & { networks: string[] | null },
     private readonly desired: DesiredState,
-    private readonly options: ClientOptions & { intervalMs: number },
+    private readonly options: ClientOptions & { intervalMs: number; speaker?: { holds(): boolean } },
     private readonly log: SyncLog,
     private readonly onState: (status: TargetStatus) => void,
   ) {}
@@ -70,7 +70,7 @@ export class TargetWorker {
 
   /** Lists the relayer's networks, compares them with what is served, and closes the difference. */
   async pass(): Promise<void> {
-    if (this.closed) return;
+    if (this.closed || this.options.speaker?.holds() === false) return;
     const before = this.state();
     let live: Map<string, unknown>;
     try {
@@ -147,6 +147,7 @@ export class TargetWorker {
   private async push(): Promise<void> {
     for (const id of this.queued) {
       if (this.closed) return;
+      if (this.options.speaker?.holds() === false) return this.queued.clear(); // the holder's pass sends what is served
       this.queued.delete(id);
       const rpcUrls = this.desired.rpcUrlsOf(id); // the newest value, read as it is sent
       if (rpcUrls === null || !inScope(this.target, id)) continue;
