@@ -187,7 +187,10 @@ function relayerSyncFromEnv(env: Env): Config['relayerSync'] {
   });
   const intervalMs = int(env, 'RELAYER_SYNC_INTERVAL_MS', DEFAULT_SYNC_INTERVAL_MS, 100, 86_400_000);
   const lease = { leaseMs: int(env, 'RELAYER_SYNC_LEASE_MS', DEFAULT_LEASE_MS, 300, 3_600_000), replica: replicaIdOf(env) };
-  return { targets: resolved, intervalMs, timeoutMs: int(env, 'RELAYER_SYNC_TIMEOUT_MS', 10_000, 100, 120_000), lease };
+  const timeoutMs = int(env, 'RELAYER_SYNC_TIMEOUT_MS', 10_000, 100, 120_000);
+  // A call the old holder started must end before a new holder's first call (lease.ts).
+  if (timeoutMs > (lease.leaseMs * 3) / 4) throw new ConfigError(`RELAYER_SYNC_TIMEOUT_MS (${timeoutMs}) must be at most three quarters of RELAYER_SYNC_LEASE_MS (${lease.leaseMs}).`);
+  return { targets: resolved, intervalMs, timeoutMs, lease };
 }
 
 /** NETCFG_REPLICA_ID: the name this replica holds the relayer lease under (default: host name and pid, unique per process). */

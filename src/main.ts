@@ -61,7 +61,7 @@ export async function serve(config: Config): Promise<void> {
   const heal = live && config.autoHeal ? new AutoHeal(healTargetOf(store), config.autoHeal, log) : undefined;
   if (heal) live?.onProbed((probe) => heal.heard(probe));
   // Replicas sharing the targets file elect one speaker; the one that takes the lease passes at once.
-  const lease = config.relayerSync && new Lease({ ...config.relayerSync.lease, storage: store.relayerLease(), log });
+  const lease = config.relayerSync && new Lease({ ...config.relayerSync.lease, callMs: config.relayerSync.timeoutMs, storage: store.relayerLease(), log });
   const relayers = config.relayerSync && new RelayerSync(config.relayerSync.targets, desiredFromStore(store), { ...config.relayerSync, maxBytes: 16 * 1024 * 1024, log, speaker: lease || undefined });
   if (lease && relayers) lease.onChange((holds) => void (holds && relayers.passNow()));
   const relayersView = lease && relayers ? { status: () => relayers.status(), onChange: relayers.onChange.bind(relayers), lease: () => lease.view() } : undefined;

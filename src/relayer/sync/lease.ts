@@ -12,6 +12,10 @@
  *   when that version has not changed for a whole lease on its own clock (or the slot says released).
  *   The version it saw was written no earlier than it was seen, so its end is never before the
  *   holder's own. `expires_at` in the slot is the writer's wall clock, shown to people, never trusted.
+ * - One that takes over a lease that ran out (not one given up) waits min(call deadline, half a lease)
+ *   before its first call: a call the old holder started before falling silent has met its deadline by
+ *   then (RELAYER_SYNC_TIMEOUT_MS may be at most three quarters of the lease, config.ts), so a value it
+ *   was sending can never land after one the new holder sends.
  * A holder killed stops renewing; one standing by takes over within 2 lease periods (it looks at
  * least every third of a lease, and at the moment the version it saw runs out).
  */
@@ -42,6 +46,8 @@ export interface LeaseOptions {
   leaseMs: number;
   /** NETCFG_REPLICA_ID. */
   replica: string;
+  /** RELAYER_SYNC_TIMEOUT_MS: the longest a relayer call lasts. */
+  callMs: number;
   storage: LeaseStorage;
   log: { info(fields: object, message: string): void; warn(fields: object, message: string): void };
   /** The local monotonic clock in ms (tests drive it). */
@@ -54,6 +60,8 @@ export const DEFAULT_LEASE_MS = 15_000;
 export class Lease {
   /** Until when (local clock) this replica may speak; 0: it does not hold the lease. */
   private speakUntil = 0;
+  /** From when (local clock) this replica may speak: later than the take-over of a lease that ran out. */
+  private speakFrom = 0;
   /** The slot's version this replica wrote last (its lease, while it holds it). */
   private mine: string | null = null;
   /** The slot's version as last read, and when this replica first saw it (local clock). */
@@ -71,13 +79,18 @@ export class Lease {
 
   /** Whether this replica may send to the relayers now (the relayer sync's gate). */
   holds(): boolean {
-    return !this.stopped && this.clock() < this.speakUntil;
+    return this.held() && this.clock() >= this.speakFrom;
+  }
+
+  /** Whether the lease is this replica's now (it may still be waiting out the old holder's calls). */
+  private held(): boolean {
+    return !this.stopped && this.mine !== null && this.clock() < this.speakUntil;
   }
 
   view(): LeaseView {
     const seen = this.seen?.record ?? null;
     // Our own name only while we speak: a holder that could not renew does not know who holds it now.
-    const holder = this.holds() ? this.options.replica : seen?.holder === this.options.replica ? null : (seen?.holder ?? null);
+    const holder = this.held() ? this.options.replica : seen?.holder === this.options.replica ? null : (seen?.holder ?? null);
     return { holder, this_replica: this.options.replica, expires_at: holder === null ? null : (seen?.expires_at ?? null) };
   }
 
@@ -122,33 +135,42 @@ export class Lease {
     const third = this.options.leaseMs / 3;
     // Renewals are spaced from when the last one was sent; one standing by also looks when the version it saw runs out.
     let next = started + third;
-    if (this.mine === null && this.seen) next = Math.min(next, this.seen.at + this.options.leaseMs);
+    const runsOut = this.mine === null && this.seen ? this.seen.at + this.options.leaseMs : Infinity;
+    if (runsOut > this.clock()) next = Math.min(next, runsOut);
     this.timer = setTimeout(() => void this.loop(), Math.max(0, next - this.clock()));
     this.timer.unref();
   }
 
   private async round(): Promise<void> {
-    const { storage, replica, leaseMs, log } = this.options;
+    const { replica, leaseMs, log } = this.options;
     if (this.mine !== null) {
       if (await this.write(this.mine)) return;
       if (this.mine !== null) return; // the slot could not be reached: still ours until speakUntil, tried again next round
       log.warn({ replica }, 'relayer lease lost: another replica wrote it first; standing by');
     }
+    const current = await this.look();
+    if (current === undefined || this.seen === null) return;
+    const ranOut = current !== null && current.record.holder !== null && this.clock() - this.seen.at >= leaseMs;
+    if (current !== null && current.record.holder !== null && !ranOut) return;
+    if (await this.write(current?.version ?? null, ranOut)) log.info({ replica, previous: current?.record.holder ?? null }, 'relayer lease taken: this replica speaks to the relayers');
+    else await this.look(); // lost the race: learn who won
+  }
+
+  /** Reads the slot, noting when this replica first saw its version; undefined when it cannot be read. */
+  private async look(): Promise<{ version: string; record: LeaseRecord } | null | undefined> {
     let current: { version: string; record: LeaseRecord } | null;
     try {
-      current = await storage.read();
+      current = await this.options.storage.read();
     } catch (err) {
-      log.warn({ replica, error: (err as Error).message }, 'relayer lease: the slot cannot be read; standing by');
-      return;
+      this.options.log.warn({ replica: this.options.replica, error: (err as Error).message }, 'relayer lease: the slot cannot be read; standing by');
+      return undefined;
     }
-    const now = this.clock();
-    if ((current?.version ?? null) !== this.seen?.version || this.seen === null) this.seen = { version: current?.version ?? null, record: current?.record ?? null, at: now };
-    const free = current === null || current.record.holder === null || now - this.seen.at >= leaseMs;
-    if (free && (await this.write(current?.version ?? null))) log.info({ replica, previous: current?.record.holder ?? null }, 'relayer lease taken: this replica speaks to the relayers');
+    if (this.seen === null || (current?.version ?? null) !== this.seen.version) this.seen = { version: current?.version ?? null, record: current?.record ?? null, at: this.clock() };
+    return current;
   }
 
   /** A compare-and-swap of the slot from `expected` to a lease of ours; true when it was written. */
-  private async write(expected: string | null): Promise<boolean> {
+  private async write(expected: string | null, takeover = false): Promise<boolean> {
     const sent = this.clock();
     const record: LeaseRecord = { holder: this.options.replica, expires_at: new Date(Date.now() + this.options.leaseMs).toISOString() };
     let version: string | null;
@@ -170,6 +192,11 @@ export class Lease {
     this.mine = version;
     this.seen = { version, record, at: sent };
     this.speakUntil = sent + this.options.leaseMs - this.options.leaseMs / 4;
+    if (takeover) {
+      const quiet = Math.min(this.options.callMs, this.options.leaseMs / 2);
+      this.speakFrom = sent + quiet;
+      setTimeout(() => this.announce(), Math.max(0, this.speakFrom - this.clock())).unref();
+    }
     return true;
   }
 
