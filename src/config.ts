@@ -42,7 +42,13 @@ export interface Config {
   /** API_TOKENS_FILE: named tokens with roles and scopes, followed while running; null: only API_KEY. */
   apiTokensFile: string | null;
   /** RELAYER_SYNC_FILE: the relayers kept in sync (keys read from the variables it names), every RELAYER_SYNC_INTERVAL_MS; null: off. */
-  relayerSync: { targets: Array<RelayerTarget & { networks: string[] | null }>; intervalMs: number; timeoutMs: number; lease: { leaseMs: number; replica: string } } | null;
+  relayerSync: {
+    targets: Array<RelayerTarget & { networks: string[] | null }>;
+    intervalMs: number;
+    timeoutMs: number;
+    /** RELAYER_SYNC_LEASE_MS and NETCFG_REPLICA_ID: replicas sharing the targets file elect the one that speaks. */
+    lease: { leaseMs: number; replica: string };
+  } | null;
 }
 
 export class ConfigError extends Error {}
@@ -189,13 +195,17 @@ function relayerSyncFromEnv(env: Env): Config['relayerSync'] {
   const lease = { leaseMs: int(env, 'RELAYER_SYNC_LEASE_MS', DEFAULT_LEASE_MS, 300, 3_600_000), replica: replicaIdOf(env) };
   const timeoutMs = int(env, 'RELAYER_SYNC_TIMEOUT_MS', 10_000, 100, 120_000);
   // A call the old holder started must end before a new holder's first call (lease.ts).
-  if (timeoutMs > (lease.leaseMs * 3) / 4) throw new ConfigError(`RELAYER_SYNC_TIMEOUT_MS (${timeoutMs}) must be at most three quarters of RELAYER_SYNC_LEASE_MS (${lease.leaseMs}).`);
+  if (timeoutMs > (lease.leaseMs * 3) / 4) {
+    throw new ConfigError(`RELAYER_SYNC_TIMEOUT_MS (${timeoutMs}) must be at most three quarters of RELAYER_SYNC_LEASE_MS (${lease.leaseMs}).`);
+  }
   return { targets: resolved, intervalMs, timeoutMs, lease };
 }
 
 /** NETCFG_REPLICA_ID: the name this replica holds the relayer lease under (default: host name and pid, unique per process). */
 function replicaIdOf(env: Env): string {
   const id = (env.NETCFG_REPLICA_ID ?? '').trim() || `${os.hostname()}-${process.pid}`;
-  if (!/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/.test(id)) throw new ConfigError(`NETCFG_REPLICA_ID must be 1-128 letters, digits, ".", "_", ":" or "-"; got "${id}".`);
+  if (!/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/.test(id)) {
+    throw new ConfigError(`NETCFG_REPLICA_ID must be 1-128 letters, digits, ".", "_", ":" or "-"; got "${id}".`);
+  }
   return id;
 }

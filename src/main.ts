@@ -62,9 +62,13 @@ export async function serve(config: Config): Promise<void> {
   if (heal) live?.onProbed((probe) => heal.heard(probe));
   // Replicas sharing the targets file elect one speaker; the one that takes the lease passes at once.
   const lease = config.relayerSync && new Lease({ ...config.relayerSync.lease, callMs: config.relayerSync.timeoutMs, storage: store.relayerLease(), log });
-  const relayers = config.relayerSync && new RelayerSync(config.relayerSync.targets, desiredFromStore(store), { ...config.relayerSync, maxBytes: 16 * 1024 * 1024, log, speaker: lease || undefined });
+  const syncOptions = config.relayerSync && { ...config.relayerSync, maxBytes: 16 * 1024 * 1024, log, speaker: lease || undefined };
+  const relayers = syncOptions && new RelayerSync(syncOptions.targets, desiredFromStore(store), syncOptions);
   if (lease && relayers) lease.onChange((holds) => void (holds && relayers.passNow()));
-  const relayersView = lease && relayers ? { status: () => relayers.status(), onChange: relayers.onChange.bind(relayers), lease: () => lease.view() } : undefined;
+  // What the routes, readiness and the metrics show: the sync's status and which replica speaks.
+  const relayersView = lease && relayers
+    ? { status: () => relayers.status(), onChange: relayers.onChange.bind(relayers), lease: () => lease.view() }
+    : undefined;
   relayers?.onChange(({ name, state, counts, last_error }) => log.info({ relayer: { name, state, counts, last_error } }, 'relayer sync state'));
   const metrics = new Metrics({ store, prober: live, autoHeal: heal, relayers: relayersView });
   const app = createApp(store, { apiKey: config.apiKey, tokens: access?.tokens, access: access?.watch, requireIfMatch: config.requireIfMatch, webhookSecret: config.webhookSecret, logger: log, shutdown: shutdown.signal, rpcHealth: live, autoHeal: heal, relayers: relayersView, consoleAssets: loadConsoleAssets(), metrics });

@@ -37,7 +37,8 @@ describe('http: the relayer lease in GET /api/v1/relayers, readiness and /metric
       const store = await startStore(root);
       const lease = new Lease({ leaseMs: 60_000, replica, callMs: 1000, storage: store.relayerLease(), log });
       await lease.step();
-      const sync = new RelayerSync([{ name: 'eu', url: 'http://127.0.0.1:9', apiKey: 'relayer-key-0123456789', networks: null }], desiredFromStore(store), { intervalMs: 60_000, timeoutMs: 1000, maxBytes: 1 << 20, log, speaker: lease });
+      const target = { name: 'eu', url: 'http://127.0.0.1:9', apiKey: 'relayer-key-0123456789', networks: null };
+      const sync = new RelayerSync([target], desiredFromStore(store), { intervalMs: 60_000, timeoutMs: 1000, maxBytes: 1 << 20, log, speaker: lease });
       const view = { status: () => sync.status(), onChange: sync.onChange.bind(sync), lease: () => lease.view() };
       const app = await listenApp(createApp(store, { relayers: view, metrics: new Metrics({ store, relayers: view }) }));
       opened.push({ store, sync, lease, app });

@@ -152,8 +152,8 @@ export class Lease {
     if (current === undefined || this.seen === null) return;
     const ranOut = current !== null && current.record.holder !== null && this.clock() - this.seen.at >= leaseMs;
     if (current !== null && current.record.holder !== null && !ranOut) return;
-    if (await this.write(current?.version ?? null, ranOut)) log.info({ replica, previous: current?.record.holder ?? null }, 'relayer lease taken: this replica speaks to the relayers');
-    else await this.look(); // lost the race: learn who won
+    if (!(await this.write(current?.version ?? null, ranOut))) return void (await this.look()); // lost the race: learn who won
+    log.info({ replica, previous: current?.record.holder ?? null }, 'relayer lease taken: this replica speaks to the relayers');
   }
 
   /** Reads the slot, noting when this replica first saw its version; undefined when it cannot be read. */
@@ -165,7 +165,8 @@ export class Lease {
       this.options.log.warn({ replica: this.options.replica, error: (err as Error).message }, 'relayer lease: the slot cannot be read; standing by');
       return undefined;
     }
-    if (this.seen === null || (current?.version ?? null) !== this.seen.version) this.seen = { version: current?.version ?? null, record: current?.record ?? null, at: this.clock() };
+    const version = current?.version ?? null;
+    if (this.seen === null || version !== this.seen.version) this.seen = { version, record: current?.record ?? null, at: this.clock() };
     return current;
   }
 

@@ -76,7 +76,9 @@ export class LeaseFile implements LeaseSlot {
   private async lock(file: string): Promise<() => Promise<void>> {
     for (let wait = 5; ; wait = Math.min(200, wait * 2)) {
       try {
-        return await lockfile.lock(file, { lockfilePath: `${file}.lock`, realpath: false, stale: this.staleMs, update: Math.floor(this.staleMs / 4), retries: 0, onCompromised: () => undefined });
+        const { staleMs } = this;
+        const options = { lockfilePath: `${file}.lock`, realpath: false, stale: staleMs, update: Math.floor(staleMs / 4), retries: 0 };
+        return await lockfile.lock(file, { ...options, onCompromised: () => undefined });
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
       }

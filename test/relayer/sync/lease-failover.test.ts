@@ -34,7 +34,8 @@ describe('relayer lease failover (built processes, git daemon, SIGKILL)', functi
     remote = await startGitRemote({ 'evm/sepolia.yaml': networkYaml({ rpc_urls: [OLD] }) });
     relayer = await startStandInRelayer(RELAYER_KEY, [{ id: 'evm:sepolia', name: 'sepolia', network_type: 'evm', rpc_urls: [{ url: OLD, weight: 100 }] }]);
     // A long interval: what reaches the relayer after the kill comes from the take-over, not from a timer.
-    replicas = await startReplicas(remote, relayer, 2, { RELAYER_SYNC_INTERVAL_MS: '600000', RELAYER_SYNC_LEASE_MS: String(LEASE_MS), RELAYER_SYNC_TIMEOUT_MS: '1000' });
+    const env = { RELAYER_SYNC_INTERVAL_MS: '600000', RELAYER_SYNC_LEASE_MS: String(LEASE_MS), RELAYER_SYNC_TIMEOUT_MS: '1000' };
+    replicas = await startReplicas(remote, relayer, 2, env);
     const h = await agreedHolder(replicas, 20_000);
     const survivor = replicas[1 - h]!;
     const arrived = new Promise<number>((resolve) => {
@@ -43,7 +44,8 @@ describe('relayer lease failover (built processes, git daemon, SIGKILL)', functi
     });
     const killed = performance.now();
     await replicas[h]!.stop('SIGKILL');
-    const res = await fetch(`${survivor.url}/api/v1/networks/evm:sepolia`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rpc_urls: [NEW] }) });
+    const body = JSON.stringify({ rpc_urls: [NEW] });
+    const res = await fetch(`${survivor.url}/api/v1/networks/evm:sepolia`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body });
     expect(res.status).to.equal(200);
     const took = (await within(arrived, 4 * LEASE_MS, 'the change reaching the relayer')) - killed;
     expect(took, `ms from the kill to the relayer (the bound is ${2 * LEASE_MS + 1000})`).to.be.below(2 * LEASE_MS + 1000);

@@ -38,16 +38,46 @@ type Who = 'A' | 'B';
  * (X's quiet is over).
  */
 const CASES: Array<{ name: string; steps: string[] }> = [
-  { name: 'the issue\'s flip-flop: the holder\'s pass held in its list while a change made on it lands', steps: ['hold lists', 'pass A', 'write A 1', 'patch sent', 'pass B', 'release lists', 'pass A', 'pass B'] },
-  { name: 'the old holder\'s PATCH in flight across a change of holder', steps: ['hold call', 'write A 1', 'call held', 'take B', 'write B 2', 'pull B', 'release call', 'speak B', 'pass B'] },
-  { name: 'the old holder\'s PATCH in flight, the new holder a pull behind', steps: ['hold call', 'write A 1', 'call held', 'take B', 'release call', 'speak B', 'pass B', 'write A 2', 'pass B'] },
-  { name: 'a new holder a pull behind', steps: ['write A 1', 'patch sent', 'take B', 'speak B', 'pass B', 'write A 2', 'pass B', 'pull B'] },
-  { name: 'a change made on the replica standing by, sent by the holder after its pull', steps: ['write B 1', 'pass A', 'write B 2', 'pull A', 'pass B', 'pass A'] },
-  { name: 'a pull lands between the holder\'s list and its compare', steps: ['hold lists', 'pass A', 'write B 1', 'write B 2', 'release lists', 'pass A'] },
-  { name: 'the old holder\'s pass held in its list across a change of holder', steps: ['hold lists', 'pass A', 'take B', 'speak B', 'write B 1', 'patch sent', 'release lists', 'pass B'] },
-  { name: 'the lease there and back, changes on both sides', steps: ['write B 1', 'pass A', 'take B', 'write A 2', 'speak B', 'pass B', 'take A', 'write B 3', 'speak A', 'pass A', 'pass B'] },
-  { name: 'a PATCH held while newer writes pile up on the other replica', steps: ['hold call', 'write A 1', 'call held', 'write B 2', 'write B 3', 'pull A', 'release call', 'pass A'] },
-  { name: 'every PATCH held at the relayer while newer writes pile up', steps: ['hold patches', 'write A 1', 'patch sent', 'write B 2', 'write B 3', 'pull A', 'release patches', 'pass A'] },
+  {
+    name: 'the issue\'s flip-flop: the holder\'s pass held in its list while a change made on it lands',
+    steps: ['hold lists', 'pass A', 'write A 1', 'patch sent', 'pass B', 'release lists', 'pass A', 'pass B'],
+  },
+  {
+    name: 'the old holder\'s PATCH in flight across a change of holder',
+    steps: ['hold call', 'write A 1', 'call held', 'take B', 'write B 2', 'pull B', 'release call', 'speak B', 'pass B'],
+  },
+  {
+    name: 'the old holder\'s PATCH in flight, the new holder a pull behind',
+    steps: ['hold call', 'write A 1', 'call held', 'take B', 'release call', 'speak B', 'pass B', 'write A 2', 'pass B'],
+  },
+  {
+    name: 'a new holder a pull behind',
+    steps: ['write A 1', 'patch sent', 'take B', 'speak B', 'pass B', 'write A 2', 'pass B', 'pull B'],
+  },
+  {
+    name: 'a change made on the replica standing by, sent by the holder after its pull',
+    steps: ['write B 1', 'pass A', 'write B 2', 'pull A', 'pass B', 'pass A'],
+  },
+  {
+    name: 'a pull lands between the holder\'s list and its compare',
+    steps: ['hold lists', 'pass A', 'write B 1', 'write B 2', 'release lists', 'pass A'],
+  },
+  {
+    name: 'the old holder\'s pass held in its list across a change of holder',
+    steps: ['hold lists', 'pass A', 'take B', 'speak B', 'write B 1', 'patch sent', 'release lists', 'pass B'],
+  },
+  {
+    name: 'the lease there and back, changes on both sides',
+    steps: ['write B 1', 'pass A', 'take B', 'write A 2', 'speak B', 'pass B', 'take A', 'write B 3', 'speak A', 'pass A', 'pass B'],
+  },
+  {
+    name: 'a PATCH held while newer writes pile up on the other replica',
+    steps: ['hold call', 'write A 1', 'call held', 'write B 2', 'write B 3', 'pull A', 'release call', 'pass A'],
+  },
+  {
+    name: 'every PATCH held at the relayer while newer writes pile up',
+    steps: ['hold patches', 'write A 1', 'patch sent', 'write B 2', 'write B 3', 'pull A', 'release patches', 'pass A'],
+  },
 ];
 
 describe('relayer sync: no interleaving sets a relayer back (two replicas, one lease, gates)', function () {
@@ -80,7 +110,8 @@ describe('relayer sync: no interleaving sets a relayer back (two replicas, one l
         const store = await startStore(path.join(cloneOf(remote, who), 'config', 'networks'), { gitSync: { intervalMs: 3_600_000 } });
         const clock = { now: who === 'A' ? 0 : 987_654 }; // clocks of their own: no common origin
         const lease = new Lease({ leaseMs: L, replica: who, callMs: CALL_MS, storage: store.relayerLease(), log, clock: () => clock.now });
-        const sync = new RelayerSync([{ name: 'relayer', url: proxy.url, apiKey: RELAYER_KEY, networks: null }], desiredFromStore(store), { intervalMs: 3_600_000, timeoutMs: 30_000, maxBytes: 1 << 20, log, speaker: lease });
+        const target = { name: 'relayer', url: proxy.url, apiKey: RELAYER_KEY, networks: null };
+        const sync = new RelayerSync([target], desiredFromStore(store), { intervalMs: 3_600_000, timeoutMs: 30_000, maxBytes: 1 << 20, log, speaker: lease });
         replicas.set(who, { store, sync, lease, clock });
       }
       const r = (who: string) => replicas.get(who as Who)!;

@@ -17,8 +17,10 @@ const OLD = 'https://sepolia-old.example.com';
 const NEW = 'https://sepolia-new.example.com';
 const NEWER = 'https://sepolia-newer.example.com';
 
-const patch = (replica: ChildServer, url: string): Promise<Response> =>
-  fetch(`${replica.url}/api/v1/networks/evm:sepolia`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rpc_urls: [url] }) });
+const patch = (replica: ChildServer, url: string): Promise<Response> => {
+  const body = JSON.stringify({ rpc_urls: [url] });
+  return fetch(`${replica.url}/api/v1/networks/evm:sepolia`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body });
+};
 
 async function relayersOf(replica: ChildServer): Promise<Array<{ patches_sent: number; last_pass_at: string | null }>> {
   return ((await (await fetch(`${replica.url}/api/v1/relayers`)).json()) as { data: Array<{ patches_sent: number; last_pass_at: string | null }> }).data;

@@ -37,7 +37,8 @@ describe('store/git/lease-ref: the relayer lease as a ref of the remote (git dae
     const [a, b] = [slotIn(cloneOf(remote, 'a')), slotIn(cloneOf(remote, 'b'))];
     let expected: string | null = null;
     for (let round = 0; round < 5; round++) {
-      const won = await Promise.all([a.swap(expected, { holder: 'a', expires_at: `round ${round}` }), b.swap(expected, { holder: 'b', expires_at: `round ${round}` })]);
+      const expires = `round ${round}`;
+      const won = await Promise.all([a.swap(expected, { holder: 'a', expires_at: expires }), b.swap(expected, { holder: 'b', expires_at: expires })]);
       expect(won.filter((v) => v !== null), `round ${round}`).to.have.length(1);
       const [readA, readB] = [await a.read(), await b.read()];
       expect(readA).to.deep.equal(readB);
@@ -52,7 +53,11 @@ describe('store/git/lease-ref: the relayer lease as a ref of the remote (git dae
   it('a holder that stops renewing is taken over once its lease runs out on the other replica\'s clock', async () => {
     const L = 900;
     const clocks = { a: 0, b: 123_456 };
-    const lease = (name: 'a' | 'b') => new Lease({ leaseMs: L, replica: name, callMs: 100, storage: slotIn(cloneOf(remote, name)), log: { info: () => undefined, warn: () => undefined }, clock: () => clocks[name] });
+    const log = { info: () => undefined, warn: () => undefined };
+    const lease = (name: 'a' | 'b'): Lease => {
+      const storage = slotIn(cloneOf(remote, name));
+      return new Lease({ leaseMs: L, replica: name, callMs: 100, storage, log, clock: () => clocks[name] });
+    };
     const [a, b] = [lease('a'), lease('b')];
     await a.step();
     await b.step();
