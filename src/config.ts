@@ -3,9 +3,11 @@
  * default; src/main.ts (and `netcfg serve`, whose flags override these) is the only caller.
  */
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import { redactText } from './redact.js';
 import type { RelayerTarget } from './relayer/sync/relayer-client.js';
 import { DEFAULT_SYNC_INTERVAL_MS } from './relayer/sync/relayer-sync.js';
+import { DEFAULT_LEASE_MS } from './relayer/sync/lease.js';
 import { parseTargetsFile } from './relayer/sync/targets-file.js';
 import type { UrlPolicy } from './store/validation/url-rules.js';
 import { DEFAULT_HEAL, type HealOptions } from './probe/auto-heal.js';
@@ -48,7 +50,13 @@ export interface Config {
   /** API_TOKENS_GRACE_MS: how long a tokens file missing or not parsing keeps its last good tokens; then named tokens are refused. */
   apiTokensGraceMs: number;
   /** RELAYER_SYNC_FILE: the relayers kept in sync (keys read from the variables it names), every RELAYER_SYNC_INTERVAL_MS; null: off. */
-  relayerSync: { targets: Array<RelayerTarget & { networks: string[] | null }>; intervalMs: number; timeoutMs: number } | null;
+  relayerSync: {
+    targets: Array<RelayerTarget & { networks: string[] | null }>;
+    intervalMs: number;
+    timeoutMs: number;
+    /** RELAYER_SYNC_LEASE_MS and NETCFG_REPLICA_ID: replicas sharing the targets file elect the one that speaks. */
+    lease: { leaseMs: number; replica: string };
+  } | null;
 }
 
 export class ConfigError extends Error {}
@@ -126,7 +134,7 @@ export function policyFromEnv(env: Env, keyVariables: readonly string[] = []): U
  * and the proxy variables, whose values a file could otherwise send to the prober or show to a revealing token.
  */
 const NOT_SECRETS = new RegExp(
-  '^(API_KEY|API_TOKENS_.*|CONFIG_DIR|GIT_.*|HOST|PORT|INDEX_CACHE|LOG_LEVEL|RELAYER_SYNC_.*|SECRET_REFS_ALLOWED|REQUIRE_IF_MATCH|WATCH_POLL.*|' +
+  '^(NETCFG_.*|API_KEY|API_TOKENS_.*|CONFIG_DIR|GIT_.*|HOST|PORT|INDEX_CACHE|LOG_LEVEL|RELAYER_SYNC_.*|SECRET_REFS_ALLOWED|REQUIRE_IF_MATCH|WATCH_POLL.*|' +
     'LOCK_STALE_MS|(HEADERS|REQUEST|KEEP_ALIVE)_TIMEOUT_MS|RPC_(ALLOWED_HOSTS|BLOCK_PRIVATE_IPS|PROBE_.*|AUTO_DISABLE.*)|(HTTPS?|ALL|NO)_PROXY)$',
   'i',
 );
@@ -256,5 +264,21 @@ function relayerSyncFromEnv(env: Env): Config['relayerSync'] {
     if (apiKey === '') throw new ConfigError(`${apiKeyEnv}, the key of relayer ${name} in RELAYER_SYNC_FILE, is not set.`);
     return { name, url, apiKey, networks, selfHeal };
   });
-  return { targets: resolved, intervalMs: int(env, 'RELAYER_SYNC_INTERVAL_MS', DEFAULT_SYNC_INTERVAL_MS, 100, 86_400_000), timeoutMs: int(env, 'RELAYER_SYNC_TIMEOUT_MS', 10_000, 100, 120_000) };
+  const intervalMs = int(env, 'RELAYER_SYNC_INTERVAL_MS', DEFAULT_SYNC_INTERVAL_MS, 100, 86_400_000);
+  const lease = { leaseMs: int(env, 'RELAYER_SYNC_LEASE_MS', DEFAULT_LEASE_MS, 300, 3_600_000), replica: replicaIdOf(env) };
+  const timeoutMs = int(env, 'RELAYER_SYNC_TIMEOUT_MS', 10_000, 100, 120_000);
+  // A call the old holder started must end before a new holder's first call (lease.ts).
+  if (timeoutMs > (lease.leaseMs * 3) / 4) {
+    throw new ConfigError(`RELAYER_SYNC_TIMEOUT_MS (${timeoutMs}) must be at most three quarters of RELAYER_SYNC_LEASE_MS (${lease.leaseMs}).`);
+  }
+  return { targets: resolved, intervalMs, timeoutMs, lease };
+}
+
+/** NETCFG_REPLICA_ID: the name this replica holds the relayer lease under (default: host name and pid, unique per process). */
+function replicaIdOf(env: Env): string {
+  const id = (env.NETCFG_REPLICA_ID ?? '').trim() || `${os.hostname()}-${process.pid}`;
+  if (!/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/.test(id)) {
+    throw new ConfigError(`NETCFG_REPLICA_ID must be 1-128 letters, digits, ".", "_", ":" or "-"; got "${id}".`);
+  }
+  return id;
 }

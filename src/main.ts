@@ -20,6 +20,7 @@ import { revealedNetworkOf } from './store/network-record.js';
 import { defaultCachePath } from './store/index/index-cache.js';
 import { NetworkStore } from './store/network-store.js';
 import { RelayerSync } from './relayer/sync/relayer-sync.js';
+import { Lease } from './relayer/sync/lease.js';
 import { TokenSet } from './access/token-set.js';
 import { TokensFollow } from './access/tokens-follow.js';
 import { desiredFromStore } from './relayer/sync/store-desired.js';
@@ -54,7 +55,11 @@ export async function serve(config: Config): Promise<void> {
   live?.onChange((change) => log.info({ rpc_health: { ...change, url: redactUrl(change.url) } }, 'rpc health change'));
   const heal = live && config.autoHeal ? new AutoHeal(healTargetOf(store), config.autoHeal, log) : undefined;
   if (heal) live?.onProbed((probe) => heal.heard(probe));
-  const relayers = config.relayerSync && new RelayerSync(config.relayerSync.targets, desiredFromStore(store), { ...config.relayerSync, maxBytes: 16 * 1024 * 1024, log });
+  // Replicas sharing the targets file elect one speaker; the one that takes the lease passes at once.
+  const lease = config.relayerSync && new Lease({ ...config.relayerSync.lease, callMs: config.relayerSync.timeoutMs, storage: store.relayerLease(), log });
+  const syncOptions = config.relayerSync && { ...config.relayerSync, maxBytes: 16 * 1024 * 1024, log, speaker: lease || undefined };
+  const relayers = syncOptions && new RelayerSync(syncOptions.targets, desiredFromStore(store), syncOptions);
+  if (lease && relayers) lease.onChange((holds) => void (holds && relayers.passNow()));
   relayers?.onChange(({ name, state, counts, last_error }) => log.info({ relayer: { name, state, counts, last_error } }, 'relayer sync state'));
   const metrics = new Metrics({ store, prober: live, autoHeal: heal, relayers: relayers ?? undefined });
   const app = createApp(store, { apiKey: config.apiKey, tokens: access?.tokens, access: access?.watch, requireIfMatch: config.requireIfMatch, webhookSecret: config.webhookSecret, logger: log, shutdown: shutdown.signal, rpcHealth: live, autoHeal: heal, relayers: relayers ?? undefined, consoleAssets: loadConsoleAssets(), metrics });
@@ -66,6 +71,7 @@ export async function serve(config: Config): Promise<void> {
       const ready = store.readiness();
       log.info({ networks: ready.components.index.networks, invalid_files: ready.components.index.invalid_files.length, ms: Date.now() - started }, 'ready');
       live?.start();
+      lease?.start();
       relayers?.start();
     },
     (err: unknown) => {
@@ -89,6 +95,7 @@ export async function serve(config: Config): Promise<void> {
       .then(() => live?.stop())
       .then(() => heal?.close())
       .then(() => relayers?.close())
+      .then(() => lease?.stop()) // given up once nothing is in flight, so another replica takes over at once
       .then(() => access?.watch.stop())
       .then(() => store.close(0))
       .then(() => closed)

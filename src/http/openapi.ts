@@ -189,7 +189,7 @@ export function buildOpenApi(schemas: Schemas): JsonSchema {
         operationId: 'relayers',
         summary: 'Each relayer kept in sync (only with RELAYER_SYNC_FILE): state, last pass, counts, PATCHes sent, last error, each network not in sync and why',
         security: auth,
-        responses: { 200: json({ type: 'object', required: ['success', 'data', 'error'], properties: { success: { const: true }, data: { type: 'array', items: { type: 'object', required: ['name', 'url', 'state', 'counts', 'networks'] } }, error: { type: 'null' } } }, undefined, 'One entry per relayer of RELAYER_SYNC_FILE; never a key.'), ...errors('UNAUTHORIZED', 'FORBIDDEN') },
+        responses: { 200: json({ type: 'object', required: ['success', 'data', 'error'], properties: { success: { const: true }, data: { type: 'array', items: { type: 'object', required: ['name', 'url', 'state', 'counts', 'networks'] } }, lease: { type: 'object', required: ['holder', 'this_replica', 'expires_at'] }, error: { type: 'null' } } }, undefined, 'One entry per relayer of RELAYER_SYNC_FILE (never a key), and which replica speaks to them.'), ...errors('UNAUTHORIZED', 'FORBIDDEN') },
       },
     },
     '/api/v1/relayers/{name}': {

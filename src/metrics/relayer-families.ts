@@ -12,6 +12,7 @@ import { ageSeconds, counterFrom, gaugeFrom, PerScrape, type Series } from './fa
 /** What the metrics read of the relayer sync. */
 export interface RelayerSource {
   status(): TargetStatus[];
+  lease?(): { holder: string | null; this_replica: string } | null;
 }
 
 export function relayerFamilies(registry: Registry, relayers: RelayerSource): { clear(): void } {
@@ -54,5 +55,17 @@ export function relayerFamilies(registry: Registry, relayers: RelayerSource): { 
     labelNames: ['target'],
     series: () => each((t) => [[{}, ageSeconds(t.last_pass_at)]]),
   });
+  const lease = relayers.lease?.bind(relayers);
+  if (lease) {
+    gaugeFrom(registry, {
+      name: 'netcfg_relayer_lease_held',
+      help: 'Whether this replica holds the relayer lease and speaks to the relayers now (1) or stands by (0).',
+      labelNames: [],
+      series: () => {
+        const now = lease();
+        return now === null ? [] : [[{}, now.holder === now.this_replica ? 1 : 0]];
+      },
+    });
+  }
   return now;
 }

@@ -29,9 +29,11 @@ import { ConfigWatcher, DEFAULT_WATCH, type WatchOptions } from './watch/watcher
 import { realDisk, type DiskSteps } from './write/disk-steps.js';
 import { NetworkWriter } from './write/network-writer.js';
 import { DEFAULT_LOCK, WriteLocks, type LockOptions } from './write/write-lock.js';
+import type { LeaseSlot } from './files/lease-file.js';
 
 export type { HealthStatus, Readiness } from './readiness.js';
 export type { GitSyncSettings } from './store-git.js';
+export type { LeaseRecord, LeaseSlot } from './files/lease-file.js';
 
 export interface StoreOptions {
   root: string;
@@ -246,6 +248,11 @@ export class NetworkStore {
   /** What happened since start, counted: writes by outcome, the watcher's events by name, GIT_SYNC's pulls and pushes (null without it). */
   counts() {
     return { writes: this.writes.snapshot(), watcherEvents: this.watcher.eventCounts(), git: this.git.follower?.counts() ?? null };
+  }
+
+  /** The slot replicas elect the relayer sync's speaker in: with GIT_SYNC a ref of the remote, else a file beside the write locks. */
+  relayerLease(): LeaseSlot {
+    return this.git.leaseSlot(() => path.join(this.folder.forWriting(), LOCK_DIR));
   }
 
   readiness(): Readiness {

@@ -16,6 +16,8 @@ import type { DroppedNote } from './git/sync-report.js';
 import type { RetryCounts } from './retries.js';
 import type { Committer, GitLock, PushQueue, WriteStrategy } from './write/write-strategy.js';
 import type { WriteLocks } from './write/write-lock.js';
+import { LeaseFile, type LeaseSlot } from './files/lease-file.js';
+import { LeaseRef } from './git/lease-ref.js';
 
 export interface GitSyncSettings {
   intervalMs: number;
@@ -110,6 +112,18 @@ export class StoreGit implements WriteStrategy {
   private requireWorkTree(): WorkTree {
     if (this.workTree) return this.workTree;
     throw new NetcfgError('NOT_IMPLEMENTED', 'History needs the config folder to be inside a git work tree; it is not.');
+  }
+
+  /** Where the relayer lease lives: with GIT_SYNC a ref of the remote (lease-ref.ts), else a file in `lockDir` (lease-file.ts). */
+  leaseSlot(lockDir: () => string): LeaseSlot {
+    const { gitSync, locks } = this.parts;
+    if (!gitSync) return new LeaseFile(lockDir, locks.staleMs);
+    return new LeaseRef(() => {
+      const top = this.workTree?.top;
+      const upstream = this.follower?.upstream;
+      if (top === undefined || upstream === undefined) throw new Error('the clone is not open yet');
+      return { top, remote: upstream.slice(0, upstream.indexOf('/')) };
+    }, gitSync.remoteTimeoutMs ?? DEFAULT_REMOTE_TIMEOUT_MS);
   }
 
   /** What readiness shows of git: the work tree's state, and with GIT_SYNC the clone's against its remote. */

@@ -32,7 +32,7 @@ const NETCFG_FAMILIES = [
   'netcfg_networks_served', 'netcfg_invalid_files', 'netcfg_ready', 'netcfg_degraded', 'netcfg_watcher_events_total', 'netcfg_writes_total', 'netcfg_write_retries_total',
   'netcfg_git_behind_commits', 'netcfg_git_ahead_writes', 'netcfg_git_last_pull_age_seconds', 'netcfg_git_last_push_age_seconds', 'netcfg_git_pulls_total', 'netcfg_git_pull_failures_total', 'netcfg_git_push_failures_total', 'netcfg_git_push_duration_seconds',
   'netcfg_rpc_url_status', 'netcfg_rpc_url_latency_seconds', 'netcfg_rpc_url_head_lag_blocks',
-  'netcfg_relayer_state', 'netcfg_relayer_networks', 'netcfg_relayer_patches_sent_total', 'netcfg_relayer_last_pass_age_seconds',
+  'netcfg_relayer_state', 'netcfg_relayer_networks', 'netcfg_relayer_patches_sent_total', 'netcfg_relayer_last_pass_age_seconds', 'netcfg_relayer_lease_held',
 ];
 const AUTO_HEAL_FAMILIES = ['netcfg_rpc_auto_disabled_total', 'netcfg_rpc_auto_restored_total', 'netcfg_rpc_auto_skipped_total', 'netcfg_rpc_auto_disabled_urls'];
 

@@ -15,6 +15,7 @@ import { NetcfgError } from '../../errors.js';
 import { redactUrl } from '../../redact.js';
 import type { Finding } from '../../relayer/sync/findings.js';
 import type { TargetDetail, TargetStatus } from '../../relayer/sync/target-status.js';
+import type { SpeakerView } from '../../relayer/sync/speaker.js';
 
 /** What the HTTP layer needs of the relayer sync. */
 export interface RelayersView {
@@ -24,6 +25,8 @@ export interface RelayersView {
   speaking(): { holds: boolean; holder: string | null };
   onChange(listener: (status: TargetStatus) => void): () => void;
   onFinding(listener: (status: TargetStatus, finding: Finding) => void): () => void;
+  /** Which replica speaks to the relayers (lease.ts); null where no lease is kept. */
+  lease(): SpeakerView | null;
 }
 
 const shown = <T extends TargetStatus>(status: T): T => ({ ...status, url: redactUrl(status.url) });
@@ -33,7 +36,7 @@ const unknown = (name: string): NetcfgError => new NetcfgError('RELAYER_NOT_FOUN
 export function relayerRoutes(router: Router, guard: Guard, view: RelayersView): void {
   router.get('/api/v1/relayers', ...guard('admin'), (ctx: Context) => {
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = { success: true, data: view.status().map(shown), error: null };
+    ctx.body = { success: true, data: view.status().map(shown), ...withLease(view), error: null };
   });
   router.get('/api/v1/relayers/:name', ...guard('admin'), (ctx: Context) => {
     const detail = view.detail(String(ctx.params.name));
@@ -58,7 +61,7 @@ const BAD: ReadonlySet<string> = new Set(['failing', 'drifted', 'stale', 'missin
 export function relayersComponent(view: RelayersView, now = Date.now()): Record<string, unknown> {
   const targets = view.status().map(({ name, state, state_since, interval_ms, last_pass_at, counts, counts_at }) => ({ name, state, state_since, last_pass_at, counts, counts_at, interval_ms }));
   const lasting = targets.filter((t) => BAD.has(t.state) && now - Date.parse(t.state_since) > t.interval_ms);
-  return { status: lasting.length > 0 ? 'degraded' : 'healthy', targets: targets.map(({ interval_ms: _, ...t }) => t) };
+  return { status: lasting.length > 0 ? 'degraded' : 'healthy', targets: targets.map(({ interval_ms: _, ...t }) => t), ...withLease(view) };
 }
 
 /** A relayer's state change, or one finding (its network and kind), as a change stream event: for admin tokens only. */
@@ -66,4 +69,9 @@ export function relayerSyncFrame(status: TargetStatus, finding?: Finding): strin
   const { name, state, counts, counts_at, last_error } = shown(status);
   const about = finding ? { network: finding.network, kind: finding.kind, fields: finding.fields, resolved: finding.resolved_at !== null } : { network: null, kind: null };
   return `event: relayer_sync\ndata: ${JSON.stringify({ name, state, counts, counts_at, last_error, ...about })}\n\n`;
+}
+
+function withLease(view: RelayersView): { lease?: SpeakerView } {
+  const lease = view.lease();
+  return lease === null ? {} : { lease };
 }

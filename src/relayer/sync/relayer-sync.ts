@@ -12,7 +12,7 @@ import type { DesiredState, SyncLog } from './desired-state.js';
 import type { Finding } from './findings.js';
 import type { TargetDetail, TargetStatus } from './target-status.js';
 import { TargetWorker } from './target-worker.js';
-import { ALWAYS_SPEAKS, type Speaker } from './speaker.js';
+import { ALWAYS_SPEAKS, type Speaker, type SpeakerView } from './speaker.js';
 
 export interface RelayerSyncOptions extends Omit<ClientOptions, 'instanceId'>, Partial<PassBudget> {
   /** RELAYER_SYNC_INTERVAL_MS: how often each relayer is compared with the folder. */
@@ -70,6 +70,11 @@ export class RelayerSync {
   /** Whether this replica speaks to the relayers now, and who does (the lease's holder, when there is a lease). */
   speaking(): { holds: boolean; holder: string | null } {
     return { holds: this.speaker.holds(), holder: this.speaker.view?.().holder ?? null };
+  }
+
+  /** The lease as GET /api/v1/relayers, readiness and /metrics show it; null where no lease is kept. */
+  lease(): SpeakerView | null {
+    return this.speaker.view?.() ?? null;
   }
 
   status(): TargetStatus[] {

@@ -1,22 +1,30 @@
 /**
  * Two netcfg replicas (built processes, GIT_SYNC on clones of one remote served by `git daemon` on
- * loopback) share one RELAYER_SYNC_FILE. A PATCH on A is sent to the relayer by A; B has not pulled
- * it (its own pull interval is an hour), yet its passes never set the relayer back to the older
- * value: each pass lists the relayer, then pulls, so the value it compares was sent after a commit
- * its pull brings. The stand-in holds both replicas' lists while A's PATCH lands: a pass that
- * pulled before listing would answer that list with the older value.
+ * loopback) share one RELAYER_SYNC_FILE. They elect one holder of the relayer lease (a ref of the
+ * remote); only it lists and PATCHes the relayer, the other stands by. A change made on either
+ * reaches the relayer once, from the holder, and the relayer is never set back to an older value:
+ * the one that does not hold the lease sends nothing, and the holder's pass lists, then pulls.
  */
-import { rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { expect } from 'chai';
-import { startChild, type ChildServer } from '../../helpers/child-server.js';
-import { cloneOf, startGitRemote, type GitRemote } from '../../helpers/git-daemon.js';
+import type { ChildServer } from '../../helpers/child-server.js';
+import { startGitRemote, type GitRemote } from '../../helpers/git-daemon.js';
 import { networkYaml } from '../../helpers/fixtures.js';
+import { agreedHolder, appliedValues, leaseOf, RELAYER_KEY, startReplicas } from '../../helpers/lease-replicas.js';
 import { startStandInRelayer, type StandInRelayer } from '../../helpers/stand-in-relayer.js';
 
-const KEY = 'relayer-key-0123456789abcdef';
 const OLD = 'https://sepolia-old.example.com';
 const NEW = 'https://sepolia-new.example.com';
+const NEWER = 'https://sepolia-newer.example.com';
+
+const patch = (replica: ChildServer, url: string): Promise<Response> => {
+  const body = JSON.stringify({ rpc_urls: [url] });
+  return fetch(`${replica.url}/api/v1/networks/evm:sepolia`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body });
+};
+
+async function relayersOf(replica: ChildServer): Promise<Array<{ patches_sent: number; last_pass_at: string | null }>> {
+  return ((await (await fetch(`${replica.url}/api/v1/relayers`)).json()) as { data: Array<{ patches_sent: number; last_pass_at: string | null }> }).data;
+}
 
 describe('relayer sync with two GIT_SYNC replicas on one targets file (built processes, git daemon)', function () {
   this.timeout(60_000);
@@ -32,30 +40,38 @@ describe('relayer sync with two GIT_SYNC replicas on one targets file (built pro
     rmSync(remote.dir, { recursive: true, force: true });
   });
 
-  it('a PATCH on A reaches the relayer, and B, a pull behind, never sets it back: no flip-flop', async () => {
+  it('one replica speaks: changes made on either reach the relayer from the holder alone, newest last, never set back', async () => {
     remote = await startGitRemote({ 'evm/sepolia.yaml': networkYaml({ rpc_urls: [OLD] }) });
-    relayer = await startStandInRelayer(KEY, [{ id: 'evm:sepolia', name: 'sepolia', network_type: 'evm', rpc_urls: [{ url: OLD, weight: 100 }] }]);
-    const targets = path.join(remote.dir, 'targets.yaml');
-    writeFileSync(targets, `relayers:\n  - name: relayer\n    url: ${relayer.url}\n    api_key_env: RELAYER_KEY\n`);
-    const env = (i: number) => ({ CONFIG_DIR: path.join(cloneOf(remote, `replica-${i}`), 'config', 'networks'), GIT_SYNC: 'true', GIT_SYNC_INTERVAL_MS: '3600000', RELAYER_SYNC_FILE: targets, RELAYER_SYNC_INTERVAL_MS: '200', RELAYER_SYNC_TIMEOUT_MS: '30000', RELAYER_KEY: KEY });
-    replicas = await Promise.all([0, 1].map((i) => startChild(env(i))));
-    const [a] = replicas as [ChildServer, ChildServer];
+    relayer = await startStandInRelayer(RELAYER_KEY, [{ id: 'evm:sepolia', name: 'sepolia', network_type: 'evm', rpc_urls: [{ url: OLD, weight: 100 }] }]);
+    const applied = appliedValues(relayer);
+    replicas = await startReplicas(remote, relayer, 2, { RELAYER_SYNC_INTERVAL_MS: '200', RELAYER_SYNC_LEASE_MS: '3000', RELAYER_SYNC_TIMEOUT_MS: '2000' });
+    const h = await agreedHolder(replicas, 20_000);
+    const [holder, standby] = [replicas[h]!, replicas[1 - h]!];
+    expect(await leaseOf(standby)).to.include({ holder: `replica-${h}`, this_replica: `replica-${1 - h}` });
+
+    // The holder's pass is held in its list while a change made on it reaches the relayer.
     let release = (): void => undefined;
     relayer.listGate = new Promise((resolve) => (release = resolve));
     const held = relayer.requests.filter((q) => q.method === 'GET').length;
-    await relayer.untilRequests(held + 2, 'GET'); // a pass of each replica (one at a time each) is held in its list
+    await relayer.untilRequests(held + 1, 'GET');
     const sent = relayer.nextPatch();
-    const res = await fetch(`${a.url}/api/v1/networks/evm:sepolia`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rpc_urls: [NEW] }) });
-    expect(res.status).to.equal(200);
+    expect((await patch(holder, NEW)).status).to.equal(200);
     expect((await sent).body).to.deep.equal({ rpc_urls: [{ url: NEW, weight: 100 }] });
     relayer.listGate = null;
     release();
-    // Ten more list passes in all (five of each replica at 200 ms): each would have set OLD back without its pull.
+
+    // A change made on the replica standing by: pushed to the remote, sent by the holder after its pull.
+    const reached = relayer.nextPatch();
+    expect((await patch(standby, NEWER)).status).to.equal(200);
+    expect((await reached).body).to.deep.equal({ rpc_urls: [{ url: NEWER, weight: 100 }] });
     const lists = relayer.requests.filter((q) => q.method === 'GET').length;
-    await relayer.untilRequests(lists + 10, 'GET');
-    const values = relayer.requests.filter((q) => q.method === 'PATCH').map((q) => (JSON.parse(q.body) as { rpc_urls: Array<{ url: string }> }).rpc_urls[0]?.url);
-    // B sends NEW too once its pull serves it (each replica sends what it serves); never OLD.
-    expect(new Set(values), 'what the relayer was sent').to.deep.equal(new Set([NEW]));
-    expect(relayer.networks.get('evm:sepolia')?.rpc_urls).to.deep.equal([{ url: NEW, weight: 100 }]);
+    await relayer.untilRequests(lists + 10, 'GET'); // ten more passes: each would have set an older value back
+
+    // A value may be sent twice (the pull's change and the pass's drift), never after a newer one.
+    expect(applied.filter((v, i) => v !== applied[i - 1]), 'what the relayer applied, in order').to.deep.equal([NEW, NEWER]);
+    expect(relayer.networks.get('evm:sepolia')?.rpc_urls).to.deep.equal([{ url: NEWER, weight: 100 }]);
+    const [spoke, stoodBy] = [(await relayersOf(holder))[0]!, (await relayersOf(standby))[0]!];
+    expect(spoke.patches_sent, 'the holder sent every PATCH').to.equal(relayer.requests.filter((q) => q.method === 'PATCH').length);
+    expect(stoodBy, 'the replica standing by neither listed nor sent').to.include({ patches_sent: 0, last_pass_at: null });
   });
 });
