@@ -74,7 +74,7 @@ describe('http: the relayer routes (real server, real folder, a stand-in relayer
       const body = (await (await fetch(`${url}/api/v1/relayers`, { headers: AUTH })).json()) as { data: Array<{ name: string; networks: Array<{ id: string }> }> };
       expect(body.data.map((r) => [r.name, r.networks.map((n) => n.id)])).to.deep.equal([['eu', ['evm:sepolia', 'solana:devnet']]]);
       type Ready = { status: string; components: { relayers: { status: string; targets: Array<{ counts_at: string | null }> } } };
-      const readiness = async (): Promise<Ready> => (await (await fetch(`${url}/api/v1/ready`)).json()) as Ready;
+      const readiness = async (): Promise<Ready> => (await (await fetch(`${url}/api/v1/ready`, { headers: AUTH })).json()) as Ready; // an admin sees each relayer
       expect((await readiness()).components.relayers.status, 'a state found just now may be closed within the interval').to.equal('healthy');
       let ready = await readiness();
       await within((async () => {
