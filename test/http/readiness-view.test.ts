@@ -3,7 +3,7 @@
  * are told (variable names, relayer names, paths, error text) and which counts stay.
  */
 import { expect } from 'chai';
-import { readinessFor, SECRET_REF_HIDDEN, type ReadinessAnswer, type Viewer } from '../../src/http/routes/readiness-view.js';
+import { readinessFor, withWorstStatus, SECRET_REF_HIDDEN, type ReadinessAnswer, type Viewer } from '../../src/http/routes/readiness-view.js';
 
 const FULL: ReadinessAnswer = {
   ready: true,
@@ -71,5 +71,24 @@ describe('http/readiness-view (what readiness tells whom)', () => {
     ]);
     expect(read.components.access).to.deep.equal({ status: 'degraded', tokens: 7 });
     expect(read).not.to.have.property('reason');
+  });
+
+  describe('the top-level status is the worst of its components\' (never worse than degraded while ready)', () => {
+    const c = (status: string): Record<string, unknown> => ({ status });
+    const TABLE: Array<[string, boolean, Record<string, Record<string, unknown>>, string]> = [
+      ['every component healthy', true, { index: c('healthy'), relayers: c('healthy') }, 'healthy'],
+      ['a relayer drifted too long', true, { index: c('healthy'), relayers: c('degraded') }, 'degraded'],
+      ['a dead URL', true, { index: c('healthy'), rpc: c('degraded') }, 'degraded'],
+      ['named tokens refused: degraded, still served', true, { index: c('healthy'), access: c('unhealthy') }, 'degraded'],
+      ['not ready: the store says', false, { index: c('unhealthy'), relayers: c('healthy') }, 'unhealthy'],
+    ];
+    for (const [what, ready, components, status] of TABLE) {
+      it(what, () => {
+        const report = { ready, status: ready ? 'healthy' : 'unhealthy', components, timestamp: 't' };
+        const out = withWorstStatus(report);
+        expect(out.status).to.equal(status);
+        if (status === 'degraded') expect(out.reason).to.match(/ is (degraded|unhealthy)/);
+      });
+    }
   });
 });

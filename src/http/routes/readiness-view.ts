@@ -21,6 +21,19 @@ export interface ReadinessAnswer {
 /** Said in place of an invalid file's error when the error names a variable the caller may not learn. */
 export const SECRET_REF_HIDDEN = 'a secret reference names a variable that is not set or not allowed (an admin token sees which)';
 
+/**
+ * The report with its top-level status the worst of its components': a relayer drifted, a URL dead or
+ * the tokens file gone shows at the top, not only inside. A served index is never worse than
+ * `degraded` for a component's sake (readiness' 200 or 503 is the store's alone).
+ */
+export function withWorstStatus(report: ReadinessAnswer): ReadinessAnswer {
+  if (!report.ready) return report;
+  const bad = Object.entries(report.components).filter(([, c]) => c.status !== 'healthy');
+  if (bad.length === 0) return { ...report, status: 'healthy' };
+  const reason = report.reason ?? bad.map(([name, c]) => `${name} is ${String(c.status)}`).join(', ');
+  return { ...report, status: 'degraded', reason };
+}
+
 /** `scope`: the ids a read token may see (null: all); unused for the other viewers. */
 export function readinessFor(full: ReadinessAnswer, viewer: Viewer, scope: ((id: string) => boolean) | null = null): ReadinessAnswer {
   if (viewer === 'everything') return full;

@@ -13,7 +13,7 @@ import { buildOpenApi } from '../openapi.js';
 import { mayAct, type TokenSet } from '../../access/token-set.js';
 import { principalOf } from '../auth.js';
 import { matchesAny } from '../../id-glob.js';
-import { readinessFor, type ReadinessAnswer } from './readiness-view.js';
+import { readinessFor, withWorstStatus, type ReadinessAnswer } from './readiness-view.js';
 import { relayersComponent, type RelayersView } from './relayers.js';
 import { rpcComponent, type AutoHealView, type RpcHealthView } from './rpc-health.js';
 
@@ -57,7 +57,7 @@ export function healthRoutes(router: Router, store: NetworkStore, views: HealthV
       ...(relayers ? { relayers: relayersComponent(relayers) } : {}),
       ...(access ? { access: accessComponent(access) } : {}),
     };
-    const full = { ...report, components } as ReadinessAnswer;
+    const full = withWorstStatus({ ...report, components } as ReadinessAnswer);
     // A token is looked at when sent; none, or a wrong one, is the anonymous view, never a 401.
     const principal = tokens === null ? null : principalOf(tokens, ctx);
     const networks = principal?.networks ?? null;
