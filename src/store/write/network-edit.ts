@@ -28,10 +28,7 @@ export type EditPlan =
  * write path (network-writer.ts) writes it to the file; a proposal (git/proposal.ts) commits it on a branch.
  */
 export function planEdit(id: NetworkId, rel: string, bytes: Buffer, changes: Record<string, unknown>, ifMatch: string | undefined, policy: UrlPolicy): EditPlan {
-  const etag = etagOf(bytes);
-  if (ifMatch !== undefined && !ifMatchAccepts(ifMatch, etag)) {
-    throw new NetcfgError('PRECONDITION_FAILED', `${id.id} has changed since the ETag in If-Match was read; GET it again and retry with the new ETag.`, { etag });
-  }
+  requireIfMatch(id, ifMatch, etagOf(bytes));
   const text = bytes.toString('utf8');
   const parsed = parseYaml(text);
   const { outcome, data: read } = parseNetworkData(text, id, rel, policy, parsed);
@@ -87,6 +84,12 @@ function rewritten(rel: string, doc: Document, changes: Array<[string, unknown]>
 function sharedAnchor(rel: string, changes: Array<[string, unknown]>): NetcfgError {
   const fields = changes.map(([key]) => key).join(', ');
   return new NetcfgError('FILE_INVALID', `${rel} cannot be edited without changing fields the request did not name (a YAML anchor on ${fields} is used elsewhere in the file); edit it in git.`);
+}
+
+/** PRECONDITION_FAILED, carrying the current ETag, unless `ifMatch` (when sent) accepts `etag`. */
+export function requireIfMatch(id: NetworkId, ifMatch: string | undefined, etag: string): void {
+  if (ifMatch === undefined || ifMatchAccepts(ifMatch, etag)) return;
+  throw new NetcfgError('PRECONDITION_FAILED', `${id.id} has changed since the ETag in If-Match was read; GET it again and retry with the new ETag.`, { etag });
 }
 
 /** RFC 9110 If-Match: `*` or a list of strong ETags; weak ETags never match. */
