@@ -56,7 +56,6 @@ export interface StoreOptions {
 
 /** A PATCH's outcome: the record written, and what its URLs answered that was not fine (RPC_PROBE_ON_PATCH). */
 export type { UrlCheck, UrlFinding } from './write/url-check.js';
-
 export type { Proposal, ProposeOptions } from './git/proposal.js';
 
 export interface Updated {
@@ -111,8 +110,8 @@ export class NetworkStore {
     this.cache = options.indexCache ? new IndexCache(options.indexCache, this.policy, onError) : null;
     const state = () => ({ closing: this.closing, writesOpen: this.writesOpen, loaded: this.loaded, git: this.git.follower?.refusal() ?? null });
     this.checks = new PatchChecks({ index: this.index, policy: this.policy, urlCheck: options.urlCheck, state });
-    const [root, caughtUp] = [() => this.folder.forWriting(), () => this.caughtUp()];
-    this.proposer = new Proposer({ branches: () => this.git.requireProposals(), checks: this.checks, served: (id) => this.get(id), root, policy: this.policy, netcfgAuthor: author, caughtUp });
+    const served = (id: string) => this.get(id);
+    this.proposer = new Proposer({ git: this.git, watcher: this.watcher, checks: this.checks, served, folder: this.folder, policy: this.policy, author });
   }
 
   /** Loads every file, then watches; a change between a file's load and its watch is found by a stat once chokidar is ready. */

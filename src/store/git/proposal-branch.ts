@@ -128,10 +128,14 @@ export class ProposalBranches {
     const rel = paths.find((p) => entries.has(p));
     if (rel === undefined) return null;
     const [mode = '', , oid = '', size = ''] = entries.get(rel) as string[];
-    if (mode !== '100644' && mode !== '100755') throw new NetcfgError('FILE_INVALID', `${rel} is not a plain file on ${this.upstream} (a link or a submodule); edit it in git.`);
+    if (mode !== '100644' && mode !== '100755') {
+      throw new NetcfgError('FILE_INVALID', `${rel} is not a plain file on ${this.upstream} (a link or a submodule); edit it in git.`);
+    }
     const text = await this.local(['cat-file', 'blob', oid], `read ${rel}`);
     const bytes = Buffer.from(text, 'utf8');
-    if (bytes.length !== Number(size)) throw new NetcfgError('FILE_INVALID', `${rel} on ${this.upstream} is not UTF-8 text, so it cannot be edited safely; fix the file in git first.`);
+    if (bytes.length !== Number(size)) {
+      throw new NetcfgError('FILE_INVALID', `${rel} on ${this.upstream} is not UTF-8 text, so it cannot be edited safely; fix the file in git first.`);
+    }
     return { rel, bytes, mode };
   }
 
@@ -157,10 +161,12 @@ export class ProposalBranches {
   /** Pushes `refspec` to `branch` while the remote holds it at `expected` ('' : while there is none); the clone keeps no ref of it. */
   private async pushLeased(branch: string, expected: string, refspec: string): Promise<void> {
     const ref = `refs/heads/${branch}`;
-    await this.workTree.git(['push', '--quiet', `--force-with-lease=${ref}:${expected}`, this.remote, refspec], { timeoutMs: this.remoteTimeoutMs }).catch((err: unknown) => {
+    const args = ['push', '--quiet', `--force-with-lease=${ref}:${expected}`, this.remote, refspec];
+    await this.workTree.git(args, { timeoutMs: this.remoteTimeoutMs }).catch((err: unknown) => {
       const said = String((err as { stderr?: string }).stderr ?? '');
       if (/\(stale info\)|failed to update ref|cannot lock ref/.test(said)) {
-        const message = `${branch} was moved on ${this.remote} by someone else while netcfg pushed to it (${firstLine(err)}); nothing was changed: look at the branch, then retry.`;
+        const message = `${branch} was moved on ${this.remote} by someone else while netcfg pushed to it (${firstLine(err)}); `
+          + 'nothing was changed: look at the branch, then retry.';
         throw new NetcfgError('PROPOSAL_BRANCH_MOVED', message, { cause: err });
       }
       throw this.unavailable(err, `the push to ${branch}`);
@@ -172,18 +178,23 @@ export class ProposalBranches {
   /** A git command in the clone alone; what git refuses there is STORAGE_UNAVAILABLE. */
   private local(args: string[], what: string, env: NodeJS.ProcessEnv = {}, input?: string): Promise<string> {
     return this.workTree.git(args, { env, ...(input === undefined ? {} : { input: Buffer.from(input, 'utf8') }) }).catch((err: unknown) => {
-      throw new NetcfgError('STORAGE_UNAVAILABLE', `git could not ${what} for a proposal (${firstLine(err)}); nothing was proposed, retry later.`, { cause: err });
+      const message = `git could not ${what} for a proposal (${firstLine(err)}); nothing was proposed, retry later.`;
+      throw new NetcfgError('STORAGE_UNAVAILABLE', message, { cause: err });
     });
   }
 
   private unavailable(err: unknown, doing: string): NetcfgError {
     const reason = (err as { reason?: string }).reason;
     if (reason === 'timeout') {
-      const message = `${this.remote} gave no answer to ${doing} within ${this.remoteTimeoutMs} ms; nothing was proposed (a push may have landed: the next proposal moves its branch), retry later.`;
+      const message = `${this.remote} gave no answer to ${doing} within ${this.remoteTimeoutMs} ms; nothing was proposed `
+        + '(a push may have landed: the next proposal moves its branch), retry later.';
       return new NetcfgError('GIT_REMOTE_UNAVAILABLE', message, { cause: err });
     }
-    if (reason === 'aborted') return new NetcfgError('GIT_REMOTE_UNAVAILABLE', 'netcfg is shutting down: nothing was proposed; retry (another replica may answer).');
-    return new NetcfgError('GIT_REMOTE_UNAVAILABLE', `${this.remote} refused or could not be reached for ${doing} (${firstLine(err)}); nothing was proposed, retry later.`, { cause: err });
+    if (reason === 'aborted') {
+      return new NetcfgError('GIT_REMOTE_UNAVAILABLE', 'netcfg is shutting down: nothing was proposed; retry (another replica may answer).');
+    }
+    const message = `${this.remote} refused or could not be reached for ${doing} (${firstLine(err)}); nothing was proposed, retry later.`;
+    return new NetcfgError('GIT_REMOTE_UNAVAILABLE', message, { cause: err });
   }
 
   private inTurn<T>(branch: string, fn: () => Promise<T>): Promise<T> {

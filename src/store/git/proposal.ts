@@ -21,18 +21,19 @@ import { pathInClone } from './write-queue.js';
 import type { GitAuthor } from './work-tree.js';
 
 export interface ProposerParts {
-  /** GIT_SYNC's proposal branches; NOT_IMPLEMENTED without it. */
-  branches(): ProposalBranches;
+  /** The store's git: GIT_SYNC's proposal branches (NOT_IMPLEMENTED without it), and a pull. */
+  git: { requireProposals(): ProposalBranches; pull(): Promise<void> };
+  /** What a pull brought is served once the watcher refreshed the files that changed. */
+  watcher: { refreshChanged(): void; whenIdle(): Promise<void> };
   /** update()'s checks of a PATCH. */
   checks: PatchChecks;
   /** The version served of a network; NETWORK_NOT_FOUND when there is none. */
   served(id: string): NetworkRecord;
-  /** The config folder's real path, inside the clone. */
-  root(): string;
+  /** The config folder: its real path, inside the clone. */
+  folder: { forWriting(): string };
   policy: UrlPolicy;
-  netcfgAuthor: GitAuthor;
-  /** A pull, and what it brought served: awaited before a 412 the remote's newer version caused. */
-  caughtUp(): Promise<void>;
+  /** netcfg's git identity: the commit's committer, and the operator's author (actor.ts). */
+  author: GitAuthor;
 }
 
 /** How a proposal is made: as update()'s `how`, and the oid the caller last saw at the proposal's branch ('' none), for its lease. */
@@ -68,6 +69,13 @@ export interface Proposal extends Proposed {
   findings: UrlFinding[];
 }
 
+/** What a proposal's edit made, or that the remote's version failed its If-Match. */
+interface Edited {
+  record?: NetworkRecord;
+  subject?: string;
+  remoteMoved?: boolean;
+}
+
 export class Proposer {
   constructor(private readonly parts: ProposerParts) {}
 
@@ -76,7 +84,7 @@ export class Proposer {
    * asked anything, then proposes it. The URL check's findings come with the proposal.
    */
   async propose(id: string, body: unknown, ifMatch: string | undefined, actor: Actor, how: ProposeOptions = {}): Promise<Proposal> {
-    const branches = this.parts.branches();
+    const branches = this.parts.git.requireProposals();
     const { networkId, changes } = this.parts.checks.checked(id, body, how.revealSecrets === true);
     const served = this.parts.served(networkId.id);
     requireIfMatch(networkId, ifMatch, served.etag);
@@ -88,25 +96,29 @@ export class Proposer {
   /** Commits `request`'s change on top of the remote head and pushes it to the actor's proposal branch. */
   private async proposeChange(branches: ProposalBranches, request: ProposalRequest): Promise<Omit<Proposal, 'findings'>> {
     const { id, actor } = request;
-    const folderInClone = pathInClone(branches.top, this.parts.root());
+    const folderInClone = pathInClone(branches.top, this.parts.folder.forWriting());
     const paths = candidatesOf(id).map(({ rel }) => path.posix.join(folderInClone, rel));
-    const edited: { record?: NetworkRecord; subject?: string; remoteMoved?: boolean } = {};
-    const make = (file: BaseFile | null): ProposalCommit => this.edit(branches.upstream, request, file && { ...file, rel: path.posix.relative(folderInClone, file.rel) }, edited);
+    const edited: Edited = {};
+    const make = (file: BaseFile | null): ProposalCommit => {
+      const inFolder = file && { ...file, rel: path.posix.relative(folderInClone, file.rel) };
+      return this.edit(branches.upstream, request, inFolder, edited);
+    };
     try {
       const proposed = await branches.propose({ branch: proposalBranchOf(actor, id), paths, make, expected: request.expected });
       const [record, subject] = [edited.record as NetworkRecord, edited.subject as string]; // make() ran: the push went out
       return { ...proposed, network: id.id, subject, old_rpc_urls: networkOf(request.served).rpc_urls, new_rpc_urls: networkOf(record).rpc_urls };
     } catch (err) {
       if (!edited.remoteMoved) throw err;
-      // The remote changed the file since the version served: served first, so the client's GET finds the new ETag.
-      await this.parts.caughtUp().catch(() => undefined);
+      // The remote changed the file since the version served: pulled and served first (not waiting for the
+      // watcher's events), so the client's GET finds the new ETag.
+      await this.parts.git.pull().then(() => (this.parts.watcher.refreshChanged(), this.parts.watcher.whenIdle())).catch(() => undefined);
       const message = `${id.id} was changed on ${branches.upstream} since the ETag in If-Match was read; GET it again and retry with the new ETag.`;
       throw new NetcfgError('PRECONDITION_FAILED', message, { etag: (err as NetcfgError).etag, cause: err });
     }
   }
 
   /** The commit a PATCH would make of `file` (its path from the config folder), as the remote head holds it; what it made goes in `edited`. */
-  private edit(upstream: string, request: ProposalRequest, file: BaseFile | null, edited: { record?: NetworkRecord; subject?: string; remoteMoved?: boolean }): ProposalCommit {
+  private edit(upstream: string, request: ProposalRequest, file: BaseFile | null, edited: Edited): ProposalCommit {
     const { id, actor, note } = request;
     if (file === null) throw new NetcfgError('NETWORK_NOT_FOUND', `${id.id} is no longer on ${upstream} (deleted there); nothing was proposed.`);
     let plan: EditPlan;
@@ -120,6 +132,6 @@ export class Proposer {
     if (plan.kind === 'same') throw new NetcfgError('BAD_REQUEST', `${id.id} on ${upstream} holds these values already; there is nothing to propose.`);
     const subject = updateSubject(id, plan.fields);
     Object.assign(edited, { record: plan.record, subject: note?.subject ?? subject });
-    return { text: plan.text, message: commitMessage(subject, actor, note), author: authorLineOf(actor, this.parts.netcfgAuthor) };
+    return { text: plan.text, message: commitMessage(subject, actor, note), author: authorLineOf(actor, this.parts.author) };
   }
 }

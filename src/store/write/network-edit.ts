@@ -27,14 +27,23 @@ export type EditPlan =
  * checked against the bytes' hash (PRECONDITION_FAILED), and only a valid network is edited. The
  * write path (network-writer.ts) writes it to the file; a proposal (git/proposal.ts) commits it on a branch.
  */
-export function planEdit(id: NetworkId, rel: string, bytes: Buffer, changes: Record<string, unknown>, ifMatch: string | undefined, policy: UrlPolicy): EditPlan {
+export function planEdit(
+  id: NetworkId,
+  rel: string,
+  bytes: Buffer,
+  changes: Record<string, unknown>,
+  ifMatch: string | undefined,
+  policy: UrlPolicy,
+): EditPlan {
   requireIfMatch(id, ifMatch, etagOf(bytes));
   const text = bytes.toString('utf8');
   const parsed = parseYaml(text);
   const { outcome, data: read } = parseNetworkData(text, id, rel, policy, parsed);
   if (!outcome.ok) {
-    const what = parsed.problems.length > 0 ? 'is not valid YAML, so it cannot be edited safely' : 'is not a valid network file, so it is not served and cannot be edited';
-    return { kind: 'invalid', refusal: new NetcfgError('FILE_INVALID', `${rel} ${what}; fix the file in git first.`, { details: detailsOf(rel, outcome.problems) }) };
+    const yamlBad = parsed.problems.length > 0;
+    const what = yamlBad ? 'is not valid YAML, so it cannot be edited safely' : 'is not a valid network file, so it is not served and cannot be edited';
+    const refusal = new NetcfgError('FILE_INVALID', `${rel} ${what}; fix the file in git first.`, { details: detailsOf(rel, outcome.problems) });
+    return { kind: 'invalid', refusal };
   }
   const data = (read ?? {}) as Record<string, unknown>; // the loader's own toJS of these bytes
   const changed = Object.entries(changes).filter(([key, value]) => !isDeepStrictEqual(data[key], value));

@@ -31,7 +31,9 @@ export class PatchChecks {
     requireValidPatch(body, policy);
     const { closing, writesOpen, loaded, git } = this.parts.state();
     if (closing) throw new NetcfgError('NOT_READY', 'netcfg is shutting down; retry (another replica may answer).');
-    if (!writesOpen || (!index.has(networkId.id) && !loaded)) throw new NetcfgError('NOT_READY', 'netcfg is still loading its configuration; retry in a moment.');
+    if (!writesOpen || (!index.has(networkId.id) && !loaded)) {
+      throw new NetcfgError('NOT_READY', 'netcfg is still loading its configuration; retry in a moment.');
+    }
     if (git) throw git;
     return { networkId, changes: body as Record<string, unknown> };
   }

@@ -44,7 +44,8 @@ describe('store/git/proposal-branch (a real remote: git daemon on loopback)', fu
     author: 'relayer-eu <relayer-eu@netcfg>',
   });
   const newUrl = (url: string) => change((old) => old.replace('https://rpc.example.com', url));
-  const propose = (url: string, expected?: string) => branches.propose({ branch: BRANCH, paths: [FILE, FILE.replace('.yaml', '.yml')], make: newUrl(url), expected });
+  const propose = (url: string, expected?: string) =>
+    branches.propose({ branch: BRANCH, paths: [FILE, FILE.replace('.yaml', '.yml')], make: newUrl(url), expected });
   /** A teammate's commit to main of another network, pushed: main moves on. */
   const teammateMovesMain = (n: number): string => {
     const teammate = cloneOf(remote, `teammate-${n}`);
