@@ -29,6 +29,7 @@ const ERROR_EXAMPLES: Partial<Record<ErrorCode, string>> = {
   FORBIDDEN: "This needs a token with the write role; relayer-eu's role is read.",
   NETWORK_NOT_FOUND: 'Network evm:nope was not found.',
   FILE_INVALID: 'evm/sepolia.yaml is not valid YAML, so it cannot be edited safely.',
+  PROPOSAL_BRANCH_MOVED: 'netcfg/relayer-eu/evm-sepolia was moved on origin by someone else while this proposal was pushed; nothing was changed.',
   PRECONDITION_FAILED: 'evm:sepolia has changed since the ETag in If-Match was read.',
   PAYLOAD_TOO_LARGE: `The request body is larger than ${BODY_LIMIT_BYTES / 1024} KiB.`,
   UNSUPPORTED_MEDIA_TYPE: 'The body must be JSON.',

@@ -19,11 +19,11 @@ import { NetworkIndex, type IndexChange, type Page } from './index/network-index
 import type { NetworkRecord } from './network-record.js';
 import { readinessOf, type Readiness } from './readiness.js';
 import { RetryCounts, WriteOutcomes, type RetryReason } from './retries.js';
-import { requireValidPatch } from './validation/network-rules.js';
-import { restoreSecrets } from './write/secret-echo.js';
+import { PatchChecks } from './write/patch-checks.js';
+import { Proposer, type Proposal, type ProposeOptions } from './git/proposal.js';
 import { loadSchemas } from './validation/schemas.js';
 import type { NetworkVersion } from './git/network-versions.js';
-import { checkPatchUrls, type UrlCheck, type UrlFinding } from './write/url-check.js';
+import type { UrlCheck, UrlFinding } from './write/url-check.js';
 import { OPEN_POLICY, type UrlPolicy } from './validation/url-rules.js';
 import { ConfigWatcher, DEFAULT_WATCH, type WatchOptions } from './watch/watcher.js';
 import { realDisk, type DiskSteps } from './write/disk-steps.js';
@@ -58,6 +58,7 @@ export interface StoreOptions {
 
 /** A PATCH's outcome: the record written, and what its URLs answered that was not fine (RPC_PROBE_ON_PATCH). */
 export type { UrlCheck, UrlFinding } from './write/url-check.js';
+export type { Proposal, ProposeOptions } from './git/proposal.js';
 
 export interface Updated {
   record: NetworkRecord;
@@ -71,6 +72,11 @@ export interface WriteHow {
   /** It may add a secret reference or change which variable one names (reveal_secrets or admin). */
   changeReferences?: boolean;
   note?: WriteNote;
+}
+
+/** What a writer may do with secrets, as the PATCH checks take it. */
+function rightsOf(how: WriteHow): { reveal: boolean; changeReferences: boolean } {
+  return { reveal: how.revealSecrets === true, changeReferences: how.changeReferences === true };
 }
 
 export class NetworkStore {
@@ -92,10 +98,13 @@ export class NetworkStore {
   /** The work tree holding the folder, and with GIT_SYNC the clone following its remote: the writer's write strategy. */
   private readonly git: StoreGit;
   private readonly cache: IndexCache | null;
-  private readonly urlCheck: UrlCheck | undefined;
+  /** What update() and proposeUpdate() check of a PATCH first (patch-checks.ts). */
+  private readonly checks: PatchChecks;
   /** Why writes were made again or waited, counted (retries.ts). */
   private readonly retries = new RetryCounts();
   private readonly writes = new WriteOutcomes();
+  /** GIT_SYNC's proposals: update()'s checks, then a commit pushed to a branch of its own (git/proposal.ts). */
+  private readonly proposer: Proposer;
 
   constructor(options: StoreOptions) {
     this.root = path.resolve(options.root);
@@ -115,7 +124,10 @@ export class NetworkStore {
     this.git = new StoreGit({ root: this.root, cloneTop: this.folder.cloneTop, author, gitCommit: options.gitCommit ?? false, gitSync: options.gitSync, locks, retries: this.retries });
     this.writer = new NetworkWriter({ netcfgAuthor: author, folder: this.folder, index: this.index, served: this.disk, policy: this.policy, fs, locks, strategy: this.git, retries: this.retries });
     this.cache = options.indexCache ? new IndexCache(options.indexCache, this.policy, onError) : null;
-    this.urlCheck = options.urlCheck;
+    const state = () => ({ closing: this.closing, writesOpen: this.writesOpen, loaded: this.loaded, git: this.git.follower?.refusal() ?? null });
+    this.checks = new PatchChecks({ index: this.index, policy: this.policy, urlCheck: options.urlCheck, state });
+    const served = (id: string) => this.get(id);
+    this.proposer = new Proposer({ git: this.git, watcher: this.watcher, checks: this.checks, served, folder: this.folder, policy: this.policy, author });
   }
 
   /** Loads every file, then watches; a change between a file's load and its watch is found by a stat once chokidar is ready. */
@@ -209,25 +221,18 @@ export class NetworkStore {
    * (after the 404 and If-Match checks against the version served): in `reject` mode one that serves another chain refuses it. Counted.
    */
   update(id: string, body: unknown, ifMatch: string | undefined, actor: Actor, how: WriteHow = {}): Promise<Updated> {
-    return this.writes.track(this.write(id, body, ifMatch, actor, how));
+    return this.writes.track(
+      (async () => {
+        const { networkId, changes } = this.checks.checked(id, body, rightsOf(how));
+        const findings = await this.checks.urlFindings(networkId, changes, ifMatch);
+        return { record: await this.writer.update({ id: networkId, changes, ifMatch, actor, note: how.note }), findings };
+      })(),
+    );
   }
 
-  private async write(id: string, body: unknown, ifMatch: string | undefined, actor: Actor, how: WriteHow): Promise<Updated> {
-    const networkId = requireNetworkId(id);
-    const rights = { reveal: how.revealSecrets === true, changeReferences: how.changeReferences === true };
-    body = restoreSecrets(body, this.index.get(networkId.id)?.secrets ?? [], this.index.secretValues(), rights);
-    requireValidPatch(body, this.policy, networkId);
-    if (this.closing) throw new NetcfgError('NOT_READY', 'netcfg is shutting down; retry (another replica may answer).');
-    if (!this.writesOpen || (!this.index.has(networkId.id) && !this.loaded)) {
-      throw new NetcfgError('NOT_READY', 'netcfg is still loading its configuration; retry in a moment.');
-    }
-    const refusal = this.git.follower?.refusal();
-    if (refusal) throw refusal;
-    const changes = body as Record<string, unknown>;
-    const current = this.index.get(networkId.id);
-    const served = { id: networkId, record: current, onDisk: current !== undefined && !this.index.problemPaths().includes(current.path) };
-    const findings = this.urlCheck ? await checkPatchUrls(this.urlCheck, served, changes, ifMatch, this.policy.secrets) : [];
-    return { record: await this.writer.update({ id: networkId, changes, ifMatch, actor, note: how.note }), findings };
+  /** update()'s change, checked alike, proposed (GIT_SYNC): pushed to the actor's branch for the network, not written (git/proposal.ts). */
+  proposeUpdate(id: string, body: unknown, ifMatch: string | undefined, actor: Actor, how: ProposeOptions = {}): Promise<Proposal> {
+    return this.proposer.propose(id, body, ifMatch, actor, how);
   }
 
   /** The commits of a network's file, newest first (the folder must be in a git work tree). */

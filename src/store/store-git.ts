@@ -12,6 +12,7 @@ import { WorkTree, type Commit, type GitAuthor } from './git/work-tree.js';
 import { versionAt, type NetworkVersion } from './git/network-versions.js';
 import type { UrlPolicy } from './validation/url-rules.js';
 import { GitSync } from './git/git-sync.js';
+import { ProposalBranches } from './git/proposal-branch.js';
 import type { DroppedNote } from './git/sync-report.js';
 import type { RetryCounts } from './retries.js';
 import type { Committer, GitLock, PushQueue, WriteStrategy } from './write/write-strategy.js';
@@ -46,13 +47,19 @@ export interface GitParts {
  * (network-writer.ts): what the writer asks of it is known once `open()` found the work tree.
  */
 export class StoreGit implements WriteStrategy {
-  private opened: { workTree: WorkTree | null; follower: GitSync | null } = { workTree: null, follower: null };
+  private opened: { workTree: WorkTree | null; follower: GitSync | null; proposals?: ProposalBranches } = { workTree: null, follower: null };
 
   constructor(private readonly parts: GitParts) {}
 
   /** git in the work tree holding the folder (history, commits), once open; null outside one. */
   get workTree(): WorkTree | null {
     return this.opened.workTree;
+  }
+
+  /** GIT_SYNC: the branches proposals are pushed to, next to the remote branch the clone follows; NOT_IMPLEMENTED without it. */
+  requireProposals(): ProposalBranches {
+    if (this.opened.proposals) return this.opened.proposals;
+    throw new NetcfgError('NOT_IMPLEMENTED', 'A proposal needs GIT_SYNC (the config folder in a clone following a remote branch); it is off.');
   }
 
   /** GIT_SYNC: the clone following its remote branch, once open. */
@@ -148,6 +155,6 @@ export class StoreGit implements WriteStrategy {
     // What moves the work tree waits for the writers' turn: never between a write's read and its commit.
     const remoteTimeoutMs = gitSync.remoteTimeoutMs ?? DEFAULT_REMOTE_TIMEOUT_MS;
     const follower = await GitSync.open(workTree, (fn) => locks.inTurn('*', fn), { staleMs: locks.staleMs, remoteTimeoutMs, onDropped: gitSync.onDropped, retries });
-    this.opened = { workTree, follower };
+    this.opened = { workTree, follower, proposals: new ProposalBranches(workTree, follower.upstream, remoteTimeoutMs) };
   }
 }

@@ -19,6 +19,12 @@ export interface DroppedCommit {
   subject: string;
 }
 
+/** `origin/main` as the remote's name (`origin`) and the branch's there (`main`). */
+export function remoteOf(upstream: string): { remote: string; name: string } {
+  const slash = upstream.indexOf('/');
+  return { remote: upstream.slice(0, slash), name: upstream.slice(slash + 1) };
+}
+
 export class TrackedBranch {
   private constructor(
     private readonly workTree: WorkTree,
@@ -38,11 +44,11 @@ export class TrackedBranch {
   }
 
   private get remote(): string {
-    return this.upstream.slice(0, this.upstream.indexOf('/'));
+    return remoteOf(this.upstream).remote;
   }
 
   private get name(): string {
-    return this.upstream.slice(this.upstream.indexOf('/') + 1);
+    return remoteOf(this.upstream).name;
   }
 
   async rev(ref: string): Promise<string> {

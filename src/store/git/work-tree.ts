@@ -44,6 +44,8 @@ export interface GitOptions {
   input?: Buffer;
   timeoutMs?: number;
   maxBytes?: number;
+  /** More of git's environment (a proposal's own index and author). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export class WorkTree implements Committer {
@@ -194,6 +196,7 @@ export class WorkTree implements Committer {
       GIT_COMMITTER_NAME: this.author.name,
       GIT_COMMITTER_EMAIL: this.author.email,
       GIT_TERMINAL_PROMPT: '0',
+      ...options.env,
     };
     return runGit({
       args: ['-C', this.top, ...args],

@@ -9,9 +9,52 @@ import type { Document } from 'yaml';
 import { NetcfgError, type ErrorDetail } from '../../errors.js';
 import type { NetworkId } from '../files/layout.js';
 import type { NetworkRecord } from '../network-record.js';
-import { parseNetworkData, type FileProblem } from '../validation/network-file.js';
+import { etagOf, parseNetworkData, parseYaml, type FileProblem } from '../validation/network-file.js';
 import type { UrlPolicy } from '../validation/url-rules.js';
 import { intendedData, rewriteTopLevel, spliceTopLevel } from './yaml-edit.js';
+
+/**
+ * What a PATCH makes of a file's bytes: the file is not a valid network (`invalid`, with the refusal
+ * its caller throws once it knows the file was whole), the request changes nothing (`same`), or the new text.
+ */
+export type EditPlan =
+  | { kind: 'invalid'; refusal: NetcfgError }
+  | { kind: 'same'; record: NetworkRecord }
+  | { kind: 'edit'; text: string; record: NetworkRecord; fields: string[] };
+
+/**
+ * The edit of `bytes` (the file `rel` of `id`) that `changes` ask for, written nowhere: If-Match is
+ * checked against the bytes' hash (PRECONDITION_FAILED), and only a valid network is edited. The
+ * write path (network-writer.ts) writes it to the file; a proposal (git/proposal.ts) commits it on a branch.
+ */
+export function planEdit(
+  id: NetworkId,
+  rel: string,
+  bytes: Buffer,
+  changes: Record<string, unknown>,
+  ifMatch: string | undefined,
+  policy: UrlPolicy,
+): EditPlan {
+  requireIfMatch(id, ifMatch, etagOf(bytes));
+  const text = bytes.toString('utf8');
+  const parsed = parseYaml(text);
+  const { outcome, data: read } = parseNetworkData(text, id, rel, policy, parsed);
+  if (!outcome.ok) {
+    const yamlBad = parsed.problems.length > 0;
+    const what = yamlBad ? 'is not valid YAML, so it cannot be edited safely' : 'is not a valid network file, so it is not served and cannot be edited';
+    const refusal = new NetcfgError('FILE_INVALID', `${rel} ${what}; fix the file in git first.`, { details: detailsOf(rel, outcome.problems) });
+    return { kind: 'invalid', refusal };
+  }
+  const data = (read ?? {}) as Record<string, unknown>; // the loader's own toJS of these bytes
+  const changed = Object.entries(changes).filter(([key, value]) => !isDeepStrictEqual(data[key], value));
+  if (changed.length === 0) return { kind: 'same', record: outcome.record };
+  return { kind: 'edit', ...editedText(id, rel, text, parsed.doc, data, changed, policy), fields: changed.map(([key]) => key) };
+}
+
+/** The subject of a PATCH's commit (unless netcfg's own note gives another). */
+export function updateSubject(id: NetworkId, fields: string[]): string {
+  return `netcfg: update ${fields.join(', ')} of ${id.id}`;
+}
 
 /** The text of `rel` (parsed as `doc`, read as `data`) with `changed` applied, and its record. */
 export function editedText(id: NetworkId, rel: string, text: string, doc: Document, data: Record<string, unknown>, changed: Array<[string, unknown]>, policy: UrlPolicy): { text: string; record: NetworkRecord } {
@@ -50,6 +93,12 @@ function rewritten(rel: string, doc: Document, changes: Array<[string, unknown]>
 function sharedAnchor(rel: string, changes: Array<[string, unknown]>): NetcfgError {
   const fields = changes.map(([key]) => key).join(', ');
   return new NetcfgError('FILE_INVALID', `${rel} cannot be edited without changing fields the request did not name (a YAML anchor on ${fields} is used elsewhere in the file); edit it in git.`);
+}
+
+/** PRECONDITION_FAILED, carrying the current ETag, unless `ifMatch` (when sent) accepts `etag`. */
+export function requireIfMatch(id: NetworkId, ifMatch: string | undefined, etag: string): void {
+  if (ifMatch === undefined || ifMatchAccepts(ifMatch, etag)) return;
+  throw new NetcfgError('PRECONDITION_FAILED', `${id.id} has changed since the ETag in If-Match was read; GET it again and retry with the new ETag.`, { etag });
 }
 
 /** RFC 9110 If-Match: `*` or a list of strong ETags; weak ETags never match. */

@@ -9,17 +9,15 @@
  */
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { isDeepStrictEqual } from 'node:util';
 import { NetcfgError } from '../../errors.js';
 import type { FoundEdit, PushOutcome, WriterParts, WriteStrategy } from './write-strategy.js';
 import type { NetworkId } from '../files/layout.js';
 import { isGone } from '../files/served-file.js';
 import type { NetworkRecord } from '../network-record.js';
-import { etagOf, parseNetworkData, parseYaml } from '../validation/network-file.js';
 import { fileGone, readCurrent, storageError, type Current } from './current-file.js';
 import { FileReplacer } from './file-replacer.js';
 import type { HeldLock } from './write-lock.js';
-import { detailsOf, editedText, ifMatchAccepts } from './network-edit.js';
+import { planEdit, updateSubject } from './network-edit.js';
 import { actorLabel, authorLineOf, commitMessage, WORKING_TREE, type Actor, type WriteNote } from '../actor.js';
 import { ATTEMPT_RETRIES, type AttemptRetry } from '../retries.js';
 
@@ -110,36 +108,24 @@ export class NetworkWriter {
     if (await this.strategy.gitLock?.whenFree(this.parts.locks.maxWaitMs)) this.parts.retries.count('git-lock');
     const current = await readCurrent(this.parts.folder, this.parts.fs, id, this.refused);
     if (current === null) return 'gone';
-    const { rel, bytes } = current;
-    const etag = etagOf(bytes);
-    if (request.ifMatch !== undefined && !ifMatchAccepts(request.ifMatch, etag)) {
-      throw new NetcfgError('PRECONDITION_FAILED', `${id.id} has changed since the ETag in If-Match was read; GET it again and retry with the new ETag.`, { etag });
-    }
-    // Only what the read path serves is edited: the current version must be a valid network.
-    const text = bytes.toString('utf8');
-    const parsed = parseYaml(text);
-    const { outcome, data: read } = parseNetworkData(text, id, rel, this.parts.policy, parsed);
-    if (!outcome.ok) {
+    const plan = planEdit(id, current.rel, current.bytes, request.changes, request.ifMatch, this.parts.policy);
+    if (plan.kind === 'invalid') {
       // git writes a file in place after creating it: read while a checkout runs, it may be half there.
-      if (await this.gitRewriting(id, bytes)) return 'git-busy';
-      const what = parsed.problems.length > 0 ? 'is not valid YAML, so it cannot be edited safely' : 'is not a valid network file, so it is not served and cannot be edited';
-      throw new NetcfgError('FILE_INVALID', `${rel} ${what}; fix the file in git first.`, { details: detailsOf(rel, outcome.problems) });
+      if (await this.gitRewriting(id, current.bytes)) return 'git-busy';
+      throw plan.refusal;
     }
-    const data = (read ?? {}) as Record<string, unknown>; // the loader's own toJS of these bytes
-    const changed = Object.entries(request.changes).filter(([key, value]) => !isDeepStrictEqual(data[key], value));
-    if (changed.length === 0) {
+    if (plan.kind === 'same') {
       // With GIT_SYNC what was read may be a commit still on its way to the remote: answer once it is there.
       if (this.strategy.push) {
         const pushed = this.strategy.push.pushedSoFar();
         pushed.catch(() => undefined); // awaited by update() once the turn is let go, which may be after it failed
-        return { record: outcome.record, pushed };
+        return { record: plan.record, pushed };
       }
       if (this.lastFailure) await this.heal(path.dirname(current.abs));
-      this.parts.index.put(outcome.record);
-      return { record: outcome.record };
+      this.parts.index.put(plan.record);
+      return { record: plan.record };
     }
-    const next = editedText(id, rel, text, parsed.doc, data, changed, this.parts.policy);
-    return this.write(request, current, next, changed.map(([key]) => key), held);
+    return this.write(request, current, plan, plan.fields, held);
   }
 
   /** The network's cross-process lock, counting a wait for another process's. */
@@ -166,7 +152,7 @@ export class NetworkWriter {
         throw storageError(err, `write ${current.rel}`, this.refused);
       });
       if (outcome !== 'renamed') return outcome === 'changed' ? 'moved' : 'gone';
-      const message = commitMessage(`netcfg: update ${fields.join(', ')} of ${id.id}`, actor, note);
+      const message = commitMessage(updateSubject(id, fields), actor, note);
       const author = authorLineOf(actor, this.parts.netcfgAuthor);
       if (push) {
         // The remote is what makes it durable: a restart resets the clone to it, so no folder fsync here.

@@ -9,7 +9,7 @@ import { NetcfgError } from '../../errors.js';
 import type { NetworkId } from '../files/layout.js';
 import { networkOf, type NetworkRecord } from '../network-record.js';
 import { normaliseEntry } from '../validation/url-rules.js';
-import { ifMatchAccepts } from './network-edit.js';
+import { requireIfMatch } from './network-edit.js';
 import { maskFindings } from './secret-echo.js';
 import { resolveRpcUrls, type SecretLookup } from '../validation/secret-refs.js';
 
@@ -44,9 +44,7 @@ export interface ServedVersion {
 export async function checkPatchUrls(urlCheck: UrlCheck, served: ServedVersion, changes: Record<string, unknown>, ifMatch: string | undefined, lookup: SecretLookup | undefined): Promise<UrlFinding[]> {
   const { id, record } = served;
   if (!record) throw new NetcfgError('NETWORK_NOT_FOUND', `Network ${id.id} was not found; GET /api/v1/networks lists the ids.`);
-  if (served.onDisk && ifMatch !== undefined && !ifMatchAccepts(ifMatch, record.etag)) {
-    throw new NetcfgError('PRECONDITION_FAILED', `${id.id} has changed since the ETag in If-Match was read; GET it again and retry with the new ETag.`, { etag: record.etag });
-  }
+  if (served.onDisk) requireIfMatch(id, ifMatch, record.etag);
   const family = id.family;
   const claimed = networkOf(record);
   const { entries: values, secrets } = resolveRpcUrls((changes.rpc_urls ?? []) as unknown[], lookup, id.id);
