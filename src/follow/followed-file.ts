@@ -27,6 +27,7 @@ export interface FollowedState {
 export interface FollowOptions<T> {
   file: string;
   parser: ParserRef;
+  /** How long a failing file's last good value holds; Infinity: until the file is good again. */
   graceMs: number;
   /** A good value taken, or null once a failing file's grace is over. */
   onValue: (value: T | null) => void;
@@ -73,7 +74,7 @@ export class FollowedFile<T> {
   }
 
   state(): FollowedState {
-    const graceEnds = this.failingSince === null || this.refusingSince !== null ? null : this.failingSince + this.options.graceMs;
+    const graceEnds = this.failingSince === null || this.refusingSince !== null || !Number.isFinite(this.options.graceMs) ? null : this.failingSince + this.options.graceMs;
     return {
       problem: this.problem,
       grace_ends_at: graceEnds === null ? null : new Date(graceEnds).toISOString(),
@@ -119,7 +120,8 @@ export class FollowedFile<T> {
     } else {
       this.problem = reply.problems[0] ?? 'cannot be used';
       if (this.failingSince === null && this.refusingSince === null) this.startGrace();
-      const holds = this.refusingSince === null ? `what it held before still holds until ${this.state().grace_ends_at}` : 'nothing of it is used';
+      const until = this.state().grace_ends_at;
+      const holds = this.refusingSince !== null ? 'nothing of it is used' : `what it held before still holds${until === null ? '' : ` until ${until}`}`;
       log.error({ problems: reply.problems }, `${what} changed but cannot be used; ${holds}`);
     }
     this.tell();
@@ -127,6 +129,7 @@ export class FollowedFile<T> {
 
   private startGrace(): void {
     this.failingSince = this.now();
+    if (!Number.isFinite(this.options.graceMs)) return; // the last good value holds until the file is good again
     this.graceTimer = setTimeout(() => {
       this.graceTimer = null;
       this.failingSince = null;

@@ -64,6 +64,12 @@ export function parseTargetsFile(text: string): { targets: TargetSpec[]; problem
   return { targets: problems.length > 0 ? [] : targets, problems };
 }
 
+/** The file's targets as the follower's worker thread takes a parser (follow/parse-thread.ts). */
+export function targetsOfText(text: string): { value: TargetSpec[]; problems: TargetsProblem[] } {
+  const { targets, problems } = parseTargetsFile(text);
+  return { value: targets, problems };
+}
+
 /** Whether a target takes the network `id`: a family the relayer has (evm, solana, stellar), matched by its globs when it has them. */
 export function inScope(target: Pick<TargetSpec, 'networks'>, id: string): boolean {
   if (!isRelayerType(id.slice(0, id.indexOf(':')))) return false;
