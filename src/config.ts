@@ -2,16 +2,14 @@
  * The environment, read in one place. Everything netcfg can be told from outside is here, with its
  * default; src/main.ts (and `netcfg serve`, whose flags override these) is the only caller.
  */
-import { readFileSync } from 'node:fs';
-import os from 'node:os';
 import { redactText } from './redact.js';
-import type { RelayerTarget } from './relayer/sync/relayer-client.js';
-import { DEFAULT_SYNC_INTERVAL_MS } from './relayer/sync/relayer-sync.js';
-import { DEFAULT_LEASE_MS } from './relayer/sync/lease.js';
-import { parseTargetsFile } from './relayer/sync/targets-file.js';
 import type { UrlPolicy } from './store/validation/url-rules.js';
 import { DEFAULT_HEAL, type HealOptions } from './probe/auto-heal.js';
-import { AllowListError, allowedLookup, parseAllowList } from './secret-refs-allowed.js';
+import { AllowListError, allowedLookup, namedByAny, parseAllowList, type AllowedPair } from './secret-refs-allowed.js';
+import { ConfigError, flag, int, isNetcfgSetting, oneOf, type Env } from './config-values.js';
+import { relayerKeyVariables, relayerSyncFromEnv, type RelayerSyncSettings } from './config-relayer.js';
+
+export { ConfigError, type Env } from './config-values.js';
 import { DEFAULT_TOKENS_GRACE_MS } from './access/tokens-follow.js';
 import { FORGE_KINDS, type ForgeSettings } from './forge/forge.js';
 
@@ -50,42 +48,16 @@ export interface Config {
   /** API_TOKENS_GRACE_MS: how long a tokens file missing or not parsing keeps its last good tokens; then named tokens are refused. */
   apiTokensGraceMs: number;
   /** RELAYER_SYNC_FILE: the relayers kept in sync (keys read from the variables it names), every RELAYER_SYNC_INTERVAL_MS; null: off. */
-  relayerSync: {
-    targets: Array<RelayerTarget & { networks: string[] | null }>;
-    intervalMs: number;
-    timeoutMs: number;
-    /** RELAYER_SYNC_LEASE_MS and NETCFG_REPLICA_ID: replicas sharing the targets file elect the one that speaks. */
-    lease: { leaseMs: number; replica: string };
-  } | null;
+  relayerSync: RelayerSyncSettings | null;
 }
 
-export class ConfigError extends Error {}
 
 export const MIN_API_KEY_LENGTH = 32;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-export type Env = Record<string, string | undefined>;
 
-function oneOf<T extends string>(env: Env, name: string, choices: readonly T[], fallback: T): T {
-  const value = (env[name] || fallback).toLowerCase();
-  if (!(choices as readonly string[]).includes(value)) throw new ConfigError(`${name} must be one of ${choices.join(', ')}; got "${env[name]}".`);
-  return value as T;
-}
 
-function flag(env: Env, name: string): boolean {
-  const raw = (env[name] ?? '').trim().toLowerCase();
-  if (raw === '' || raw === 'false' || raw === '0' || raw === 'no') return false;
-  if (raw === 'true' || raw === '1' || raw === 'yes') return true;
-  throw new ConfigError(`${name} must be true or false; got "${env[name]}".`);
-}
 
-function int(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!/^\d+$/.test(raw) || value < min || value > max) throw new ConfigError(`${name} must be a whole number from ${min} to ${max}; got "${raw}".`);
-  return value;
-}
 
 export function isLoopback(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '').toLowerCase();
@@ -118,26 +90,21 @@ export function environment(): Env {
  */
 export function policyFromEnv(env: Env, keyVariables: readonly string[] = []): UrlPolicy {
   const allowedHosts = (env.RPC_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== '');
-  let pairs;
+  const pairs = allowListOf(env);
+  const denied = (name: string): boolean => isNetcfgSetting(name) || keyVariables.includes(name);
+  return { blockPrivate: flag(env, 'RPC_BLOCK_PRIVATE_IPS'), allowedHosts, secrets: allowedLookup(pairs, env, denied) };
+}
+
+
+/** SECRET_REFS_ALLOWED's pairs. */
+function allowListOf(env: Env): AllowedPair[] {
   try {
-    pairs = parseAllowList(env.SECRET_REFS_ALLOWED);
+    return parseAllowList(env.SECRET_REFS_ALLOWED);
   } catch (err) {
     if (err instanceof AllowListError) throw new ConfigError(err.message);
     throw err;
   }
-  const denied = (name: string): boolean => NOT_SECRETS.test(name) || keyVariables.includes(name);
-  return { blockPrivate: flag(env, 'RPC_BLOCK_PRIVATE_IPS'), allowedHosts, secrets: allowedLookup(pairs, env, denied) };
 }
-
-/**
- * Variables a secret reference in rpc_urls never resolves, whatever SECRET_REFS_ALLOWED says: netcfg's own settings
- * and the proxy variables, whose values a file could otherwise send to the prober or show to a revealing token.
- */
-const NOT_SECRETS = new RegExp(
-  '^(NETCFG_.*|API_KEY|API_TOKENS_.*|CONFIG_DIR|GIT_.*|HOST|PORT|INDEX_CACHE|LOG_LEVEL|RELAYER_SYNC_.*|SECRET_REFS_ALLOWED|REQUIRE_IF_MATCH|WATCH_POLL.*|' +
-    'LOCK_STALE_MS|(HEADERS|REQUEST|KEEP_ALIVE)_TIMEOUT_MS|RPC_(ALLOWED_HOSTS|BLOCK_PRIVATE_IPS|PROBE_.*|AUTO_DISABLE.*)|(HTTPS?|ALL|NO)_PROXY)$',
-  'i',
-);
 
 export function configFromEnv(env: Env): Config {
   const host = env.HOST || '127.0.0.1';
@@ -173,7 +140,7 @@ export function configFromEnv(env: Env): Config {
     indexCache: !env.INDEX_CACHE ? undefined : ['off', 'false', 'none'].includes(env.INDEX_CACHE.toLowerCase()) ? null : env.INDEX_CACHE,
     apiTokensFile,
     apiTokensGraceMs: int(env, 'API_TOKENS_GRACE_MS', DEFAULT_TOKENS_GRACE_MS, 0, 604_800_000),
-    relayerSync: relayerSyncFromEnv(env),
+    relayerSync: relayerSyncFromEnv(env, (name) => namedByAny(allowListOf(env), name)),
     timeouts: {
       headersMs: int(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
       requestMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
@@ -235,50 +202,4 @@ function autoHealOf(env: Env): HealOptions | null {
   };
 }
 
-/** The variables RELAYER_SYNC_FILE reads relayers' keys from (relayerSyncFromEnv reports what is wrong with the file). */
-function relayerKeyVariables(env: Env): string[] {
-  if (!env.RELAYER_SYNC_FILE) return [];
-  try {
-    return parseTargetsFile(readFileSync(env.RELAYER_SYNC_FILE, 'utf8')).targets.map((t) => t.apiKeyEnv);
-  } catch {
-    return [];
-  }
-}
 
-/** RELAYER_SYNC_FILE read and checked, each key taken from the variable its relayer names (trimmed, never from the file). */
-function relayerSyncFromEnv(env: Env): Config['relayerSync'] {
-  const file = env.RELAYER_SYNC_FILE;
-  if (!file) return null;
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new ConfigError(`RELAYER_SYNC_FILE ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}).`);
-  }
-  const { targets, problems } = parseTargetsFile(text);
-  if (problems.length > 0) throw new ConfigError(problems.map((p) => `${file}:${p.line}:${p.column}: ${p.message}`).join('\n'));
-  const resolved = targets.map(({ name, url, apiKeyEnv, networks, selfHeal }) => {
-    // netcfg's own settings (its admin key, its git credentials) are never sent to a relayer.
-    if (NOT_SECRETS.test(apiKeyEnv)) throw new ConfigError(`${apiKeyEnv}, named as the key of relayer ${name} in RELAYER_SYNC_FILE, is one of netcfg's own settings; give the relayer's key its own variable.`);
-    const apiKey = (env[apiKeyEnv] ?? '').trim();
-    if (apiKey === '') throw new ConfigError(`${apiKeyEnv}, the key of relayer ${name} in RELAYER_SYNC_FILE, is not set.`);
-    return { name, url, apiKey, networks, selfHeal };
-  });
-  const intervalMs = int(env, 'RELAYER_SYNC_INTERVAL_MS', DEFAULT_SYNC_INTERVAL_MS, 100, 86_400_000);
-  const lease = { leaseMs: int(env, 'RELAYER_SYNC_LEASE_MS', DEFAULT_LEASE_MS, 300, 3_600_000), replica: replicaIdOf(env) };
-  const timeoutMs = int(env, 'RELAYER_SYNC_TIMEOUT_MS', 10_000, 100, 120_000);
-  // A call the old holder started must end before a new holder's first call (lease.ts).
-  if (timeoutMs > (lease.leaseMs * 3) / 4) {
-    throw new ConfigError(`RELAYER_SYNC_TIMEOUT_MS (${timeoutMs}) must be at most three quarters of RELAYER_SYNC_LEASE_MS (${lease.leaseMs}).`);
-  }
-  return { targets: resolved, intervalMs, timeoutMs, lease };
-}
-
-/** NETCFG_REPLICA_ID: the name this replica holds the relayer lease under (default: host name and pid, unique per process). */
-function replicaIdOf(env: Env): string {
-  const id = (env.NETCFG_REPLICA_ID ?? '').trim() || `${os.hostname()}-${process.pid}`;
-  if (!/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/.test(id)) {
-    throw new ConfigError(`NETCFG_REPLICA_ID must be 1-128 letters, digits, ".", "_", ":" or "-"; got "${id}".`);
-  }
-  return id;
-}

@@ -42,6 +42,11 @@ function matchesVariable(glob: string, name: string): boolean {
   return new RegExp(`^${glob.replace(/\*/g, '[A-Za-z0-9_]*')}$`).test(name);
 }
 
+/** Whether some pair lets some network name `name` (a relayer's key must not be such a variable). */
+export function namedByAny(pairs: readonly AllowedPair[], name: string): boolean {
+  return pairs.some((p) => p.variables.some((g) => matchesVariable(g, name)));
+}
+
 /**
  * The lookup references resolve through: a name is allowed when a pair whose network glob takes
  * the network lists a glob that takes the name, and `denied` (netcfg's own settings) does not;
