@@ -34,7 +34,8 @@ export function settleListed(parts: PassParts, live: Map<string, Record<string, 
     if (rpcUrls === null) continue;
     compared++;
     const held = live.get(id);
-    if (held === undefined) ledger.settle(id, ['missing'], { id, state: 'missing', error: `${target.name} has no network ${id}; ${reloadRemedy(target.name)}` });
+    const missing = `${target.name} has no network ${id}; ${reloadRemedy(target.name)}`;
+    if (held === undefined) ledger.settle(id, ['missing'], { id, state: 'missing', error: missing });
     else if (settleOne(parts, id, held, desired.relayerFormOf(id) ?? { rpc_urls: rpcUrls })) setBack.push(id);
   }
   return { compared, setBack };
@@ -52,8 +53,8 @@ function settleOne({ target, ledger, log, show }: PassParts, id: string, held: R
     : ledger.settle(id, kinds, status, details);
   if (!kinds.includes('drift')) return false;
   if (found.includes('drift')) {
-    const message = heal ? "relayer sync: drift found, setting it back to the folder's rpc_urls" : 'relayer sync: drift found, left in place (self_heal: false)';
-    log.warn({ relayer: target.name, network: id, self_heal: heal }, message);
+    const what = heal ? "setting it back to the folder's rpc_urls" : 'left in place (self_heal: false)';
+    log.warn({ relayer: target.name, network: id, self_heal: heal }, `relayer sync: drift found, ${what}`);
   }
   return heal;
 }

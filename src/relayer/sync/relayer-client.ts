@@ -24,7 +24,8 @@ export interface RelayerTarget {
  * What a call's failure was: down or slow, the key refused, a value refused, its 5xx, an answer not its API's, past the budget,
  * netcfg itself, or this replica's window to speak over (`silent`: not the relayer's fault).
  */
-export type CallFailure = 'unreachable' | 'timeout' | 'unauthorized' | 'refused' | 'not_found' | 'server_error' | 'bad_answer' | 'over_budget' | 'self' | 'silent';
+export type CallFailure =
+  | 'unreachable' | 'timeout' | 'unauthorized' | 'refused' | 'not_found' | 'server_error' | 'bad_answer' | 'over_budget' | 'self' | 'silent';
 
 export class RelayerCallError extends Error {
   constructor(

@@ -19,7 +19,7 @@ import type { NetworkStore } from '../../../src/store/network-store.js';
 import { LeaseFile } from '../../../src/store/files/lease-file.js';
 import { within } from '../../helpers/deadline.js';
 import { makeConfigDir, networkYaml, removeDir } from '../../helpers/fixtures.js';
-import { startStandInRelayer, type StandInRelayer } from '../../helpers/stand-in-relayer.js';
+import { startStandInRelayer, type StandInNetwork, type StandInRelayer } from '../../helpers/stand-in-relayer.js';
 import { startStore } from '../../helpers/store.js';
 
 const KEY = 'relayer-key-0123456789abcdef';
@@ -116,10 +116,13 @@ describe('relayer/sync: a replica speaks only within its window and its term', f
     };
 
     async function start(served: number, held: number, holds: boolean): Promise<void> {
-      root = makeConfigDir({ 'evm/sepolia.yaml': networkYaml({ rpc_urls: [url(served)[0]!.url] }), 'evm/holesky.yaml': networkYaml({ rpc_urls: ['https://h.example.com'] }) });
+      root = makeConfigDir({
+        'evm/sepolia.yaml': networkYaml({ rpc_urls: [url(served)[0]!.url] }),
+        'evm/holesky.yaml': networkYaml({ rpc_urls: ['https://h.example.com'] }),
+      });
       store = await startStore(root);
-      const ids = ['evm:sepolia', 'evm:holesky'];
-      relayer = await startStandInRelayer(KEY, ids.map((id) => ({ ...(JSON.parse(store.get(id).body).data as { id: string; rpc_urls: [] }), ...(id === 'evm:sepolia' ? { rpc_urls: url(held) } : {}) })));
+      const answered = (id: string): StandInNetwork => JSON.parse(store.get(id).body).data as StandInNetwork;
+      relayer = await startStandInRelayer(KEY, [{ ...answered('evm:sepolia'), rpc_urls: url(held) }, answered('evm:holesky')]);
       const desired = desiredFromStore(store);
       const refresh = async (): Promise<void> => {
         const gate = pullGate;
@@ -129,7 +132,8 @@ describe('relayer/sync: a replica speaks only within its window and its term', f
       };
       speaker = new DrivenSpeaker();
       speaker.held = holds;
-      sync = new RelayerSync([{ name: 'relayer', url: relayer.url, apiKey: KEY, networks: null }], { ...desired, refresh }, { intervalMs: 3_600_000, timeoutMs: 30_000, maxBytes: 1 << 20, log, speaker });
+      const target = { name: 'relayer', url: relayer.url, apiKey: KEY, networks: null };
+      sync = new RelayerSync([target], { ...desired, refresh }, { intervalMs: 3_600_000, timeoutMs: 30_000, maxBytes: 1 << 20, log, speaker });
       sync.start();
       await within(sync.passNow(), 5000, 'the first pass');
     }
