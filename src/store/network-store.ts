@@ -208,9 +208,12 @@ export class NetworkStore {
     return this.git.pullNow();
   }
 
-  /** With GIT_SYNC, pulls now; resolves once the pull is done and what the watcher saw of it is served. */
+  /** With GIT_SYNC, pulls now; resolves once the pull is done and every file it moved is served. */
   async caughtUp(): Promise<void> {
     await this.git.pull();
+    // chokidar hears the files a pull moved only some time after it ends: a stat of each finds them now,
+    // so a caller (the relayer sync, before it compares) never reads what was served before the pull.
+    this.watcher.refreshChanged();
     await this.watcher.whenIdle();
   }
 

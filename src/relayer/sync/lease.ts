@@ -15,7 +15,8 @@
  * - One that takes over a lease that ran out (not one given up) waits min(call deadline, half a lease)
  *   before its first call: a call the old holder started before falling silent has met its deadline by
  *   then (RELAYER_SYNC_TIMEOUT_MS may be at most three quarters of the lease, config.ts), so a value it
- *   was sending can never land after one the new holder sends.
+ *   was sending can never land after one the new holder sends. Each call's deadline is also cut to
+ *   the holder's own window (speaksForMs), so none it starts runs past the moment it falls silent.
  * A holder killed stops renewing; one standing by takes over within 2 lease periods (it looks at
  * least every third of a lease, and at the moment the version it saw runs out).
  */
@@ -69,6 +70,8 @@ export class Lease {
   private stepping: Promise<void> | null = null;
   private stopped = false;
   private wasSpeaking = false;
+  /** How many times this replica took the lease (not renewals): the Speaker's term. */
+  private taken = 0;
 
   constructor(private readonly options: LeaseOptions) {
     this.clock = options.clock ?? (() => performance.now());
@@ -77,6 +80,15 @@ export class Lease {
   /** Whether this replica may send to the relayers now (the relayer sync's gate). */
   holds(): boolean {
     return this.held() && this.clock() >= this.speakFrom;
+  }
+
+  /** How much longer this replica may speak (0: it does not): the deadline of any call it starts. */
+  speaksForMs(): number {
+    return this.holds() ? this.speakUntil - this.clock() : 0;
+  }
+
+  term(): number {
+    return this.taken;
   }
 
   /** Whether the lease is this replica's now (it may still be waiting out the old holder's calls). */
@@ -170,6 +182,7 @@ export class Lease {
   /** A compare-and-swap of the slot from `expected` to a lease of ours; true when it was written. */
   private async write(expected: string | null, takeover = false): Promise<boolean> {
     const sent = this.clock();
+    const renewal = expected !== null && expected === this.mine;
     const record: LeaseRecord = { holder: this.options.replica, expires_at: new Date(Date.now() + this.options.leaseMs).toISOString() };
     let version: string | null;
     try {
@@ -188,6 +201,7 @@ export class Lease {
       return false;
     }
     this.mine = version;
+    if (!renewal) this.taken++; // a renewal from our own version: nobody else wrote the slot, so nobody else spoke
     this.seen = { version, record, at: sent };
     this.speakUntil = sent + this.options.leaseMs - this.options.leaseMs / 4;
     if (takeover) {

@@ -20,8 +20,12 @@ export interface RelayerTarget {
   selfHeal?: boolean;
 }
 
-/** What a call's failure was: down or slow, the key refused, a value refused, its 5xx, an answer not its API's, past the budget, or netcfg itself. */
-export type CallFailure = 'unreachable' | 'timeout' | 'unauthorized' | 'refused' | 'not_found' | 'server_error' | 'bad_answer' | 'over_budget' | 'self';
+/**
+ * What a call's failure was: down or slow, the key refused, a value refused, its 5xx, an answer not its API's, past the budget,
+ * netcfg itself, or this replica's window to speak over (`silent`: not the relayer's fault).
+ */
+export type CallFailure =
+  | 'unreachable' | 'timeout' | 'unauthorized' | 'refused' | 'not_found' | 'server_error' | 'bad_answer' | 'over_budget' | 'self' | 'silent';
 
 export class RelayerCallError extends Error {
   constructor(
@@ -39,6 +43,8 @@ export interface ClientOptions {
   maxBytes: number;
   /** This process's instance id, sent in INSTANCE_HEADER. */
   instanceId: string;
+  /** How much longer this replica may speak to relayers (the lease): each call's deadline is cut to it. */
+  speaksForMs?: () => number;
 }
 
 /** What one pass may read of one relayer: past either, it stops reading and the relayer is failing. */
@@ -89,8 +95,15 @@ export async function patchRpcUrls(target: RelayerTarget, id: string, rpcUrls: u
 async function call(target: RelayerTarget, method: string, path: string, body: string | undefined, options: ClientOptions, budgetCap: boolean): Promise<{ body: unknown; size: number }> {
   const where = `${target.name} (${redactUrl(target.url)})`;
   const scrub = keyScrubber(target.apiKey);
-  const signal = AbortSignal.timeout(options.timeoutMs);
-  const late = (): RelayerCallError => new RelayerCallError('timeout', `${where} did not answer ${method} within ${options.timeoutMs} ms`);
+  // No call outlives this replica's window: the next holder's first call comes after it (lease.ts).
+  const window = Math.floor(options.speaksForMs?.() ?? Infinity);
+  if (window < 1) throw new RelayerCallError('silent', `${where} was not called: this replica no longer speaks to the relayers`);
+  const cut = window < options.timeoutMs;
+  const signal = AbortSignal.timeout(cut ? window : options.timeoutMs);
+  const late = (): RelayerCallError =>
+    cut
+      ? new RelayerCallError('silent', `${where} did not answer ${method} before this replica's turn to speak to the relayers ended`)
+      : new RelayerCallError('timeout', `${where} did not answer ${method} within ${options.timeoutMs} ms`);
   let response: Response;
   try {
     const headers: Record<string, string> = { authorization: `Bearer ${target.apiKey}`, accept: 'application/json', [INSTANCE_HEADER]: options.instanceId };

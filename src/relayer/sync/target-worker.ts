@@ -4,18 +4,20 @@
  * is shown, kept as a finding (ledger.ts), and closed where the relayer's API can close it. A change
  * of a served network queues it; one PATCH at a time takes the newest value, so changes in flight are
  * coalesced. A pass, on this relayer's own timer, lists it, brings what is served up to date and
- * compares each network in scope (compare.ts): drift is set back unless self_heal is off; stale,
+ * compares each network in scope (pass-compare.ts): drift is set back unless self_heal is off; stale,
  * missing and extra are reported. Nothing is listed or sent while the speaker (the lease) does not
- * hold; every text the relayer answered is scrubbed of its key and secrets first. Nothing throws out.
+ * hold, no call outlives its window, and what a pass read or a change queued in one term of holding is
+ * never acted on in another; every text the relayer answered is scrubbed of its key and secrets first.
+ * Nothing throws out.
  */
 import { listNetworks, patchRpcUrls, RelayerCallError, type ClientOptions, type PassBudget, type RelayerTarget } from './relayer-client.js';
 import type { DesiredState, SyncLog } from './desired-state.js';
-import { compareNetwork } from './compare.js';
 import type { Finding } from './findings.js';
 import { NetworkLedger } from './ledger.js';
-import { ALWAYS_SPEAKS, type Speaker } from './speaker.js';
+import { settleListed, type PassParts } from './pass-compare.js';
+import { ALWAYS_SPEAKS, termOf, windowOf, type Speaker } from './speaker.js';
 import { keyScrubber } from './scrub.js';
-import { reloadRemedy, type LastPass, type NetworkStatus, type TargetDetail, type TargetState, type TargetStatus } from './target-status.js';
+import { reloadRemedy, type LastPass, type TargetDetail, type TargetState, type TargetStatus } from './target-status.js';
 import { inScope } from './targets-file.js';
 
 export type { NetworkState, NetworkStatus, TargetState, TargetStatus } from './target-status.js';
@@ -26,9 +28,12 @@ export type WorkerOptions = ClientOptions & PassBudget & { intervalMs: number };
 export type StateListener = (status: TargetStatus, finding?: Finding) => void;
 
 export class TargetWorker {
-  private readonly queued = new Set<string>();
+  /** Networks to send, each with the term it was queued in. */
+  private readonly queued = new Map<string, number>();
   private readonly ledger: NetworkLedger;
   private readonly scrub: (text: string) => string;
+  private readonly parts: PassParts;
+  private readonly client: WorkerOptions;
   private lastPass: LastPass | null = null;
   private lastGoodPass: Date | null = null;
   private countsAt: Date | null = null;
@@ -39,6 +44,7 @@ export class TargetWorker {
   private shownState: TargetState = 'pending';
   private stateSince = new Date();
   private passing: Promise<void> | null = null;
+  private passingTerm = 0;
   private pushing: Promise<void> | null = null;
   private timer: NodeJS.Timeout | undefined;
   private running = false;
@@ -55,6 +61,8 @@ export class TargetWorker {
     const scrubKey = keyScrubber(target.apiKey);
     this.scrub = (text) => scrubKey(desired.hide(text));
     this.ledger = new NetworkLedger(target.name, (finding) => onState(this.status(), finding));
+    this.parts = { target, desired, ledger: this.ledger, log, show: this.scrub };
+    this.client = { ...options, speaksForMs: () => windowOf(speaker) };
   }
 
   get name(): string {
@@ -70,73 +78,59 @@ export class TargetWorker {
   /** A served network changed: send it, if this target takes it. */
   changed(id: string): void {
     if (!inScope(this.target, id)) return;
-    this.queued.add(id);
+    this.queued.set(id, termOf(this.speaker));
     this.kick();
   }
 
-  /** One pass now (a pass already running is joined); resolves when it ends. */
+  /** One pass now (one running in this term is joined; one of an earlier term compares nothing, so this runs after it). */
   passNow(): Promise<void> {
-    this.passing ??= this.pass().finally(() => {
+    const term = termOf(this.speaker);
+    if (this.passing && this.passingTerm === term) return this.passing;
+    const run: Promise<void> = (this.passing ?? Promise.resolve()).then(() => this.pass()).finally(() => {
+      if (this.passing !== run) return;
       this.passing = null;
       this.schedule(this.failures > 0 ? Math.min(this.options.intervalMs, 500 * 2 ** Math.min(this.failures, 10)) : this.options.intervalMs);
     });
-    return this.passing;
+    [this.passing, this.passingTerm] = [run, term];
+    return run;
+  }
+
+  /** Whether this replica still speaks in `term`: another replica spoke to the relayer since, when not. */
+  private speaking(term: number): boolean {
+    return this.speaker.holds() && termOf(this.speaker) === term;
   }
 
   private async pass(): Promise<void> {
     if (this.closed) return;
     const before = this.state();
     if (!this.speaker.holds()) return this.report(before);
+    const term = termOf(this.speaker);
     const started = new Date();
     const done = (pages: number, bytes: number, compared: number, error: string | null): void =>
       void (this.lastPass = { started_at: started.toISOString(), ended_at: new Date().toISOString(), pages, bytes, networks_compared: compared, error });
     let live: Awaited<ReturnType<typeof listNetworks>>;
     try {
-      live = await listNetworks(this.target, this.options);
+      live = await listNetworks(this.target, this.client);
     } catch (err) {
-      done(0, 0, 0, this.failed(err));
+      if (!(err instanceof RelayerCallError && err.failure === 'silent')) done(0, 0, 0, this.failed(err));
       return this.report(before);
     }
     // Pulled after the list: a value the relayer held was sent after its commit was pushed, so this
     // pull brings that commit, and a replica a pull behind never sets the relayer back.
     await this.desired.refresh().catch(() => undefined); // a failed pull is readiness' to show
+    if (!this.speaking(term)) return this.report(before); // the lease changed hands since the list: it may be older than the relayer
     this.failures = 0;
     this.pointsAtSelf = false;
     this.ledger.hold();
     if (this.lastError !== null) this.ledger.noteFailure(null);
     this.lastError = null;
-    const wanted = this.desired.ids().filter((id) => inScope(this.target, id));
-    const wantedSet = new Set(wanted);
-    this.ledger.noteExtra([...live.networks.keys()].filter((id) => !wantedSet.has(id) && inScope(this.target, id)).sort());
-    for (const id of new Set([...this.ledger.networks.keys(), ...this.ledger.findings.openNetworks()])) if (!wantedSet.has(id)) this.ledger.settle(id, []);
-    let compared = 0;
-    for (const id of wanted) {
-      const rpcUrls = this.desired.rpcUrlsOf(id);
-      if (rpcUrls === null) continue;
-      compared++;
-      const want = this.desired.relayerFormOf(id) ?? { rpc_urls: rpcUrls };
-      const held = live.networks.get(id);
-      if (held === undefined) this.ledger.settle(id, ['missing'], { id, state: 'missing', error: `${this.target.name} has no network ${id}; ${reloadRemedy(this.target.name)}` });
-      else this.compare(id, held, want);
-    }
+    const { compared, setBack } = settleListed(this.parts, live.networks);
+    for (const id of setBack) this.queued.set(id, term);
     this.lastGoodPass = this.countsAt = new Date();
     done(live.pages, live.bytes, compared, null);
     this.report(before);
     this.ledger.release();
     this.kick();
-  }
-
-  /** One network's answered fields against netcfg's: drift (rpc_urls, set back unless self_heal is off), stale (any other), or in sync. */
-  private compare(id: string, held: Record<string, unknown>, want: Record<string, unknown>): void {
-    const heal = this.target.selfHeal !== false;
-    const { kinds, status, details } = compareNetwork(id, held, want, { relayer: this.target.name, selfHeal: heal, show: this.scrub });
-    // Its last PATCH was refused and the drift remains: still failing until one is taken (one finding, not one per retry).
-    const failing = this.ledger.networks.get(id);
-    const refused = heal && kinds.includes('drift') && failing?.state === 'failing';
-    const found = refused ? this.ledger.settle(id, [...kinds, 'failing'], { ...(status as NetworkStatus), state: 'failing', error: failing.error as string }, details) : this.ledger.settle(id, kinds, status, details);
-    if (!kinds.includes('drift')) return;
-    if (found.includes('drift')) this.log.warn({ relayer: this.target.name, network: id, self_heal: heal }, heal ? "relayer sync: drift found, setting it back to the folder's rpc_urls" : 'relayer sync: drift found, left in place (self_heal: false)');
-    if (heal) this.queued.add(id);
   }
 
   status(): TargetStatus {
@@ -201,15 +195,15 @@ export class TargetWorker {
   }
 
   private async push(): Promise<void> {
-    for (const id of this.queued) {
+    for (const [id, term] of this.queued) {
       this.queued.delete(id);
-      if (this.closed || this.pointsAtSelf || !this.speaker.holds()) continue; // nothing sent; the holder's (or the next) pass compares it
+      if (this.closed || this.pointsAtSelf || !this.speaking(term)) continue; // nothing sent; the holder's (or the next) pass compares it
       const rpcUrls = this.desired.rpcUrlsOf(id); // the newest value, read as it is sent
       if (rpcUrls === null || !inScope(this.target, id)) continue;
       const before = this.state();
       try {
         this.patchesSent++;
-        await patchRpcUrls(this.target, id, rpcUrls, this.options);
+        await patchRpcUrls(this.target, id, rpcUrls, this.client);
         this.ledger.rpcUrlsTaken(id);
         this.failures = 0;
         if (this.lastError === null) this.countsAt = new Date();
@@ -217,8 +211,9 @@ export class TargetWorker {
       } catch (err) {
         const missing = err instanceof RelayerCallError && err.failure === 'not_found';
         const message = this.scrub((err as Error).message);
+        const silent = err instanceof RelayerCallError && err.failure === 'silent'; // its window ended first: the holder's pass compares it
         if (missing) this.ledger.settle(id, ['missing'], { id, state: 'missing', error: `${message}; ${reloadRemedy(this.target.name)}` });
-        else {
+        else if (!silent) {
           const kinds = this.ledger.findings.openOf(id).map((f) => f.kind).filter((k) => k !== 'failing');
           this.ledger.settle(id, ['failing', ...kinds], { ...this.ledger.networks.get(id), id, state: 'failing', error: message });
           this.failed(err, id);
