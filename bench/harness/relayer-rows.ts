@@ -166,12 +166,15 @@ export async function relayerRows(timing: Timing, logLevel: string): Promise<Row
     rows.push(await cpuPerPass(syncing, plain, relayers, pages, timing.durationS >= 10 ? 20 : 5));
     const id = ids[Math.floor(ids.length / 2)] as string;
     const specs = [plain, syncing].map((s) => ({ url: `${s.url}/api/v1/networks/${id}`, connections: 10, pid: s.child.pid, headers: AUTH }));
+    const walks = listGets(relayers);
+    const t0 = performance.now();
     const [without, withSync] = await measureInterleaved(specs, timing);
+    const during = `${((listGets(relayers) - walks) / pages).toFixed(0)} passes of the sync server over the ${((performance.now() - t0) / 1000).toFixed(0)} s of both servers' runs`;
     const group = `GET one network, relayer sync of 1,000 networks x ${RELAYERS} relayers (every field) passing every second`;
     console.log(describe(`${group} | off`, without!));
     console.log(describe(`${group} | on`, withSync!));
     const workload = `GET /api/v1/networks/${id} with the admin token; RELAYER_SYNC_INTERVAL_MS=1000, lease held`;
-    rows.push(loadRow('relayer-get/netcfg-off', group, 'netcfg, no sync', workload, 10, without!), loadRow('relayer-get/netcfg', group, 'netcfg, sync on', workload, 10, withSync!));
+    rows.push(loadRow('relayer-get/netcfg-off', group, 'netcfg, no sync', workload, 10, without!), loadRow('relayer-get/netcfg', group, 'netcfg, sync on', workload, 10, withSync!, during));
     return rows;
   } finally {
     for (const s of servers) await stopProcess(s.child);
