@@ -13,6 +13,7 @@ import { writeChart } from './harness/chart.js';
 import { gitCheckoutRow, visibilityRow } from './harness/disk-change-rows.js';
 import { gitSyncRows } from './harness/git-sync-rows.js';
 import { probeRows } from './harness/probe-rows.js';
+import { relayerFailoverRows } from './harness/relayer-failover-rows.js';
 import { relayerRows } from './harness/relayer-rows.js';
 import { metricsRows } from './harness/metrics-rows.js';
 import { dbJsonPath, ensureDbJson, ensureFixture, fixtureDir, scratchCopy, sortedIds } from './harness/fixtures.js';
@@ -32,7 +33,7 @@ const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.
 const timing: Timing = quick ? { durationS: 2, warmupS: 0.5, runs: 2 } : { durationS: 10, warmupS: 1, runs: 2 };
 const WATCHDOG_MS = (quick ? 8 : 15) * 60_000;
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
-const ORDER = ['get-one/', 'list-10/', 'list-10@100k/', 'list-100/', 'list-100@100k/', 'patch-1c/', 'patch-10c/', 'patch-one/', 'git-push-1c/', 'git-push-10w/', 'git-visible/', 'probe-get/', 'probe-validate/', 'relayer-visible/', 'relayer-pass/', 'relayer-get/', 'metrics-get/', 'metrics-scrape/', 'visible/', 'startup/', 'startup-warm/', 'git/', 'memory/'];
+const ORDER = ['get-one/', 'list-10/', 'list-10@100k/', 'list-100/', 'list-100@100k/', 'patch-1c/', 'patch-10c/', 'patch-one/', 'git-push-1c/', 'git-push-10w/', 'git-visible/', 'probe-get/', 'probe-validate/', 'relayer-pass/', 'relayer-visible/', 'relayer-cpu/', 'relayer-get/', 'relayer-failover/', 'metrics-get/', 'metrics-scrape/', 'visible/', 'startup/', 'startup-warm/', 'git/', 'memory/'];
 
 const rows: Row[] = [];
 const notes: string[] = [];
@@ -136,6 +137,10 @@ async function main(): Promise<void> {
 
   await phase('relayer sync: three stand-in relayers on loopback', async () => {
     rows.push(...(await relayerRows(timing, LOG_LEVEL)));
+  });
+
+  await phase('relayer failover: the lease holder of two replicas killed', async () => {
+    rows.push(...(await relayerFailoverRows(quick ? 2 : 3, LOG_LEVEL)));
   });
 
   await phase('metrics: GET /metrics over 1,000 networks x 3 URLs probed', async () => {

@@ -1,79 +1,112 @@
 /**
- * The relayer sync's rows (issue 43), against three stand-in relayers on loopback (the tests'
- * test/helpers/stand-in-relayer.ts, which behaves as the relayer's network routes do):
- * - a PATCH on netcfg until all three relayers hold it (p50, p99);
- * - a full pass over 1,000 networks x 3 relayers with 10 drifted on each: the requests sent
- *   (target: the list pages plus exactly 10 PATCHes per relayer) and how long it took;
+ * The relayer sync's rows (issues 43 and 50), against three stand-in relayers on loopback (the tests'
+ * test/helpers/stand-in-relayer.ts, which behaves as the relayer's network routes do), seeded as the
+ * relayer would answer netcfg's networks, so every field a pass compares is equal but the drifted ones:
+ * - a full first pass over 1,000 networks x 3 relayers with 10 drifted on each: the requests sent
+ *   (target: the list pages plus exactly 10 PATCHes per relayer);
+ * - a PATCH on netcfg until all three relayers hold it (p50, p99), this replica holding the lease;
+ * - CPU per pass: passes run by `POST /api/v1/relayers/{name}/sync` (admin), the server's CPU time
+ *   divided by the passes the relayers saw (their list walks, the timer's passes included);
  * - GET one network with the sync passing every second, against the same server without it.
+ * Both servers run with API_KEY (the admin token the relayer routes need), so their reads cost the same.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { startStandInRelayer, type StandInNetwork, type StandInRelayer } from '../../test/helpers/stand-in-relayer.js';
+import { startStandInRelayer, type StandInRelayer } from '../../test/helpers/stand-in-relayer.js';
 import { TMP_DIR } from './fixtures.js';
-import { network } from './network-data.js';
 import { percentileOf } from './http-poll.js';
 import { describe, measureInterleaved, type Timing } from './load.js';
-import { stopProcess } from './processes.js';
+import { cpuMs, stopProcess } from './processes.js';
+import { ADMIN_KEY, allHold, AUTH, RELAYER_KEY, relayerAnswers, relayerFolder, relayersOf, untilInSync, writeTargets } from './relayer-setup.js';
 import { loadRow, type Row } from './results.js';
 import { startNetcfg, type Server } from './servers.js';
 
-const KEY = 'bench-relayer-key-0123456789abcdef';
 const RELAYERS = 3;
 const DRIFTED = 10;
 const PATCHES = 100;
+const REPLICA = 'bench-holder';
 
-async function servedNetworks(server: Server): Promise<StandInNetwork[]> {
-  const all: StandInNetwork[] = [];
-  for (let page = 1; ; page++) {
-    const body = (await (await fetch(`${server.url}/api/v1/networks?page=${page}&per_page=100`)).json()) as { data: StandInNetwork[] };
-    all.push(...body.data);
-    if (body.data.length < 100) return all;
-  }
+/** List walks the relayers took (one GET per page). */
+function listGets(relayers: StandInRelayer[]): number {
+  return relayers.reduce((n, r) => n + r.requests.filter((q) => q.method === 'GET' && q.path.startsWith('/api/v1/networks?')).length, 0);
 }
 
-async function untilInSync(server: Server, deadlineMs: number): Promise<void> {
+const patchCount = (relayers: StandInRelayer[]): number => relayers.reduce((n, r) => n + r.requests.filter((q) => q.method === 'PATCH').length, 0);
+
+/** Until no relayer took a PATCH for `quietMs`: the repeats of the last changes (see the row's note) are over. Returns the repeats. */
+async function untilQuiet(relayers: StandInRelayer[], quietMs: number, deadlineMs: number): Promise<number> {
+  const from = patchCount(relayers);
   const deadline = performance.now() + deadlineMs;
-  while (performance.now() < deadline) {
-    const body = (await (await fetch(`${server.url}/api/v1/relayers`)).json()) as { data: Array<{ state: string }> };
-    if (body.data.length === RELAYERS && body.data.every((t) => t.state === 'in_sync')) return;
-    await new Promise((r) => setTimeout(r, 20));
+  let seen = from;
+  let since = performance.now();
+  while (performance.now() - since < quietMs) {
+    if (performance.now() > deadline) throw new Error(`the relayers still took PATCHes ${deadlineMs} ms after the last change`);
+    await new Promise((r) => setTimeout(r, 50));
+    const now = patchCount(relayers);
+    if (now !== seen) [seen, since] = [now, performance.now()];
   }
-  throw new Error(`the relayers were not in sync within ${deadlineMs} ms`);
+  return seen - from;
 }
 
-/** 1,000 networks of the families a relayer has (evm, solana, stellar), from the fixtures' generator. */
-function relayerFolder(): string {
-  const dir = path.join(TMP_DIR, 'relayer-1k');
-  rmSync(dir, { recursive: true, force: true });
-  let written = 0;
-  for (let n = 0; written < 1000; n++) {
-    const net = network(n);
-    if (!['evm', 'solana', 'stellar'].includes(net.family)) continue;
-    mkdirSync(path.join(dir, net.family), { recursive: true });
-    writeFileSync(path.join(dir, net.rel), net.yaml);
-    written++;
+/** CPU per pass: `rounds` rounds of one POST .../sync per relayer (the three at once), on the server's CPU clock. */
+async function cpuPerPass(syncing: Server, plain: Server, relayers: StandInRelayer[], pages: number, rounds: number): Promise<Row> {
+  const gets = listGets(relayers);
+  const patches = patchCount(relayers);
+  const cpu = cpuMs(syncing.child.pid);
+  const idle = cpuMs(plain.child.pid);
+  const t0 = performance.now();
+  const compared = new Set<number>();
+  const states = new Map<string, number>();
+  for (let k = 0; k < rounds; k++) {
+    await Promise.all(relayers.map(async (_, i) => {
+      const res = await fetch(`${syncing.url}/api/v1/relayers/r${i}/sync`, { method: 'POST', headers: AUTH });
+      const body = (await res.json()) as { data?: { state: string; last_pass?: { networks_compared: number } } };
+      if (res.status !== 200 || !body.data) throw new Error(`POST /api/v1/relayers/r${i}/sync answered ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+      compared.add(body.data.last_pass?.networks_compared ?? -1);
+      states.set(body.data.state, (states.get(body.data.state) ?? 0) + 1);
+    }));
   }
-  return dir;
+  const wallS = (performance.now() - t0) / 1000;
+  const usedMs = cpuMs(syncing.child.pid) - cpu;
+  const passes = (listGets(relayers) - gets) / pages;
+  const perPass = usedMs / passes;
+  const note = `${passes.toFixed(1)} passes (${rounds * RELAYERS} asked by POST, ${(passes - rounds * RELAYERS).toFixed(1)} by the 1 s timer) in ${wallS.toFixed(1)} s, ` +
+    `${usedMs} ms of server CPU (clock ticks of 10 ms); networks compared per pass ${[...compared].join('/')}; ` +
+    `PATCHes sent meanwhile ${patchCount(relayers) - patches}; ` +
+    `states answered ${[...states].map(([k, v]) => `${k} ${v}`).join(', ')}; ` +
+    `the same server without sync used ${cpuMs(plain.child.pid) - idle} ms over that time`;
+  console.log(`relayer pass CPU: ${perPass.toFixed(1)} ms per pass per relayer; ${note}`);
+  return {
+    key: 'relayer-cpu/netcfg',
+    group: `Relayer sync: CPU per full pass, 1,000 networks, every field compared (${RELAYERS} relayers in sync)`,
+    server: 'netcfg (lease held)',
+    workload: `POST /api/v1/relayers/{name}/sync (admin) to each relayer at once, ${rounds} rounds; server CPU / passes the relayers saw`,
+    value: perPass,
+    unit: 'ms CPU per pass per relayer',
+    note,
+  };
 }
 
 export async function relayerRows(timing: Timing, logLevel: string): Promise<Row[]> {
-  const dir = relayerFolder();
-  const plain = await startNetcfg('netcfg-no-sync', dir, { logLevel });
+  const dir = relayerFolder('relayer-1k');
+  const plain = await startNetcfg('netcfg-no-sync', dir, { logLevel, env: { API_KEY: ADMIN_KEY } });
   const relayers: StandInRelayer[] = [];
   const servers: Server[] = [plain];
   try {
-    const networks = await servedNetworks(plain);
+    const networks = await relayerAnswers(plain);
     const drifted = new Set(networks.filter((_, i) => i % Math.floor(networks.length / DRIFTED) === 3).slice(0, DRIFTED).map((n) => n.id));
     for (let r = 0; r < RELAYERS; r++) {
       const seeded = networks.map((n) => (drifted.has(n.id) ? { ...n, rpc_urls: [{ url: 'https://drifted.example.com', weight: 100 }] } : n));
-      relayers.push(await startStandInRelayer(KEY, seeded));
+      relayers.push(await startStandInRelayer(RELAYER_KEY, seeded));
     }
     const targets = path.join(TMP_DIR, 'relayer-targets.yaml');
-    writeFileSync(targets, `relayers:\n${relayers.map((r, i) => `  - name: r${i}\n    url: ${r.url}\n    api_key_env: BENCH_RELAYER_KEY\n`).join('')}`);
+    writeTargets(targets, relayers);
     const started = performance.now();
-    const syncing = await startNetcfg('netcfg-relayer-sync', dir, { logLevel, env: { RELAYER_SYNC_FILE: targets, RELAYER_SYNC_INTERVAL_MS: '1000', BENCH_RELAYER_KEY: KEY } });
+    const env = { API_KEY: ADMIN_KEY, RELAYER_SYNC_FILE: targets, RELAYER_SYNC_INTERVAL_MS: '1000', NETCFG_REPLICA_ID: REPLICA, BENCH_RELAYER_KEY: RELAYER_KEY };
+    const syncing = await startNetcfg('netcfg-relayer-sync', dir, { logLevel, env });
     servers.push(syncing);
-    await untilInSync(syncing, 60_000);
+    await untilInSync(syncing, RELAYERS, 60_000);
+    const { lease } = await relayersOf(syncing);
+    if (lease?.holder !== REPLICA || lease.this_replica !== REPLICA) throw new Error(`the lease is not held by ${REPLICA}: ${JSON.stringify(lease)}`);
     // The first pass: every request until each relayer's 10th PATCH (a later pass only lists).
     const passes = relayers.map((r) => {
       const patches = r.requests.filter((q) => q.method === 'PATCH');
@@ -86,7 +119,7 @@ export async function relayerRows(timing: Timing, logLevel: string): Promise<Row
     console.log(`relayer pass: ${JSON.stringify(passes)} (${pages} pages, ${DRIFTED} drifted each; ${((performance.now() - started) / 1000).toFixed(1)} s from start to in sync)`);
     const rows: Row[] = [{
       key: 'relayer-pass/netcfg',
-      group: `Relayer sync: first pass over ${networks.length} networks x ${RELAYERS} relayers, ${DRIFTED} drifted on each`,
+      group: `Relayer sync: first pass over ${networks.length} networks x ${RELAYERS} relayers, every field compared, ${DRIFTED} drifted on each`,
       server: 'netcfg (stand-in relayers on loopback)',
       workload: `GET /api/v1/networks every page (100 a page), then a PATCH per drifted network, per relayer`,
       value: problems,
@@ -97,21 +130,51 @@ export async function relayerRows(timing: Timing, logLevel: string): Promise<Row
     const delays: number[] = [];
     for (let k = 0; k < PATCHES; k++) {
       const id = ids[(k * 7) % ids.length] as string;
-      const heard = Promise.all(relayers.map((r) => r.nextPatch()));
+      const url = `https://bench-${k}.example.com`;
+      const heard = allHold(relayers, id, url);
       const t0 = performance.now();
-      const res = await fetch(`${syncing.url}/api/v1/networks/${id}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rpc_urls: [`https://bench-${k}.example.com`] }) });
+      const headers = { 'content-type': 'application/json', ...AUTH };
+      const res = await fetch(`${syncing.url}/api/v1/networks/${id}`, { method: 'PATCH', headers, body: JSON.stringify({ rpc_urls: [url] }) });
       await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`PATCH ${id} answered ${res.status}`);
       await heard;
       delays.push(performance.now() - t0);
     }
-    rows.push({ key: 'relayer-visible/netcfg', group: `PATCH on netcfg -> held by ${RELAYERS} relayers`, server: 'netcfg (stand-in relayers on loopback)', workload: `${PATCHES} PATCHes one after another, each until every relayer took it`, p50: percentileOf(delays, 0.5), p99: percentileOf(delays, 0.99), value: percentileOf(delays, 0.5), unit: 'ms' });
+    const after = (await relayersOf(syncing)).lease;
+    const atEnd = relayers.map((r) => r.requests.filter((q) => q.method === 'PATCH').length);
+    await untilInSync(syncing, RELAYERS, 30_000);
+    const served = new Map((await relayerAnswers(syncing)).map((n) => [n.id, JSON.stringify(n.rpc_urls)]));
+    const behind = relayers.map((r) => [...r.networks.values()].filter((n) => served.get(n.id) !== JSON.stringify(n.rpc_urls)).length);
+    // Every change is sent, and some again later with the same value: waited out, so the passes below measure passes alone.
+    await untilQuiet(relayers, 1000, 60_000);
+    const patchesOf = (r: StandInRelayer): StandInRelayer['requests'] => r.requests.filter((q) => q.method === 'PATCH');
+    const repeats = relayers.map((r, i) => `${patchesOf(r).length} (${new Set(patchesOf(r).map((q) => q.path + q.body)).size} distinct, ${atEnd[i]} by the last change's arrival)`);
+    const note = `lease holder before and after the PATCHes: ${REPLICA}, ${after?.holder ?? 'none'}; PATCHes each relayer took in all, ${DRIFTED} drift fixes included: ` +
+      `${repeats.join(', ')}; networks whose rpc_urls differ from netcfg's once in sync: ${behind.join(', ')}`;
+    console.log(`relayer PATCHes: ${note}`);
+    rows.push({
+      key: 'relayer-visible/netcfg',
+      group: `PATCH on netcfg -> held by ${RELAYERS} relayers, this replica holding the relayer lease`,
+      server: 'netcfg (lease held, file lease in .locks/)',
+      workload: `${PATCHES} PATCHes one after another, each until every relayer took it; RELAYER_SYNC_LEASE_MS=15000 (default), NETCFG_REPLICA_ID=${REPLICA}`,
+      p50: percentileOf(delays, 0.5),
+      p99: percentileOf(delays, 0.99),
+      value: percentileOf(delays, 0.5),
+      unit: 'ms',
+      note,
+    });
+    rows.push(await cpuPerPass(syncing, plain, relayers, pages, timing.durationS >= 10 ? 20 : 5));
     const id = ids[Math.floor(ids.length / 2)] as string;
-    const [without, withSync] = await measureInterleaved([plain, syncing].map((s) => ({ url: `${s.url}/api/v1/networks/${id}`, connections: 10, pid: s.child.pid })), timing);
-    const group = `GET one network, relayer sync of 1,000 networks x ${RELAYERS} relayers passing every second`;
+    const specs = [plain, syncing].map((s) => ({ url: `${s.url}/api/v1/networks/${id}`, connections: 10, pid: s.child.pid, headers: AUTH }));
+    const walks = listGets(relayers);
+    const t0 = performance.now();
+    const [without, withSync] = await measureInterleaved(specs, timing);
+    const during = `${((listGets(relayers) - walks) / pages).toFixed(0)} passes of the sync server over the ${((performance.now() - t0) / 1000).toFixed(0)} s of both servers' runs`;
+    const group = `GET one network, relayer sync of 1,000 networks x ${RELAYERS} relayers (every field) passing every second`;
     console.log(describe(`${group} | off`, without!));
     console.log(describe(`${group} | on`, withSync!));
-    const workload = `GET /api/v1/networks/${id}; RELAYER_SYNC_INTERVAL_MS=1000`;
-    rows.push(loadRow('relayer-get/netcfg-off', group, 'netcfg, no sync', workload, 10, without!), loadRow('relayer-get/netcfg', group, 'netcfg, sync on', workload, 10, withSync!));
+    const workload = `GET /api/v1/networks/${id} with the admin token; RELAYER_SYNC_INTERVAL_MS=1000, lease held`;
+    rows.push(loadRow('relayer-get/netcfg-off', group, 'netcfg, no sync', workload, 10, without!), loadRow('relayer-get/netcfg', group, 'netcfg, sync on', workload, 10, withSync!, during));
     return rows;
   } finally {
     for (const s of servers) await stopProcess(s.child);

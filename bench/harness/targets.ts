@@ -1,8 +1,9 @@
 /**
- * The targets of issues 32, 33, 34, 43 and 45, each checked as a ratio between two rows of the same run (or, for the
+ * The targets of issues 32, 33, 34, 43, 45 and 50, each checked as a ratio between two rows of the same run (or, for the
  * latency, settle and memory rows, as an absolute bound). A target whose rows are missing (a
  * phase failed) is simply not listed; the run's notes say why.
  */
+import { LEASE_MS } from './relayer-failover-rows.js';
 import { check, fmt, ratioOf, type Check, type Row } from './results.js';
 
 function rps(row: Row): string {
@@ -66,6 +67,10 @@ export function evaluateTargets(rows: Row[]): Check[] {
   });
   both('relayer-get/netcfg', 'relayer-get/netcfg-off', (on, off) => {
     checks.push(check(on.key, '>= 0.95x without the sync', ratioOf(on.reqPerSec ?? 0, off.reqPerSec ?? 0), 0.95, 'min', `${rps(on)} / ${rps(off)}`));
+  });
+  one('relayer-failover/netcfg', (r) => {
+    const bound = 2 * LEASE_MS + 1000;
+    checks.push(check(r.key, `<= 2 lease periods + 1 s (${fmt(bound / 1000)} s)`, (r.value ?? NaN) / 1000, bound / 1000, 'max', `worst ${fmt(r.value)} ms: ${r.note ?? ''}`));
   });
   both('metrics-get/netcfg', 'metrics-get/netcfg-off', (on, off) => {
     checks.push(check(on.key, '>= 0.95x not scraped', ratioOf(on.reqPerSec ?? 0, off.reqPerSec ?? 0), 0.95, 'min', `${rps(on)} / ${rps(off)}`));
