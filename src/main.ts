@@ -20,6 +20,7 @@ import { revealedNetworkOf } from './store/network-record.js';
 import { defaultCachePath } from './store/index/index-cache.js';
 import { NetworkStore } from './store/network-store.js';
 import { RelayerSync } from './relayer/sync/relayer-sync.js';
+import { TargetsFollow } from './follow/relayer-targets.js';
 import { Lease } from './relayer/sync/lease.js';
 import { TokenSet } from './access/token-set.js';
 import { TokensFollow } from './access/tokens-follow.js';
@@ -60,9 +61,10 @@ export async function serve(config: Config): Promise<void> {
   const syncOptions = config.relayerSync && { ...config.relayerSync, maxBytes: 16 * 1024 * 1024, log, speaker: lease || undefined };
   const relayers = syncOptions && new RelayerSync(syncOptions.targets, desiredFromStore(store), syncOptions);
   if (lease && relayers) lease.onChange((holds) => void (holds && relayers.passNow()));
+  const targetsFollow = config.relayerSync && relayers ? new TargetsFollow(config.relayerSync.file, config.relayerSync.keys, (targets) => relayers.replaceTargets(targets), log) : undefined;
   relayers?.onChange(({ name, state, counts, last_error }) => log.info({ relayer: { name, state, counts, last_error } }, 'relayer sync state'));
   const metrics = new Metrics({ store, prober: live, autoHeal: heal, relayers: relayers ?? undefined });
-  const app = createApp(store, { apiKey: config.apiKey, tokens: access?.tokens, access: access?.watch, requireIfMatch: config.requireIfMatch, webhookSecret: config.webhookSecret, logger: log, shutdown: shutdown.signal, rpcHealth: live, autoHeal: heal, relayers: relayers ?? undefined, consoleAssets: loadConsoleAssets(), metrics });
+  const app = createApp(store, { apiKey: config.apiKey, tokens: access?.tokens, access: access?.watch, requireIfMatch: config.requireIfMatch, webhookSecret: config.webhookSecret, logger: log, shutdown: shutdown.signal, rpcHealth: live, autoHeal: heal, relayers: relayers ?? undefined, relayerTargets: targetsFollow, consoleAssets: loadConsoleAssets(), metrics });
   const server = await listen(app, config.host, config.port, config.timeouts);
   log.info({ url: addressOf(server), config_dir: root }, 'listening');
   const started = Date.now();
@@ -73,6 +75,7 @@ export async function serve(config: Config): Promise<void> {
       live?.start();
       lease?.start();
       relayers?.start();
+      void targetsFollow?.start();
     },
     (err: unknown) => {
       log.fatal({ err }, 'cannot start');
@@ -94,6 +97,7 @@ export async function serve(config: Config): Promise<void> {
     void Promise.race([closed, delay(4000)])
       .then(() => live?.stop())
       .then(() => heal?.close())
+      .then(() => targetsFollow?.stop())
       .then(() => relayers?.close())
       .then(() => lease?.stop()) // given up once nothing is in flight, so another replica takes over at once
       .then(() => access?.watch.stop())

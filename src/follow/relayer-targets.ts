@@ -48,6 +48,7 @@ export class TargetsFollow {
     if ('value' in first) this.take(first.value);
     else this.log.error({ problems: first.problems }, 'RELAYER_SYNC_FILE changed since the start and cannot be used; the relayers read at start are kept in sync');
     this.followed.start();
+    this.log.info({}, 'RELAYER_SYNC_FILE followed: a change takes effect within a second');
   }
 
   stop(): Promise<void> {

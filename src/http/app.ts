@@ -47,6 +47,8 @@ export interface AppOptions {
   autoHeal?: AutoHealView | undefined;
   /** RELAYER_SYNC_FILE: the relayer sync's state (its route, readiness, change stream). */
   relayers?: RelayersView | undefined;
+  /** RELAYER_SYNC_FILE followed while running: why its last change was not taken, in readiness' `relayers` component. */
+  relayerTargets?: { state(): { problem: string | null } } | undefined;
   /** The operator console's files: served at `/` when given (null: not built, `/` says so). */
   consoleAssets?: ConsoleAssets | null;
   /** The metrics (src/metrics/): GET /metrics, and every request observed. */
@@ -64,7 +66,7 @@ export function createApp(store: NetworkStore, options: AppOptions = {}): Koa {
   // Without a token there is no guard at all (not a pass-through): one step less on every read.
   const tokens = options.tokens ?? (options.apiKey ? new TokenSet([], options.apiKey) : null);
   const guard = tokens ? tokenGuard(tokens) : OPEN;
-  healthRoutes(router, store, { rpcHealth: options.rpcHealth, autoHeal: options.autoHeal, relayers: options.relayers, access: options.access, tokens });
+  healthRoutes(router, store, { rpcHealth: options.rpcHealth, autoHeal: options.autoHeal, relayers: options.relayers, relayerTargets: options.relayerTargets, access: options.access, tokens });
   docRoutes(router, loadSchemas());
   // Before the item routes: /networks/events would otherwise match /networks/:network_id.
   eventRoutes(router, store, guard, { heartbeatMs: options.heartbeatMs ?? 15_000, shutdown: options.shutdown ?? new AbortController().signal, rpcHealth: options.rpcHealth, relayers: options.relayers });

@@ -58,10 +58,12 @@ export function relayerRoutes(router: Router, guard: Guard, view: RelayersView):
 const BAD: ReadonlySet<string> = new Set(['failing', 'drifted', 'stale', 'missing', 'pending']);
 
 /** The readiness `relayers` component: degraded while a relayer has been in a bad state longer than one interval. */
-export function relayersComponent(view: RelayersView, now = Date.now()): Record<string, unknown> {
+export function relayersComponent(view: RelayersView, now = Date.now(), fileProblem: string | null = null): Record<string, unknown> {
   const targets = view.status().map(({ name, state, state_since, interval_ms, last_pass_at, counts, counts_at }) => ({ name, state, state_since, last_pass_at, counts, counts_at, interval_ms }));
   const lasting = targets.filter((t) => BAD.has(t.state) && now - Date.parse(t.state_since) > t.interval_ms);
-  return { status: lasting.length > 0 ? 'degraded' : 'healthy', targets: targets.map(({ interval_ms: _, ...t }) => t), ...withLease(view) };
+  // A targets file changed but not taken: the relayers before the change are still kept in sync, but not as the file says.
+  const status = lasting.length > 0 || fileProblem !== null ? 'degraded' : 'healthy';
+  return { status, targets: targets.map(({ interval_ms: _, ...t }) => t), ...(fileProblem === null ? {} : { targets_file_problem: fileProblem }), ...withLease(view) };
 }
 
 /** A relayer's state change, or one finding (its network and kind), as a change stream event: for admin tokens only. */

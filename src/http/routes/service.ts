@@ -35,13 +35,14 @@ interface HealthViews {
   rpcHealth?: RpcHealthView | undefined;
   autoHeal?: AutoHealView | undefined;
   relayers?: RelayersView | undefined;
+  relayerTargets?: { state(): { problem: string | null } } | undefined;
   access?: AccessView | undefined;
   /** The tokens readiness tells more to; null: no token configured, everyone is told everything. */
   tokens?: TokenSet | null;
 }
 
 export function healthRoutes(router: Router, store: NetworkStore, views: HealthViews = {}): void {
-  const { rpcHealth, autoHeal, relayers, access, tokens = null } = views;
+  const { rpcHealth, autoHeal, relayers, relayerTargets, access, tokens = null } = views;
   router.get('/api/v1/health', (ctx) => {
     ctx.type = 'text/plain';
     ctx.body = 'OK';
@@ -54,7 +55,7 @@ export function healthRoutes(router: Router, store: NetworkStore, views: HealthV
     const components = {
       ...report.components,
       ...(rpcHealth ? { rpc: rpcComponent(rpcHealth, autoHeal) } : {}),
-      ...(relayers ? { relayers: relayersComponent(relayers) } : {}),
+      ...(relayers ? { relayers: relayersComponent(relayers, Date.now(), relayerTargets?.state().problem ?? null) } : {}),
       ...(access ? { access: accessComponent(access) } : {}),
     };
     const full = withWorstStatus({ ...report, components } as ReadinessAnswer);

@@ -6,6 +6,7 @@
  * relayer with the folder, field by field. It knows the relayer's protocol and nothing of files or
  * serving: what is served comes through DesiredState, which main wires to the store.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { INSTANCE_ID } from '../../instance.js';
 import type { ClientOptions, PassBudget, RelayerTarget } from './relayer-client.js';
 import type { DesiredState, SyncLog } from './desired-state.js';
@@ -29,15 +30,23 @@ export const DEFAULT_SYNC_INTERVAL_MS = 60_000;
 /** What one pass reads of one relayer at most (its 63 shipped networks are ~60 KB). */
 export const DEFAULT_PASS_BUDGET: PassBudget = { maxPassBytes: 64 * 1024 * 1024, maxPassNetworks: 10_000 };
 
+type Target = RelayerTarget & { networks: string[] | null };
+
 export class RelayerSync {
-  private readonly workers: TargetWorker[];
+  private workers: TargetWorker[];
+  /** Each worker's target, to tell a relayer changed in the targets file from one that stayed. */
+  private readonly targetOf = new Map<TargetWorker, Target>();
+  private readonly make: (target: Target) => TargetWorker;
+  /** Workers of relayers the targets file no longer names, closing. */
+  private readonly retiring = new Set<Promise<void>>();
+  private started = false;
   private readonly listeners = new Set<(status: TargetStatus) => void>();
   private readonly findingListeners = new Set<(status: TargetStatus, finding: Finding) => void>();
   private unsubscribe: (() => void) | null = null;
   private readonly speaker: Speaker;
 
   constructor(
-    targets: Array<RelayerTarget & { networks: string[] | null }>,
+    targets: Target[],
     private readonly desired: DesiredState,
     options: RelayerSyncOptions,
   ) {
@@ -45,11 +54,42 @@ export class RelayerSync {
     const worker = { ...DEFAULT_PASS_BUDGET, ...options, instanceId: options.instanceId ?? INSTANCE_ID };
     const tell = (status: TargetStatus, finding?: Finding): void =>
       finding ? this.findingListeners.forEach((l) => l(status, finding)) : this.listeners.forEach((l) => l(status));
-    this.workers = targets.map((t) => new TargetWorker(t, desired, worker, options.log, tell, this.speaker));
+    this.make = (target) => {
+      const made = new TargetWorker(target, desired, worker, options.log, tell, this.speaker);
+      this.targetOf.set(made, target);
+      return made;
+    };
+    this.workers = targets.map(this.make);
+  }
+
+  /**
+   * The targets file changed (follow/relayer-targets.ts): a relayer added gets a worker and its first
+   * pass, one removed is let go (its call in flight ends first), one changed (url, key, scope,
+   * self_heal) is both; one unchanged keeps its worker, findings and timer.
+   */
+  replaceTargets(targets: Target[]): void {
+    const kept = new Map(this.workers.map((w) => [w.name, w]));
+    const next = targets.map((target) => {
+      const worker = kept.get(target.name);
+      if (worker && isDeepStrictEqual(this.targetOf.get(worker), target)) {
+        kept.delete(target.name);
+        return worker;
+      }
+      const made = this.make(target);
+      if (this.started) made.start();
+      return made;
+    });
+    for (const gone of kept.values()) {
+      this.targetOf.delete(gone);
+      const closing = gone.close().finally(() => this.retiring.delete(closing));
+      this.retiring.add(closing);
+    }
+    this.workers = next;
   }
 
   /** Follows changes from now on; each relayer runs its first pass, then one every interval. */
   start(): void {
+    this.started = true;
     this.unsubscribe = this.desired.subscribe((id) => this.workers.forEach((w) => w.changed(id)));
     for (const w of this.workers) w.start();
   }
@@ -99,6 +139,6 @@ export class RelayerSync {
 
   async close(): Promise<void> {
     this.unsubscribe?.();
-    await Promise.all(this.workers.map((w) => w.close()));
+    await Promise.all([...this.workers.map((w) => w.close()), ...this.retiring]);
   }
 }
