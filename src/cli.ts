@@ -18,6 +18,7 @@ import { commitExport } from './commands/export-target.js';
 import { importRelayer } from './commands/import-relayer.js';
 import { oneDocument } from './relayer/format/export.js';
 import { newToken } from './access/token-new.js';
+import { ROLES } from './access/tokens-file.js';
 
 function fail(message: string, code = 2): never {
   process.stderr.write(`netcfg: ${message}\n`);
@@ -137,7 +138,7 @@ export function buildCli(): Command {
     .command('new')
     .description('print a fresh token (once: only its SHA-256 is kept) and the entry to paste into API_TOKENS_FILE')
     .requiredOption('--name <name>', 'who holds it: shown in logs, commits and history')
-    .addOption(new Option('--role <role>', 'what it may do').choices(['read', 'write', 'admin']).makeOptionMandatory())
+    .addOption(new Option('--role <role>', 'what it may do').choices([...ROLES]).makeOptionMandatory())
     .option('--networks <globs...>', 'only these network ids (globs such as "evm:*"); all when absent')
     .action((opts: { name: string; role: string; networks?: string[] }) => {
       const made = newToken(opts.name, opts.role, opts.networks ?? []);

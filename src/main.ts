@@ -28,6 +28,8 @@ import { desiredFromStore } from './relayer/sync/store-desired.js';
 import { AutoHeal } from './probe/auto-heal.js';
 import { healTargetOf } from './probe/heal-target.js';
 import { Metrics } from './metrics/metrics.js';
+import { forgeFromConfig } from './forge/forge-from-config.js';
+import { Proposals } from './proposals/proposals.js';
 
 export async function serve(config: Config): Promise<void> {
   const log = createLogger(config.logLevel);
@@ -63,8 +65,9 @@ export async function serve(config: Config): Promise<void> {
   if (lease && relayers) lease.onChange((holds) => void (holds && relayers.passNow()));
   const targetsFollow = config.relayerSync && relayers ? new TargetsFollow(config.relayerSync.file, config.relayerSync.keys, (targets) => relayers.replaceTargets(targets), log) : undefined;
   relayers?.onChange(({ name, state, counts, last_error }) => log.info({ relayer: { name, state, counts, last_error } }, 'relayer sync state'));
+  const proposals = proposalsOf(store, config, log);
   const metrics = new Metrics({ store, prober: live, autoHeal: heal, relayers: relayers ?? undefined });
-  const app = createApp(store, { apiKey: config.apiKey, tokens: access?.tokens, access: access?.watch, requireIfMatch: config.requireIfMatch, webhookSecret: config.webhookSecret, logger: log, shutdown: shutdown.signal, rpcHealth: live, autoHeal: heal, relayers: relayers ?? undefined, relayerTargets: targetsFollow, consoleAssets: loadConsoleAssets(), metrics });
+  const app = createApp(store, { apiKey: config.apiKey, tokens: access?.tokens, access: access?.watch, requireIfMatch: config.requireIfMatch, webhookSecret: config.webhookSecret, logger: log, shutdown: shutdown.signal, rpcHealth: live, autoHeal: heal, relayers: relayers ?? undefined, relayerTargets: targetsFollow, consoleAssets: loadConsoleAssets(), metrics, proposals });
   const server = await listen(app, config.host, config.port, config.timeouts);
   log.info({ url: addressOf(server), config_dir: root }, 'listening');
   const started = Date.now();
@@ -73,6 +76,8 @@ export async function serve(config: Config): Promise<void> {
       const ready = store.readiness();
       log.info({ networks: ready.components.index.networks, invalid_files: ready.components.index.invalid_files.length, ms: Date.now() - started }, 'ready');
       live?.start();
+      // A refused token or repository shows in readiness and here; each proposal answers the forge's error.
+      void proposals?.check().then((problem) => problem !== null && log.warn({ proposals: problem }, 'the forge refused the check of its token and repository'));
       lease?.start();
       relayers?.start();
       void targetsFollow?.start();
@@ -172,6 +177,14 @@ function liveProberOf(store: NetworkStore, config: Config): LiveProber {
 }
 
 type Log = ReturnType<typeof createLogger>;
+
+/** GIT_PROPOSALS: changes opened as pull requests on the forge, each call with the remote deadline. */
+function proposalsOf(store: NetworkStore, config: Config, log: Log): Proposals | undefined {
+  if (!config.proposals || !config.gitSync) return undefined;
+  const forge = forgeFromConfig(config.proposals, { timeoutMs: config.gitSync.remoteTimeoutMs });
+  const onError = (err: unknown, message: string): void => log.error({ err }, message);
+  return new Proposals({ store, forge, proposeOnly: config.proposals.proposeOnly, probed: config.probeOnPatch !== 'off', onError });
+}
 
 /** API_TOKENS_FILE's tokens (API_KEY's among them), followed while running; a file that was never good refuses the start. */
 async function tokensOf(file: string, apiKey: string | undefined, graceMs: number, log: Log): Promise<{ tokens: TokenSet; watch: TokensFollow }> {

@@ -21,9 +21,9 @@ export interface Principal {
 /** Entries added to a new set per turn of the event loop, so requests are answered between turns. */
 const SLICE = 2000;
 
-const RANK: Record<Role, number> = { read: 1, write: 2, admin: 3 };
+const RANK: Record<Role, number> = { read: 1, propose: 2, write: 3, admin: 4 };
 
-/** Whether `principal`'s role includes `needed` (admin includes write, write includes read). */
+/** Whether `principal`'s role includes `needed` (admin includes write, write includes propose, propose includes read). */
 export function mayAct(principal: Principal, needed: Role): boolean {
   return RANK[principal.role] >= RANK[needed];
 }

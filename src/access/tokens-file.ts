@@ -5,7 +5,7 @@
  *   tokens:
  *     - name: relayer-eu            # shown in logs, commits, history, the console
  *       sha256: "<hex SHA-256 of the token>"
- *       role: read                  # read | write | admin
+ *       role: read                  # read | propose | write | admin
  *       networks: ["evm:*"]         # optional: only these ids (globs); all when absent
  *       reveal_secrets: false       # optional
  *       expires: 2027-06-30         # optional: refused from that day on (UTC)
@@ -16,7 +16,7 @@ import { ID_GLOB } from '../id-glob.js';
 import { readSettingsList, type Located } from '../settings-list.js';
 import { OPERATOR_TOKENS } from '../store/actor.js';
 
-export const ROLES = ['read', 'write', 'admin'] as const;
+export const ROLES = ['read', 'propose', 'write', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 
 export interface TokenEntry {

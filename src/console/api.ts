@@ -37,9 +37,31 @@ export interface Commit {
 /** Who the key is (GET /api/v1/access/me); `name` null: no token is configured, everything is open. */
 export interface Me {
   name: string | null;
-  role: 'read' | 'write' | 'admin';
+  role: 'read' | 'propose' | 'write' | 'admin';
   networks: string[] | null;
   reveal_secrets: boolean;
+  /** GIT_PROPOSALS is set (`enabled`), and GIT_PROPOSE_ONLY (every change is a proposal). */
+  proposals?: { enabled: boolean; propose_only: boolean };
+}
+
+/** The pull request a proposal opened or updated (a PATCH's 202). */
+export interface OpenedProposal {
+  number: number;
+  url: string;
+  branch: string;
+  network: string;
+  state: string;
+  updated: boolean;
+}
+
+/** An open proposal, as GET /api/v1/networks/{id}/proposals lists it. */
+export interface ListedProposal {
+  number: number;
+  url: string;
+  branch: string;
+  actor: string;
+  title: string;
+  updated_at: string;
 }
 
 export class ApiError extends Error {
@@ -91,6 +113,15 @@ export class Api {
 
   async patch(id: string, body: { rpc_urls: Array<{ url: string; weight: number | string }> }, etag: string): Promise<Loaded<Network>> {
     return this.send<Network>(`/api/v1/networks/${encodeURIComponent(id)}`, {
+      method: 'PATCH',
+      headers: { ...this.headers(), 'content-type': 'application/json', 'if-match': etag },
+      body: JSON.stringify(body),
+    });
+  }
+
+  /** The change as a pull request (?propose=true): nothing served changes, the answer names the pull request. */
+  async propose(id: string, body: { rpc_urls: Array<{ url: string; weight: number | string }> }, etag: string): Promise<Loaded<{ proposal: OpenedProposal }>> {
+    return this.send<{ proposal: OpenedProposal }>(`/api/v1/networks/${encodeURIComponent(id)}?propose=true`, {
       method: 'PATCH',
       headers: { ...this.headers(), 'content-type': 'application/json', 'if-match': etag },
       body: JSON.stringify(body),

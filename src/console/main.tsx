@@ -141,7 +141,10 @@ function App() {
   };
   const { id, history } = route;
   const { me } = access;
-  const mayWrite = me.role !== 'read';
+  // A propose token's change, and everyone's under GIT_PROPOSE_ONLY, is a pull request: Propose, not Save; no Revert.
+  const proposes = me.role === 'propose' || me.proposals?.propose_only === true;
+  const proposals = me.proposals?.enabled === true;
+  const mayWrite = me.role !== 'read' && (me.role !== 'propose' || proposals);
   return (
     <>
       <header>
@@ -160,8 +163,8 @@ function App() {
       </header>
       <main ref={main} tabIndex={-1}>
         {id === null && <Overview api={access.api} subscribe={subscribe} ready={ready} />}
-        {id !== null && !history && <NetworkPage key={id} id={id} api={access.api} subscribe={subscribe} probing={ready?.components.rpc !== undefined} mayWrite={mayWrite} relayers={ready?.components.relayers !== undefined} />}
-        {id !== null && history && <HistoryPage key={id} id={id} api={access.api} subscribe={subscribe} mayWrite={mayWrite} />}
+        {id !== null && !history && <NetworkPage key={id} id={id} api={access.api} subscribe={subscribe} probing={ready?.components.rpc !== undefined} mayWrite={mayWrite} relayers={ready?.components.relayers !== undefined} proposes={proposes} proposals={proposals} />}
+        {id !== null && history && <HistoryPage key={id} id={id} api={access.api} subscribe={subscribe} mayWrite={mayWrite && !proposes} />}
       </main>
     </>
   );

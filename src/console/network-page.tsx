@@ -4,7 +4,8 @@
  * ETag the page was opened with in If-Match, so a concurrent change is never overwritten: a 412
  * says so and offers Reload. A change arriving on the change stream replaces the page when
  * nothing is being edited, and is announced (not applied) when something is. A token that may only
- * read sees the URLs, not the means to change them.
+ * read sees the URLs, not the means to change them. Where a change is a proposal (a propose token, or
+ * GIT_PROPOSE_ONLY) the button is Propose: the answer links to the pull request, and nothing served moves.
  */
 import { NetworkOnRelayers } from './relayers.js';
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -14,8 +15,9 @@ import type { Subscribe } from './live.js';
 import { ReadOnlyNote } from './layout.js';
 import { Diff, rpcDiff } from './rpc-diff.js';
 import { UrlFields } from './url-fields.js';
+import { NetworkProposals } from './proposals.js';
 
-type Notice = { kind: 'saved' | 'info'; text: string } | { kind: 'conflict' | 'changed' | 'error'; text: string };
+type Notice = { kind: 'saved' | 'info'; text: string; link?: string } | { kind: 'conflict' | 'changed' | 'error'; text: string; link?: never };
 
 const rowsOf = (network: Network): Row[] => network.rpc_urls.map((e) => ({ url: e.url, weight: String(e.weight), ...(e.secret ? { secret: true } : {}) }));
 const same = (a: Row[], b: Row[]): boolean => JSON.stringify(a) === JSON.stringify(b);
@@ -34,7 +36,15 @@ function Fields({ network }: { network: Network }) {
   );
 }
 
-export function NetworkPage({ id, api, subscribe, probing, mayWrite, relayers = false }: { id: string; api: Api; subscribe: Subscribe; probing: boolean; mayWrite: boolean; relayers?: boolean }) {
+/** How this page's changes are made: `proposes`, as pull requests; `proposals`, whether the server lists them. */
+interface Changes {
+  proposes?: boolean;
+  proposals?: boolean;
+}
+
+export function NetworkPage(props: { id: string; api: Api; subscribe: Subscribe; probing: boolean; mayWrite: boolean; relayers?: boolean } & Changes) {
+  const { id, api, subscribe, probing, mayWrite, relayers = false, proposes = false, proposals = false } = props;
+  const [proposed, setProposed] = useState(0);
   const [opened, setOpened] = useState<{ network: Network; etag: string } | null>(null);
   const [rows, setRows] = useState<Row[]>([]);
   const [edited, setEdited] = useState(false);
@@ -138,6 +148,17 @@ export function NetworkPage({ id, api, subscribe, probing, mayWrite, relayers = 
     latest.current = { ...latest.current, saving: true, seenWhileSaving: null };
     let saved: string | null = null;
     try {
+      if (proposes) {
+        const { data, rpc_warnings } = await api.propose(id, bodyOf(rows), opened.etag);
+        const { number, url, updated } = data.proposal;
+        const warned = (rpc_warnings ?? []).map((w) => `${w.url}: ${w.status}`).join('; ');
+        // Nothing served changed: the form shows the served version again, the change is in the pull request.
+        setRows(rowsOf(opened.network));
+        setEdited(false);
+        setProposed((n) => n + 1);
+        setNotice({ kind: 'saved', text: `Proposed: pull request #${number} ${updated ? 'updated' : 'opened'}${warned ? `, with RPC warnings: ${warned}` : ''}.`, link: url });
+        return;
+      }
       const { data, etag, rpc_warnings } = await api.patch(id, bodyOf(rows), opened.etag);
       saved = etag ?? '';
       setOpened({ network: data, etag: saved });
@@ -187,6 +208,11 @@ export function NetworkPage({ id, api, subscribe, probing, mayWrite, relayers = 
       {notice && (
         <div key={alerting ? 'alert' : 'status'} class={alerting ? 'notice problem' : 'notice'} role={alerting ? 'alert' : 'status'}>
           <span>{notice.text}</span>
+          {notice.link && (
+            <a href={notice.link} target="_blank" rel="noopener noreferrer">
+              Open the pull request
+            </a>
+          )}
           {(notice.kind === 'conflict' || notice.kind === 'changed') && (
             <button type="button" onClick={reload}>
               Reload
@@ -198,14 +224,14 @@ export function NetworkPage({ id, api, subscribe, probing, mayWrite, relayers = 
         <UrlFields rows={rows} problems={problems} health={rowHealth} disabled={busy || !mayWrite} onChange={change} />
         {dirty && !hasProblems(clientProblems) && (
           <section aria-labelledby="pending-title">
-            <h2 id="pending-title">Save will change the RPC URLs as follows</h2>
-            <Diff lines={rpcDiff(opened.network.rpc_urls, bodyOf(rows).rpc_urls.map((e) => ({ url: e.url, weight: Number(e.weight) })))} label="Changes to save" />
+            <h2 id="pending-title">{proposes ? 'Propose' : 'Save'} will change the RPC URLs as follows</h2>
+            <Diff lines={rpcDiff(opened.network.rpc_urls, bodyOf(rows).rpc_urls.map((e) => ({ url: e.url, weight: Number(e.weight) })))} label={proposes ? 'Changes to propose' : 'Changes to save'} />
           </section>
         )}
         {mayWrite ? (
           <div class="actions">
             <button type="submit" class="primary" disabled={busy || !dirty}>
-              {busy ? 'Saving...' : 'Save'}
+              {busy ? (proposes ? 'Proposing...' : 'Saving...') : proposes ? 'Propose' : 'Save'}
             </button>
             {dirty && (
               <button type="button" onClick={() => change(rowsOf(opened.network))}>
@@ -217,6 +243,7 @@ export function NetworkPage({ id, api, subscribe, probing, mayWrite, relayers = 
           <ReadOnlyNote />
         )}
       </form>
+      <NetworkProposals id={id} api={api} enabled={proposals} refresh={proposed} />
     </>
   );
 }

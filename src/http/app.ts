@@ -24,6 +24,7 @@ import { metricsRoutes, requestMetrics, type MetricsView } from './routes/metric
 import type { ConsoleAssets } from '../console-assets.js';
 import { INSTANCE_ID } from '../instance.js';
 import { loopGuard } from './loop-guard.js';
+import { proposalRoutes, type ProposalsView } from './routes/proposals.js';
 
 export interface AppOptions {
   /** When set, network routes need `Authorization: Bearer <apiKey>` (an admin token named api-key). */
@@ -53,6 +54,8 @@ export interface AppOptions {
   consoleAssets?: ConsoleAssets | null;
   /** The metrics (src/metrics/): GET /metrics, and every request observed. */
   metrics?: MetricsView | undefined;
+  /** GIT_PROPOSALS: changes proposed as pull requests (src/proposals), their lists, readiness' `proposals` component. */
+  proposals?: ProposalsView | undefined;
   /** This process's instance id (src/instance.ts): a request carrying it came from its own relayer sync. */
   instanceId?: string;
 }
@@ -66,14 +69,16 @@ export function createApp(store: NetworkStore, options: AppOptions = {}): Koa {
   // Without a token there is no guard at all (not a pass-through): one step less on every read.
   const tokens = options.tokens ?? (options.apiKey ? new TokenSet([], options.apiKey) : null);
   const guard = tokens ? tokenGuard(tokens) : OPEN;
-  healthRoutes(router, store, { rpcHealth: options.rpcHealth, autoHeal: options.autoHeal, relayers: options.relayers, relayerTargets: options.relayerTargets, access: options.access, tokens });
+  const { proposals } = options;
+  healthRoutes(router, store, { rpcHealth: options.rpcHealth, autoHeal: options.autoHeal, relayers: options.relayers, relayerTargets: options.relayerTargets, access: options.access, tokens, proposals });
   docRoutes(router, loadSchemas());
   // Before the item routes: /networks/events would otherwise match /networks/:network_id.
   eventRoutes(router, store, guard, { heartbeatMs: options.heartbeatMs ?? 15_000, shutdown: options.shutdown ?? new AbortController().signal, rpcHealth: options.rpcHealth, relayers: options.relayers });
   if (options.rpcHealth) rpcHealthRoutes(router, store, guard, options.rpcHealth, options.autoHeal);
-  networkRoutes(router, store, guard, { requireIfMatch: options.requireIfMatch ?? false });
+  networkRoutes(router, store, guard, { requireIfMatch: options.requireIfMatch ?? false, proposals });
+  proposalRoutes(router, store, guard, proposals);
   exportRoutes(router, store, guard);
-  accessRoutes(router, guard);
+  accessRoutes(router, guard, { enabled: proposals !== undefined, propose_only: proposals?.proposeOnly === true });
   if (options.relayers) relayerRoutes(router, guard, options.relayers);
   if (options.webhookSecret) webhookRoutes(router, store, options.webhookSecret);
   if (options.consoleAssets !== undefined) consoleRoutes(router, options.consoleAssets);

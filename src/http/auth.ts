@@ -1,7 +1,7 @@
 /**
  * Bearer tokens on the network routes. A request carrying one Authorization header with one token
  * is let through when the token is known, not expired, and its role includes the route's
- * (read < write < admin: access/token-set.ts); unknown, expired or missing is the same 401 for
+ * (read < propose < write < admin: access/token-set.ts); unknown, expired or missing is the same 401 for
  * all (a client learns nothing of the tokens from it), a known token lacking the role is a 403
  * that says which role is needed. Two Authorization headers are refused: Node keeps only the first
  * one, which a proxy may not. The token's name becomes the request's actor, down to the commit.

@@ -5,6 +5,7 @@
  */
 import { STATUS_OF } from './error-handler.js';
 import { errors, ref } from './openapi-errors.js';
+import { ME_PROPOSALS, PATCH_PROPOSAL_ERRORS, PATCH_PROPOSE_PARAM, PATCH_PROPOSED, PROPOSAL_PATHS, PROPOSAL_SCHEMAS } from './openapi-proposals.js';
 import type { JsonSchema, Schemas } from '../store/validation/schemas.js';
 
 const NETWORK_ID = 'https://netcfg.local/schemas/network.schema.json';
@@ -129,7 +130,7 @@ export function buildOpenApi(schemas: Schemas): JsonSchema {
         operationId: 'updateNetwork',
         summary: 'Replace rpc_urls; written atomically to the YAML file, comments kept',
         security: auth,
-        parameters: [ID_PARAM, { name: 'If-Match', in: 'header', schema: { type: 'string' }, description: 'ETag from GET, or *.' }],
+        parameters: [ID_PARAM, { name: 'If-Match', in: 'header', schema: { type: 'string' }, description: 'ETag from GET, or *.' }, PATCH_PROPOSE_PARAM],
         requestBody: {
           required: true,
           content: {
@@ -139,7 +140,8 @@ export function buildOpenApi(schemas: Schemas): JsonSchema {
         },
         responses: {
           200: { ...json(ref('NetworkEnvelope'), { success: true, data: EXAMPLE_NETWORK, error: null }, 'The updated network, durable on disk.'), headers: ETAG_HEADER },
-          ...errors('VALIDATION_FAILED', 'MALFORMED_JSON', 'INVALID_ID', 'UNAUTHORIZED', 'FORBIDDEN', 'NETWORK_NOT_FOUND', 'FILE_INVALID', 'PRECONDITION_FAILED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'PRECONDITION_REQUIRED', 'STORAGE_UNAVAILABLE', 'GIT_REMOTE_UNAVAILABLE'),
+          ...PATCH_PROPOSED,
+          ...errors('VALIDATION_FAILED', 'MALFORMED_JSON', 'INVALID_ID', 'UNAUTHORIZED', 'FORBIDDEN', 'NETWORK_NOT_FOUND', 'FILE_INVALID', 'PRECONDITION_FAILED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'PRECONDITION_REQUIRED', 'STORAGE_UNAVAILABLE', 'GIT_REMOTE_UNAVAILABLE', ...PATCH_PROPOSAL_ERRORS),
         },
       },
     },
@@ -232,12 +234,13 @@ export function buildOpenApi(schemas: Schemas): JsonSchema {
         operationId: 'accessMe',
         summary: "Who the request's token is: its name, role, networks and whether it is shown secrets (read role); with no token configured, an admin without a name who is shown no secret",
         security: auth,
-        responses: { 200: json(ref('MeEnvelope'), { success: true, data: { name: 'relayer-eu', role: 'read', networks: ['evm:*'], reveal_secrets: false }, error: null }, 'The caller.'), ...errors('UNAUTHORIZED') },
+        responses: { 200: json(ref('MeEnvelope'), { success: true, data: { name: 'relayer-eu', role: 'read', networks: ['evm:*'], reveal_secrets: false, proposals: { enabled: false, propose_only: false } }, error: null }, 'The caller.'), ...errors('UNAUTHORIZED') },
       },
     },
     '/metrics': {
       get: { operationId: 'metrics', summary: "netcfg's metrics in Prometheus' text format (docs/metrics.md). Open without a token configured; with tokens, a read token whose scope is every network (the metrics name them all): a scoped token is 403", security: auth, responses: { 200: { description: 'Prometheus text format 0.0.4; no label or value holds a secret, a key or a token name.', content: { 'text/plain; version=0.0.4': { schema: { type: 'string' }, example: '# TYPE netcfg_networks_served gauge\nnetcfg_networks_served 3\n' } } }, ...errors('UNAUTHORIZED', 'FORBIDDEN') } },
     },
+    ...PROPOSAL_PATHS,
     '/api/v1/openapi.json': { get: { operationId: 'openapi', summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' } } } } } } },
     '/api/v1/schemas/network.json': { get: { operationId: 'networkSchema', summary: 'JSON Schema of a network file', responses: { 200: json({ type: 'object' }, undefined, 'JSON Schema 2020-12') } } },
     '/api/v1/schemas/update-network.json': { get: { operationId: 'updateNetworkSchema', summary: 'JSON Schema of a PATCH body', responses: { 200: json({ type: 'object' }, undefined, 'JSON Schema 2020-12') } } },
@@ -260,6 +263,7 @@ export function buildOpenApi(schemas: Schemas): JsonSchema {
         NetworkFile: schemas.network,
         UpdateNetworkRequest: schemas.updateNetwork,
         Network: networkSchema(schemas.network),
+        ...PROPOSAL_SCHEMAS,
         ErrorDetail: { type: 'object', required: ['pointer', 'message'], properties: { pointer: { type: 'string', description: 'JSON Pointer into the body' }, message: { type: 'string' } } },
         Error: {
           type: 'object',
@@ -281,13 +285,14 @@ export function buildOpenApi(schemas: Schemas): JsonSchema {
         HistoryList: { type: 'object', required: ['success', 'data', 'error', 'pagination'], properties: { success: { const: true }, data: { type: 'array', items: ref('Commit') }, error: { type: 'null' }, pagination: ref('Pagination') } },
         Me: {
           type: 'object',
-          required: ['name', 'role', 'networks', 'reveal_secrets'],
+          required: ['name', 'role', 'networks', 'reveal_secrets', 'proposals'],
           additionalProperties: false,
           properties: {
             name: { type: ['string', 'null'], description: "The token's name (api-key for API_KEY); null when no token is configured" },
-            role: { enum: ['read', 'write', 'admin'] },
+            role: { enum: ['read', 'propose', 'write', 'admin'] },
             networks: { oneOf: [{ type: 'array', items: { type: 'string' } }, { type: 'null' }], description: 'Globs over the ids the token may see; null: every network' },
             reveal_secrets: { type: 'boolean' },
+            proposals: ME_PROPOSALS,
           },
         },
         MeEnvelope: { type: 'object', required: ['success', 'data', 'error'], properties: { success: { const: true }, data: ref('Me'), error: { type: 'null' } } },
@@ -300,7 +305,7 @@ export function buildOpenApi(schemas: Schemas): JsonSchema {
             reason: { type: 'string', description: 'Why it is not healthy; for an admin token (or with no token configured) only' },
             components: {
               type: 'object',
-              description: 'Each part by name (index, watcher, storage, git, rpc, relayers, access), each with its status; its details by tier',
+              description: 'Each part by name (index, watcher, storage, git, rpc, relayers, access, proposals), each with its status; its details by tier',
             },
             timestamp: { type: 'string' },
           },

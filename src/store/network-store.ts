@@ -59,6 +59,7 @@ export interface StoreOptions {
 /** A PATCH's outcome: the record written, and what its URLs answered that was not fine (RPC_PROBE_ON_PATCH). */
 export type { UrlCheck, UrlFinding } from './write/url-check.js';
 export type { Proposal, ProposeOptions } from './git/proposal.js';
+export { parseProposalBranch, PROPOSAL_PREFIX } from './git/proposal-name.js';
 
 export interface Updated {
   record: NetworkRecord;
@@ -236,6 +237,16 @@ export class NetworkStore {
   /** update()'s change, checked alike, proposed (GIT_SYNC): pushed to the actor's branch for the network, not written (git/proposal.ts). */
   proposeUpdate(id: string, body: unknown, ifMatch: string | undefined, actor: Actor, how: ProposeOptions = {}): Promise<Proposal> {
     return this.proposer.propose(id, body, ifMatch, actor, how);
+  }
+
+  /** The tracked branch's name on the remote (`main`), which proposals go into (GIT_SYNC; NOT_IMPLEMENTED without it). */
+  proposalBase(): string {
+    return this.git.requireProposals().tracked;
+  }
+
+  /** Takes a proposal back: its branch deleted on the remote while it is at `commit` (the one pushed), left if someone moved it since. */
+  withdrawProposal(branch: string, commit: string): Promise<void> {
+    return this.git.requireProposals().deleteBranch(branch, commit);
   }
 
   /** The commits of a network's file, newest first (the folder must be in a git work tree). */

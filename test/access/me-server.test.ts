@@ -52,7 +52,7 @@ describe('GET /api/v1/access/me on the built server (who the token is)', functio
       const body = (await res.json()) as Record<string, unknown>;
       expect(res.status, JSON.stringify(body)).to.equal(row.status);
       if (row.status !== 200) return void expect(body).to.include({ success: false, code: 'UNAUTHORIZED' });
-      expect(body).to.deep.equal({ success: true, data: row.data, error: null });
+      expect(body).to.deep.equal({ success: true, data: { ...(row.data ?? {}), proposals: { enabled: false, propose_only: false } }, error: null });
       expect(res.headers.get('cache-control')).to.equal('no-store');
     });
   }

@@ -36,6 +36,14 @@ describe('netcfg token new (built CLI)', () => {
     expect(tokens).to.deep.equal([{ name: 'relayer-eu', sha256: createHash('sha256').update(token).digest('hex'), role: 'read', networks: ['evm:*', 'solana:devnet'], revealSecrets: false, expires: null }]);
   });
 
+  it('accepts the propose role, and the tokens file takes its entry', async () => {
+    const { code, stdout, stderr } = await tokenNew(['--name', 'proposer', '--role', 'propose']);
+    expect(code, stderr).to.equal(0);
+    const { tokens, problems } = parseTokensFile(`tokens:\n${stdout.slice(stdout.indexOf('  - name:'))}`);
+    expect(problems).to.deep.equal([]);
+    expect(tokens[0]?.role).to.equal('propose');
+  });
+
   it('never prints the same token twice', async () => {
     const tokens = await Promise.all([1, 2, 3].map(async () => /^ncfg_\S+$/m.exec((await tokenNew(['--name', 'x', '--role', 'write'])).stdout)?.[0]));
     expect(new Set(tokens).size).to.equal(3);

@@ -23,7 +23,7 @@ describe('access/tokens-file', () => {
     ['no tokens list', 'token: []\n', '1:1: the file needs a list `tokens:`'],
     ['the token itself instead of its hash', entry('    token: ncfg_abc\n'), '5:5: this key is not a setting of a token'],
     ['a hash that is not 64 hex digits', `tokens:\n  - name: t\n    sha256: "ABC"\n    role: read\n`, '3:13: sha256 must be the 64 lower-case hex digits'],
-    ['an unknown role', `tokens:\n  - name: t\n    sha256: "${SHA_A}"\n    role: root\n`, '4:11: role must be one of read, write, admin'],
+    ['an unknown role', `tokens:\n  - name: t\n    sha256: "${SHA_A}"\n    role: root\n`, '4:11: role must be one of read, propose, write, admin'],
     ['a name used twice', `${entry('')}  - name: t\n    sha256: "${SHA_B}"\n    role: read\n`, '5:11: this name is used by another token too'],
     ['one hash for two names', `${entry('')}  - name: u\n    sha256: "${SHA_A}"\n    role: read\n`, '6:13: this sha256 is another token\'s too'],
     ['a scope that is not a glob of ids', entry('    networks: [evm]\n'), '5:15: networks must be a non-empty list'],

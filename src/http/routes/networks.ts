@@ -14,9 +14,12 @@ import { jsonOf, revealedBodyOf, revealedNetworkOf } from '../../store/network-r
 import { mayAct, type Principal } from '../../access/token-set.js';
 import type { NetworkStore } from '../../store/network-store.js';
 import { linkHeader, parsePageQuery, totalPages } from '../pagination.js';
+import { answerProposal, proposes, type ProposalsView } from './proposals.js';
 
 export interface NetworkRouteOptions {
   requireIfMatch: boolean;
+  /** GIT_PROPOSALS: a PATCH may be (or must be) a proposal, answered 202 (routes/proposals.ts). */
+  proposals?: ProposalsView | undefined;
 }
 
 const JSON_TYPES = ['application/json', 'application/merge-patch+json'];
@@ -107,15 +110,20 @@ export function networkRoutes(router: Router, store: NetworkStore, guard: Guard,
     ctx.body = revealsSecrets(ctx) ? revealedBodyOf(record) : record.body;
   });
 
-  router.patch(items, ...guard('write'), withinScope, requireJson, parseJson, async (ctx: Context) => {
+  // The propose role reaches the handler, which proposes its change; write and admin change directly unless they propose.
+  router.patch(items, ...guard('propose'), withinScope, requireJson, parseJson, async (ctx: Context) => {
+    const principal = principalOf(ctx);
+    const proposing = proposes(ctx, principal, options.proposals);
     const ifMatch = ctx.get('If-Match') || undefined;
     if (ifMatch === undefined && options.requireIfMatch) {
       throw new NetcfgError('PRECONDITION_REQUIRED', 'This server requires If-Match on PATCH; GET the network and send its ETag in If-Match.');
     }
     if (String(ctx.request.rawBody ?? '').trim() === '') throw new NetcfgError('MALFORMED_JSON', EMPTY_BODY); // chunked, with nothing in it
     const reveal = revealsSecrets(ctx);
-    const how = { revealSecrets: reveal, changeReferences: reveal || mayAct(principalOf(ctx), 'admin') };
-    const { record, findings } = await store.update(String(ctx.params.network_id), ctx.request.body, ifMatch, (ctx.state.actor as Actor | undefined) ?? ANONYMOUS, how);
+    const how = { revealSecrets: reveal, changeReferences: reveal || mayAct(principal, 'admin') };
+    const actor = (ctx.state.actor as Actor | undefined) ?? ANONYMOUS;
+    if (proposing && options.proposals) return answerProposal(ctx, await options.proposals.propose(String(ctx.params.network_id), ctx.request.body, ifMatch, actor, how));
+    const { record, findings } = await store.update(String(ctx.params.network_id), ctx.request.body, ifMatch, actor, how);
     ctx.set('ETag', record.etag);
     ctx.type = 'application/json';
     const body = reveal ? revealedBodyOf(record) : record.body;

@@ -37,12 +37,14 @@ interface HealthViews {
   relayers?: RelayersView | undefined;
   relayerTargets?: { state(): { problem: string | null } } | undefined;
   access?: AccessView | undefined;
+  /** GIT_PROPOSALS: the forge's last answer (the start's check, then each call). */
+  proposals?: { component(): Record<string, unknown> } | undefined;
   /** The tokens readiness tells more to; null: no token configured, everyone is told everything. */
   tokens?: TokenSet | null;
 }
 
 export function healthRoutes(router: Router, store: NetworkStore, views: HealthViews = {}): void {
-  const { rpcHealth, autoHeal, relayers, relayerTargets, access, tokens = null } = views;
+  const { rpcHealth, autoHeal, relayers, relayerTargets, access, proposals, tokens = null } = views;
   router.get('/api/v1/health', (ctx) => {
     ctx.type = 'text/plain';
     ctx.body = 'OK';
@@ -57,6 +59,7 @@ export function healthRoutes(router: Router, store: NetworkStore, views: HealthV
       ...(rpcHealth ? { rpc: rpcComponent(rpcHealth, autoHeal) } : {}),
       ...(relayers ? { relayers: relayersComponent(relayers, Date.now(), relayerTargets?.state().problem ?? null) } : {}),
       ...(access ? { access: accessComponent(access) } : {}),
+      ...(proposals ? { proposals: proposals.component() } : {}),
     };
     const full = withWorstStatus({ ...report, components } as ReadinessAnswer);
     // A token is looked at when sent; none, or a wrong one, is the anonymous view, never a 401.

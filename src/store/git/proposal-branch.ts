@@ -47,6 +47,8 @@ export interface Proposed {
   commit: string;
   /** The tracked branch's remote head the commit was made on. */
   base: string;
+  /** Where the branch was before the push ('' : it was new), so a proposal that cannot be opened knows whether to delete it. */
+  previous: string;
 }
 
 /** Where a proposal's base is fetched to, one ref per proposal (deleted after): never the clone's own refs. */
@@ -54,7 +56,8 @@ const BASE_REFS = 'refs/netcfg-proposals';
 
 export class ProposalBranches {
   private readonly remote: string;
-  private readonly tracked: string;
+  /** The tracked branch's name on the remote (`main`): what a proposal's pull request goes into. */
+  readonly tracked: string;
   /** Proposals to one branch from this process, one at a time: each one's lease is then the other's push. */
   private readonly turns = new Map<string, Promise<unknown>>();
 
@@ -83,7 +86,7 @@ export class ProposalBranches {
         const commit = await this.commitOnto(base, file?.rel ?? (request.paths[0] as string), file?.mode ?? '100644', made);
         const expected = request.expected ?? (await this.remoteOid(request.branch));
         await this.pushLeased(request.branch, expected, `${commit}:refs/heads/${request.branch}`);
-        return { branch: request.branch, commit, base };
+        return { branch: request.branch, commit, base, previous: expected };
       } finally {
         await this.workTree.git(['update-ref', '-d', baseRef]).catch(() => undefined);
       }

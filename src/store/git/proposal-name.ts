@@ -5,7 +5,7 @@
  * actors or two networks never share a branch.
  */
 import { createHash } from 'node:crypto';
-import type { NetworkId } from '../files/layout.js';
+import { parseNetworkId, type NetworkId } from '../files/layout.js';
 import { actorLabel, type Actor } from '../actor.js';
 
 /** Where every proposal branch lives, under the remote's `refs/heads/`. */
@@ -43,4 +43,30 @@ export function networkPart(id: NetworkId): string {
 /** `netcfg/relayer-eu/evm-sepolia`: the branch, under `refs/heads/`, of `actor`'s proposal for `id`. */
 export function proposalBranchOf(actor: Actor, id: NetworkId): string {
   return `${PROPOSAL_PREFIX}/${actorPart(actor)}/${networkPart(id)}`;
+}
+
+/** A proposal branch read back: the actor's part as it is in the name, and the network's id. */
+export interface ParsedProposalBranch {
+  actor: string;
+  network: string;
+}
+
+/**
+ * `netcfg/<actor>/<family>-<name>` read back (null for any other branch): the family is what comes
+ * before the first `-`, unless the part ends in a tag, whose id then says where the family ends.
+ */
+export function parseProposalBranch(branch: string): ParsedProposalBranch | null {
+  const [prefix, actor, part, ...rest] = branch.split('/');
+  if (prefix !== PROPOSAL_PREFIX || !actor || !part || rest.length > 0) return null;
+  const tagged = /^(.+)-([0-9a-f]{8})$/.exec(part);
+  if (tagged) {
+    const [, body = '', end = ''] = tagged;
+    for (let at = body.indexOf('-'); at > 0; at = body.indexOf('-', at + 1)) {
+      const id = parseNetworkId(`${body.slice(0, at)}:${body.slice(at + 1)}`);
+      if (id && id.family.includes('-') && tag(id.id) === end) return { actor, network: id.id };
+    }
+  }
+  const dash = part.indexOf('-');
+  const id = dash > 0 ? parseNetworkId(`${part.slice(0, dash)}:${part.slice(dash + 1)}`) : null;
+  return id ? { actor, network: id.id } : null;
 }
