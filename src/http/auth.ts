@@ -13,6 +13,9 @@ import { mayAct, type Principal, type TokenSet } from '../access/token-set.js';
 import { matchesAny } from '../id-glob.js';
 import { parseNetworkId } from '../store/files/layout.js';
 
+/** Said to a propose token refused a route: its changes are proposals, which the PATCH route takes only with GIT_PROPOSALS. */
+const PROPOSE_ONLY_HINT: Partial<Record<Role, string>> = { propose: ' A propose token changes networks only through proposals, which need GIT_PROPOSALS.' };
+
 /** The middleware a route of `role` runs first. */
 export type Guard = (role: Role) => Middleware[];
 
@@ -44,7 +47,7 @@ function requireToken(tokens: TokenSet, role: Role): Middleware {
   return async function requireBearer(ctx: Context, next: Next): Promise<void> {
     const principal = principalOf(tokens, ctx);
     if (!principal) throw new NetcfgError('UNAUTHORIZED', 'Missing or wrong API key; send "Authorization: Bearer <API_KEY>".');
-    if (!mayAct(principal, role)) throw new NetcfgError('FORBIDDEN', `This needs a token with the ${role} role; ${principal.name}'s role is ${principal.role}.`);
+    if (!mayAct(principal, role)) throw new NetcfgError('FORBIDDEN', `This needs a token with the ${role} role; ${principal.name}'s role is ${principal.role}.${PROPOSE_ONLY_HINT[principal.role] ?? ''}`);
     ctx.state.principal = principal;
     ctx.state.actor = { kind: 'token', name: principal.name }; // what the token's holder writes is theirs, down to the commit
     await next();

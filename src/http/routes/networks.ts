@@ -111,7 +111,8 @@ export function networkRoutes(router: Router, store: NetworkStore, guard: Guard,
   });
 
   // The propose role reaches the handler, which proposes its change; write and admin change directly unless they propose.
-  router.patch(items, ...guard('propose'), withinScope, requireJson, parseJson, async (ctx: Context) => {
+  // Without GIT_PROPOSALS a change is a write, and the 403 says so; with them a propose token may PATCH too (a proposal).
+  router.patch(items, ...guard(options.proposals ? 'propose' : 'write'), withinScope, requireJson, parseJson, async (ctx: Context) => {
     const principal = principalOf(ctx);
     const proposing = proposes(ctx, principal, options.proposals);
     const ifMatch = ctx.get('If-Match') || undefined;

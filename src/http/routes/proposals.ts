@@ -25,8 +25,8 @@ export interface ProposalsView {
 const OFF = 'Proposals are not configured on this server (GIT_PROPOSALS is not set)';
 
 /**
- * Whether this PATCH is a proposal, or why it may be neither: a propose token's change is always one,
- * so without GIT_PROPOSALS it is 403; `?propose=true` without them is 400; `?propose=false` where every
+ * Whether this PATCH is a proposal, or why it may be neither: a propose token's change is always one
+ * (without GIT_PROPOSALS the route's guard asks for write, and says why); `?propose=true` without them is 400; `?propose=false` where every
  * change must be proposed is 403.
  */
 export function proposes(ctx: Context, principal: Principal, proposals: ProposalsView | undefined): boolean {
@@ -35,9 +35,6 @@ export function proposes(ctx: Context, principal: Principal, proposals: Proposal
     throw new NetcfgError('INVALID_QUERY', `propose must be true or false; got ${JSON.stringify(asked)}.`);
   }
   const must = principal.role === 'propose' || proposals?.proposeOnly === true;
-  if (principal.role === 'propose' && !proposals) {
-    throw new NetcfgError('FORBIDDEN', `${OFF}, and ${principal.name}'s role is propose, whose changes are always proposals; a write token changes directly.`);
-  }
   if (asked === 'true' && !proposals) throw new NetcfgError('BAD_REQUEST', `${OFF}; send the PATCH without ?propose=true to change the network directly.`);
   if (asked === 'false' && must) {
     const why = principal.role === 'propose' ? `${principal.name}'s role is propose` : 'GIT_PROPOSE_ONLY is set';
