@@ -17,11 +17,11 @@ import { NetworkLedger } from './ledger.js';
 import { settleListed, type PassParts } from './pass-compare.js';
 import { ALWAYS_SPEAKS, termOf, windowOf, type Speaker } from './speaker.js';
 import { keyScrubber } from './scrub.js';
+import { SentValues } from './sent-values.js';
 import { reloadRemedy, type LastPass, type TargetDetail, type TargetState, type TargetStatus } from './target-status.js';
 import { inScope } from './targets-file.js';
 
 export type { NetworkState, NetworkStatus, TargetState, TargetStatus } from './target-status.js';
-
 export { ALWAYS_SPEAKS, type Speaker } from './speaker.js';
 
 export type WorkerOptions = ClientOptions & PassBudget & { intervalMs: number };
@@ -31,6 +31,7 @@ export class TargetWorker {
   /** Networks to send, each with the term it was queued in. */
   private readonly queued = new Map<string, number>();
   private readonly ledger: NetworkLedger;
+  private readonly sent = new SentValues();
   private readonly scrub: (text: string) => string;
   private readonly parts: PassParts;
   private readonly client: WorkerOptions;
@@ -109,6 +110,7 @@ export class TargetWorker {
     const done = (pages: number, bytes: number, compared: number, error: string | null): void =>
       void (this.lastPass = { started_at: started.toISOString(), ended_at: new Date().toISOString(), pages, bytes, networks_compared: compared, error });
     let live: Awaited<ReturnType<typeof listNetworks>>;
+    const mark = this.sent.mark();
     try {
       live = await listNetworks(this.target, this.client);
     } catch (err) {
@@ -124,6 +126,7 @@ export class TargetWorker {
     this.ledger.hold();
     if (this.lastError !== null) this.ledger.noteFailure(null);
     this.lastError = null;
+    this.sent.overlay(live.networks, mark, term); // a page read before this term's own PATCH landed is not drift
     const { compared, setBack } = settleListed(this.parts, live.networks);
     for (const id of setBack) this.queued.set(id, term);
     this.lastGoodPass = this.countsAt = new Date();
@@ -203,7 +206,7 @@ export class TargetWorker {
       const before = this.state();
       try {
         this.patchesSent++;
-        await patchRpcUrls(this.target, id, rpcUrls, this.client);
+        await this.sent.send({ id, rpcUrls, term }, () => patchRpcUrls(this.target, id, rpcUrls, this.client));
         this.ledger.rpcUrlsTaken(id);
         this.failures = 0;
         if (this.lastError === null) this.countsAt = new Date();
