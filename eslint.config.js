@@ -2,7 +2,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const STORE_DOOR = "import the store from src/store/index.js, its one door; add the name there if it is meant to be public";
+const STORE_DOOR = 'import the store through src/store/index.js, its one door (export a name there to make it public)';
 const CONSOLE_STORE = 'the browser console may import only the pure store/validation/schema-errors.js from the store';
 
 export default tseslint.config(
@@ -28,7 +28,10 @@ export default tseslint.config(
     files: ['src/**/*.ts', 'src/**/*.tsx'],
     ignores: ['src/store/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/store/**', '!**/store/index.js'], message: STORE_DOOR }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/store/**', '!**/store/index.js'], message: STORE_DOOR }] },
+      ],
     },
   },
   {
