@@ -10,9 +10,7 @@ import { configFromEnv, ConfigError, environment, policyFromEnv } from './config
 import { serve } from './main.js';
 import { probeNetworks } from './probe/probe-folder.js';
 import { DEFAULT_PROBER, Prober } from './probe/prober.js';
-import { revealedNetworkOf, writtenNetworkOf } from './store/network-record.js';
-import { rpcAutoRecords } from './store/git/rpc-auto-records.js';
-import { validateFolder } from './store/validate-folder.js';
+import { revealedNetworkOf, writtenNetworkOf, rpcAutoRecords, validateFolder } from './store/index.js';
 import { exportFolder, foreignRefusals, planFolderExport } from './commands/export-relayer.js';
 import { commitExport } from './commands/export-target.js';
 import { importRelayer } from './commands/import-relayer.js';

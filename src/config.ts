@@ -3,7 +3,7 @@
  * default; src/main.ts (and `netcfg serve`, whose flags override these) is the only caller.
  */
 import { redactText } from './redact.js';
-import type { UrlPolicy } from './store/validation/url-rules.js';
+import type { UrlPolicy } from './store/index.js';
 import { DEFAULT_HEAL, type HealOptions } from './probe/auto-heal.js';
 import { AllowListError, allowedLookup, namedByAny, parseAllowList, type AllowedPair } from './secret-refs-allowed.js';
 import { ConfigError, flag, int, isNetcfgSetting, oneOf, type Env } from './config-values.js';

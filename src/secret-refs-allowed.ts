@@ -6,7 +6,7 @@
  * process, into a network it may write. Unset: no reference resolves.
  */
 import { ID_GLOB, matchesAny } from './id-glob.js';
-import type { SecretLookup } from './store/validation/secret-refs.js';
+import type { SecretLookup } from './store/index.js';
 
 export class AllowListError extends Error {}
 

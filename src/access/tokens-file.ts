@@ -14,7 +14,7 @@
  */
 import { ID_GLOB } from '../id-glob.js';
 import { readSettingsList, type Located } from '../settings-list.js';
-import { OPERATOR_TOKENS } from '../store/actor.js';
+import { OPERATOR_TOKENS } from '../store/index.js';
 
 export const ROLES = ['read', 'propose', 'write', 'admin'] as const;
 export type Role = (typeof ROLES)[number];

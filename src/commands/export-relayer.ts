@@ -9,8 +9,7 @@ import path from 'node:path';
 import type { RelayerExport } from '../relayer/format/export.js';
 import { RELAYER_TYPES } from '../relayer/format/relayer-types.js';
 import { CLI_WORDING, exportRecords, referencesLeftOut, type SecretChoice } from '../relayer/format/secret-choice.js';
-import { validateFolder } from '../store/validate-folder.js';
-import type { UrlPolicy } from '../store/validation/url-rules.js';
+import { validateFolder, type UrlPolicy } from '../store/index.js';
 import { planExport, type ExportPlan } from './export-target.js';
 
 export interface FolderExport extends RelayerExport {

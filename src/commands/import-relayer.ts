@@ -9,9 +9,14 @@ import path from 'node:path';
 import { networkYamlOf } from '../relayer/format/network-yaml.js';
 import { readRelayerSource, type Problem } from '../relayer/format/relayer-source.js';
 import { resolveNetworks, type EntryList } from '../relayer/format/resolve.js';
-import { candidatesOf, parseNetworkId, relativePathOf, type NetworkId } from '../store/files/layout.js';
-import { parseNetworkFile } from '../store/validation/network-file.js';
-import type { UrlPolicy } from '../store/validation/url-rules.js';
+import {
+  candidatesOf,
+  parseNetworkId,
+  relativePathOf,
+  type NetworkId,
+  parseNetworkFile,
+  type UrlPolicy,
+} from '../store/index.js';
 
 export interface ImportResult {
   problems: Problem[];

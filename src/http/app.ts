@@ -5,11 +5,10 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
-import type { NetworkStore } from '../store/network-store.js';
+import { type NetworkStore, loadSchemas } from '../store/index.js';
 import { OPEN, tokenGuard } from './auth.js';
 import { TokenSet } from '../access/token-set.js';
 import { requestFrame } from './error-handler.js';
-import { loadSchemas } from '../store/validation/schemas.js';
 import { eventRoutes } from './routes/events.js';
 import { docRoutes, healthRoutes, type AccessView } from './routes/service.js';
 import { networkRoutes } from './routes/networks.js';

@@ -11,7 +11,7 @@ import { NetcfgError } from '../errors.js';
 import { ROLES, type Role } from '../access/tokens-file.js';
 import { mayAct, type Principal, type TokenSet } from '../access/token-set.js';
 import { matchesAny } from '../id-glob.js';
-import { parseNetworkId } from '../store/files/layout.js';
+import { parseNetworkId } from '../store/index.js';
 
 /** Said to a propose token refused a route: its changes are proposals, which the PATCH route takes only with GIT_PROPOSALS. */
 const PROPOSE_ONLY_HINT: Partial<Record<Role, string>> = { propose: ' A propose token changes networks only through proposals, which need GIT_PROPOSALS.' };

@@ -9,7 +9,7 @@ import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import { NetcfgError, type ErrorCode } from '../errors.js';
 import { logRequest } from '../log.js';
-import { actorLabel, type Actor } from '../store/actor.js';
+import { actorLabel, type Actor } from '../store/index.js';
 
 /** The largest request body a PATCH may send: a network's rpc_urls are a few hundred bytes. */
 export const BODY_LIMIT_BYTES = 64 * 1024;

@@ -4,7 +4,7 @@
  */
 import { BODY_LIMIT_BYTES, STATUS_OF } from './error-handler.js';
 import type { ErrorCode } from '../errors.js';
-import type { JsonSchema } from '../store/validation/schemas.js';
+import type { JsonSchema } from '../store/index.js';
 
 export const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 

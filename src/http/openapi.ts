@@ -7,7 +7,7 @@ import { STATUS_OF } from './error-handler.js';
 import { errors, ref } from './openapi-errors.js';
 import { RELAYER_PATHS } from './openapi-relayers.js';
 import { ME_PROPOSALS, PATCH_PROPOSAL_ERRORS, PATCH_PROPOSE_PARAM, PATCH_PROPOSED, PROPOSAL_PATHS, PROPOSAL_SCHEMAS } from './openapi-proposals.js';
-import type { JsonSchema, Schemas } from '../store/validation/schemas.js';
+import type { JsonSchema, Schemas } from '../store/index.js';
 
 const NETWORK_ID = 'https://netcfg.local/schemas/network.schema.json';
 

@@ -4,7 +4,7 @@
  */
 import type { Context } from 'koa';
 import { NetcfgError, type ErrorDetail } from '../errors.js';
-import { ID_PART } from '../store/files/layout.js';
+import { ID_PART } from '../store/index.js';
 
 export interface PageQuery {
   page: number;

@@ -6,7 +6,7 @@
  * they have no series at all rather than zeros that would read as "in step".
  */
 import { Histogram, type Registry } from 'prom-client';
-import type { NetworkStore } from '../store/network-store.js';
+import type { NetworkStore } from '../store/index.js';
 import { ageSeconds, counterFrom, gaugeFrom, PerScrape, type Series } from './families.js';
 
 /** What the metrics read of the store. */

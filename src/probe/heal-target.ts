@@ -3,9 +3,7 @@
  * public methods only, as any client writes: a PATCH of rpc_urls with If-Match, as its own actor.
  */
 import { NetcfgError } from '../errors.js';
-import type { WriteNote } from '../store/actor.js';
-import { networkOf, writtenNetworkOf } from '../store/network-record.js';
-import type { NetworkStore } from '../store/network-store.js';
+import { type WriteNote, networkOf, writtenNetworkOf, type NetworkStore } from '../store/index.js';
 
 export interface HealTarget {
   /** The network served now: its ETag, rpc_urls as served (`{url, weight}`, a secret masked) and as written. */

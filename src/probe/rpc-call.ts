@@ -11,7 +11,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { isInternalHost } from '../store/validation/url-rules.js';
+import { isInternalHost } from '../store/index.js';
 import { clip, redactUrl } from '../redact.js';
 
 export interface CallOptions {

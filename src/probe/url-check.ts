@@ -3,7 +3,7 @@
  * nothing (every URL passes); the claim is the network's current chain_id, genesis_hash or
  * passphrase.
  */
-import type { UrlCheck } from '../store/network-store.js';
+import type { UrlCheck } from '../store/index.js';
 import { claimedOf } from './chain-probe.js';
 import type { Prober } from './prober.js';
 import { Slots } from './slots.js';

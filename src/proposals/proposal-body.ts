@@ -3,7 +3,7 @@
  * masked as it is served, so the forge never holds a provider key), who proposed it, and what each
  * new URL answered where RPC_PROBE_ON_PATCH asked it. Markdown, read the same on the three forges.
  */
-import type { Proposal } from '../store/network-store.js';
+import type { Proposal } from '../store/index.js';
 
 export interface BodyParts {
   proposal: Proposal;

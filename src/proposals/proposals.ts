@@ -6,8 +6,15 @@
  */
 import { NetcfgError } from '../errors.js';
 import { createOrUpdate, type Forge, type Proposal as PullRequest } from '../forge/forge.js';
-import { actorLabel, type Actor } from '../store/actor.js';
-import { parseProposalBranch, PROPOSAL_PREFIX, type NetworkStore, type ProposeOptions, type UrlFinding } from '../store/network-store.js';
+import {
+  actorLabel,
+  type Actor,
+  parseProposalBranch,
+  PROPOSAL_PREFIX,
+  type NetworkStore,
+  type ProposeOptions,
+  type UrlFinding,
+} from '../store/index.js';
 import { proposalBody } from './proposal-body.js';
 
 export type ProposalStore = Pick<NetworkStore, 'proposeUpdate' | 'proposalBase' | 'withdrawProposal'>;

@@ -12,8 +12,7 @@ import type { Context } from 'koa';
 import { scopeOf, type Guard } from '../auth.js';
 import { mayAct, type Principal } from '../../access/token-set.js';
 import { NetcfgError } from '../../errors.js';
-import type { IndexChange } from '../../store/index/network-index.js';
-import type { NetworkStore } from '../../store/network-store.js';
+import type { IndexChange, NetworkStore } from '../../store/index.js';
 import { rpcHealthFrame, type RpcHealthView } from './rpc-health.js';
 import { relayerSyncFrame, type RelayersView } from './relayers.js';
 

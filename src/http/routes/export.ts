@@ -12,7 +12,7 @@ import { oneDocument } from '../../relayer/format/export.js';
 import { exportRecords, leftOutNames, ROUTE_WORDING, type SecretChoice } from '../../relayer/format/secret-choice.js';
 import type { Principal } from '../../access/token-set.js';
 import { NetcfgError } from '../../errors.js';
-import type { NetworkStore } from '../../store/network-store.js';
+import type { NetworkStore } from '../../store/index.js';
 
 /** Ids beyond this many bytes are counted, not listed: proxies refuse headers of 8 KiB and more. */
 const IDS_HEADER_BYTES = 4096;

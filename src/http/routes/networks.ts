@@ -9,10 +9,15 @@ import { scopeOf, withinScope, type Guard } from '../auth.js';
 import bodyParser from 'koa-bodyparser';
 import { NetcfgError } from '../../errors.js';
 import { BODY_LIMIT_BYTES } from '../error-handler.js';
-import { ANONYMOUS, type Actor } from '../../store/actor.js';
-import { jsonOf, revealedBodyOf, revealedNetworkOf } from '../../store/network-record.js';
+import {
+  ANONYMOUS,
+  type Actor,
+  jsonOf,
+  revealedBodyOf,
+  revealedNetworkOf,
+  type NetworkStore,
+} from '../../store/index.js';
 import { mayAct, type Principal } from '../../access/token-set.js';
-import type { NetworkStore } from '../../store/network-store.js';
 import { linkHeader, parsePageQuery, totalPages } from '../pagination.js';
 import { answerProposal, proposes, type ProposalsView } from './proposals.js';
 

@@ -9,8 +9,7 @@ import type { Context } from 'koa';
 import { NetcfgError } from '../../errors.js';
 import type { Principal } from '../../access/token-set.js';
 import type { ListedProposal, OpenedProposal } from '../../proposals/proposals.js';
-import type { Actor } from '../../store/actor.js';
-import type { NetworkStore, ProposeOptions, UrlFinding } from '../../store/network-store.js';
+import type { Actor, NetworkStore, ProposeOptions, UrlFinding } from '../../store/index.js';
 import { scopeOf, withinScope, type Guard } from '../auth.js';
 
 /** What the routes ask of proposals (src/proposals/proposals.ts). */

@@ -6,7 +6,7 @@
  * files with line and column; within its scope; an unset variable's name left out). An admin token,
  * or a server with no token at all (loopback, every route open), gets everything.
  */
-import { classifyPath } from '../../store/files/layout.js';
+import { classifyPath } from '../../store/index.js';
 
 export type Viewer = 'everything' | 'anonymous' | 'read';
 

@@ -10,8 +10,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { scopeOf, withinScope, type Guard } from '../auth.js';
 import { redactText, redactUrl } from '../../redact.js';
-import { networkOf } from '../../store/network-record.js';
-import type { NetworkStore } from '../../store/network-store.js';
+import { networkOf, type NetworkStore } from '../../store/index.js';
 
 export interface RpcHealthEvent {
   id: string;

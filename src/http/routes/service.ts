@@ -7,8 +7,7 @@
  * tells depends on who asks (readiness-view.ts); the status code never does.
  */
 import type Router from '@koa/router';
-import type { NetworkStore } from '../../store/network-store.js';
-import type { Schemas } from '../../store/validation/schemas.js';
+import type { NetworkStore, Schemas } from '../../store/index.js';
 import { buildOpenApi } from '../openapi.js';
 import { mayAct, type TokenSet } from '../../access/token-set.js';
 import { principalOf } from '../auth.js';

@@ -14,7 +14,7 @@ import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { NetcfgError } from '../../errors.js';
-import type { NetworkStore } from '../../store/network-store.js';
+import type { NetworkStore } from '../../store/index.js';
 
 /** Push payloads of large pushes run to a few hundred KiB; GitHub caps them at 25 MB, we at 1 MiB. */
 export const WEBHOOK_BODY_LIMIT = 1024 * 1024;

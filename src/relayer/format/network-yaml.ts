@@ -4,7 +4,7 @@
  * relayer's default weight, 100, since netcfg's object form names both), and a comment saying
  * where it came from.
  */
-import { isSecretRef } from '../../store/validation/secret-refs.js';
+import { isSecretRef } from '../../store/index.js';
 import { Document } from 'yaml';
 import type { ResolvedNetwork } from './resolve.js';
 

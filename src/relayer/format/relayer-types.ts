@@ -5,7 +5,7 @@
  * network must have. Its structs deny unknown fields, so this table is also what an export may hold.
  */
 
-import { isSecretRef } from '../../store/validation/secret-refs.js';
+import { isSecretRef } from '../../store/index.js';
 
 export const RELAYER_TYPES = ['evm', 'solana', 'stellar'] as const;
 export type RelayerType = (typeof RELAYER_TYPES)[number];

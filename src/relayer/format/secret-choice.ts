@@ -6,7 +6,7 @@
  * flags in the sentences (`how`).
  */
 import { relayerExport, type RelayerExport } from './export.js';
-import { writtenNetworkOf, type NetworkRecord } from '../../store/network-record.js';
+import { writtenNetworkOf, type NetworkRecord } from '../../store/index.js';
 
 /** `leave-out` (default), `resolve` (each reference's value in its place) or `keep` (the references). */
 export type SecretChoice = 'leave-out' | 'resolve' | 'keep';

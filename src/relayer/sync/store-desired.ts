@@ -3,8 +3,7 @@
  * the ids served, each one in the form the relayer answers it (every field, rpc_urls `{url, weight}`),
  * the ids whose served version changes, and a way to catch up with the remote before a pass.
  */
-import { revealedNetworkOf } from '../../store/network-record.js';
-import type { NetworkStore } from '../../store/network-store.js';
+import { revealedNetworkOf, type NetworkStore } from '../../store/index.js';
 import { relayerFormOf, rpcUrlsForm } from '../format/relayer-form.js';
 import type { DesiredState } from './desired-state.js';
 
