@@ -21,7 +21,25 @@ const SENTINEL = 'evm:n050';
 const V = ['https://v0.example.com', 'https://v1.example.com', 'https://v2.example.com', 'https://hand.example.com'];
 const name = (i: number): string => `evm/n${String(i).padStart(3, '0')}.yaml`;
 const FILES = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [name(i), networkYaml({ rpc_urls: [V[0] as string] })]));
-const log = { info: () => undefined, warn: () => undefined };
+/** Each network netcfg heard a relayer take a PATCH for (its log line), and who waits for the next. */
+const taken: string[] = [];
+let heardTaken: () => void = () => undefined;
+const log = {
+  info: (fields: object, message: string): void => {
+    if (message === 'relayer sync: rpc_urls sent') taken.push((fields as { network: string }).network);
+    heardTaken();
+  },
+  warn: () => undefined,
+};
+/** Resolves once netcfg took the relayer's answer to its `count`-th PATCH of `id`: the relayer applying it is not enough. */
+function untilTaken(id: string, count: number): Promise<void> {
+  return new Promise((resolve) => {
+    heardTaken = () => {
+      if (taken.filter((t) => t === id).length >= count) resolve();
+    };
+    heardTaken();
+  });
+}
 
 /**
  * Steps: `write n` (V[n] written on netcfg), `patch sent` (the next PATCH reached the relayer), `patch landed` (it was applied),
@@ -87,6 +105,7 @@ describe('relayer/sync: a value is sent once, not again by a pass that read the 
       let held: Promise<void> | null = null;
       let landed: Promise<unknown> | null = null;
       let patches = 0;
+      let landings = taken.filter((t) => t === ID).length;
       for (const step of steps) {
         const [verb, arg] = step.split(' ') as [string, string | undefined];
         if (verb === 'write') {
@@ -96,6 +115,8 @@ describe('relayer/sync: a value is sent once, not again by a pass that read the 
         else if (step === 'patch landed') {
           await within(landed ?? Promise.reject(new Error('nothing written')), 5000, step);
           landed = null;
+          // Landed means netcfg has its answer too: a pass listed before that could not know the value was taken.
+          await within(untilTaken(ID, ++landings), 5000, 'netcfg took the answer');
         } else if (step === 'hold patches') relayer.patchGate = new Promise((r) => (open.patches = r));
         else if (step === 'release patches') [relayer.patchGate] = [null, open.patches?.()];
         else if (step === 'pass') await within(sync.passNow(), 5000, step);
