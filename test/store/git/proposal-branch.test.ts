@@ -3,6 +3,7 @@
  * one commit on top of the remote's main holding only the change, pushed to the proposal branch
  * with a lease, while the clone GIT_SYNC serves from stays exactly as it was; the branch's name.
  */
+import { refusal } from '../../helpers/refusal.js';
 import { readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -54,14 +55,6 @@ describe('store/git/proposal-branch (a real remote: git daemon on loopback)', fu
     git(teammate, 'commit', '-qm', `teammate ${n}`);
     git(teammate, 'push', '-q', 'origin', 'main');
     return git(teammate, 'rev-parse', 'HEAD').trim();
-  };
-  const refusal = async (promise: Promise<unknown>): Promise<NetcfgError> => {
-    const err = await promise.then(
-      () => null,
-      (e: unknown) => e,
-    );
-    expect(err, 'refused').to.be.instanceOf(NetcfgError);
-    return err as NetcfgError;
   };
 
   beforeEach(async () => {

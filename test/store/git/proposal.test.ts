@@ -3,6 +3,7 @@
  * a PATCH's checked change goes to the actor's proposal branch as one commit on top of main, and
  * nothing served changes (the version, the file, the clone); refusals come before the remote is asked.
  */
+import { refusal } from '../../helpers/refusal.js';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -48,14 +49,6 @@ describe('store/git/proposal: store.proposeUpdate (a real remote: git daemon on 
     git(teammate, 'commit', '-qam', name);
     git(teammate, 'push', '-q', 'origin', 'main');
     return git(teammate, 'rev-parse', 'HEAD').trim();
-  };
-  const refusal = async (promise: Promise<unknown>): Promise<NetcfgError> => {
-    const err = await promise.then(
-      () => null,
-      (e: unknown) => e,
-    );
-    expect(err, 'refused').to.be.instanceOf(NetcfgError);
-    return err as NetcfgError;
   };
 
   beforeEach(async () => {
