@@ -30,6 +30,7 @@ typecheck: $(NODE_MODULES)
 
 lint: $(NODE_MODULES)
 	npx eslint .
+	npx prettier --check --log-level warn src test bench scripts eslint.config.js
 
 unit: $(BUILD) browser prometheus
 	npx mocha 'test/**/*.test.ts'

@@ -15,13 +15,23 @@ import { readPath } from './harness/read-rows.js';
 import { startNetcfg, waitWatching } from './harness/servers.js';
 import { patchOneConnection, patchTenDistinct } from './harness/write-rows.js';
 
-const SCENARIOS = ['get-one', 'list-10', 'list-100', 'list-100-100k', 'patch-1c', 'patch-10c', 'startup-10k', 'startup-100k'] as const;
+const SCENARIOS = [
+  'get-one',
+  'list-10',
+  'list-100',
+  'list-100-100k',
+  'patch-1c',
+  'patch-10c',
+  'startup-10k',
+  'startup-100k',
+] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 async function main(): Promise<void> {
   const scenario = process.argv[2] as Scenario;
   const seconds = Number(process.argv[3] ?? '5');
-  if (!SCENARIOS.includes(scenario)) throw new Error(`usage: npx tsx bench/profile.ts <${SCENARIOS.join('|')}> [seconds]`);
+  if (!SCENARIOS.includes(scenario))
+    throw new Error(`usage: npx tsx bench/profile.ts <${SCENARIOS.join('|')}> [seconds]`);
   installCleanup();
   const size = scenario.endsWith('100k') ? 100_000 : scenario === 'startup-10k' ? 10_000 : 1_000;
   ensureFixture(size);
@@ -33,7 +43,11 @@ async function main(): Promise<void> {
   // As in make bench: a start-up finds its files in the page cache (see warmFiles).
   if (scenario.startsWith('startup')) warmFiles(dir);
   const nodeArgs = ['--cpu-prof', `--cpu-prof-dir=${profiles}`, `--cpu-prof-name=${name}`];
-  const server = await startNetcfg(`profile-${scenario}`, dir, { nodeArgs, deadlineMs: 300_000, logLevel: process.env.BENCH_LOG_LEVEL ?? 'info' });
+  const server = await startNetcfg(`profile-${scenario}`, dir, {
+    nodeArgs,
+    deadlineMs: 300_000,
+    logLevel: process.env.BENCH_LOG_LEVEL ?? 'info',
+  });
   console.log(`${scenario}: ready ${(server.readyAt - server.child.spawnedAt).toFixed(0)} ms after spawn`);
   let settledAt = server.readyAt;
   try {
@@ -48,12 +62,25 @@ async function main(): Promise<void> {
     const timing = { durationS: seconds, warmupS: 0, runs: 1 };
     if (scenario === 'get-one' || scenario === 'list-10' || scenario === 'list-100' || scenario === 'list-100-100k') {
       const kind = scenario === 'list-100-100k' ? 'list-100' : scenario;
-      const result = await runOnce({ url: server.url + readPath(kind, server, ids[500] as string), connections: 10, pid: server.child.pid }, seconds);
+      const result = await runOnce(
+        { url: server.url + readPath(kind, server, ids[500] as string), connections: 10, pid: server.child.pid },
+        seconds,
+      );
       console.log(describe(scenario, result));
     } else if (scenario === 'patch-1c') {
-      await patchOneConnection(server, 'netcfg', ids.filter((_, i) => i % 20 === 0), timing);
+      await patchOneConnection(
+        server,
+        'netcfg',
+        ids.filter((_, i) => i % 20 === 0),
+        timing,
+      );
     } else if (scenario === 'patch-10c') {
-      await patchTenDistinct(server, 'netcfg', ids.filter((_, i) => i % 100 === 50), timing);
+      await patchTenDistinct(
+        server,
+        'netcfg',
+        ids.filter((_, i) => i % 100 === 50),
+        timing,
+      );
     }
   } finally {
     await stopProcess(server.child, 20_000);
@@ -62,7 +89,10 @@ async function main(): Promise<void> {
   if (!existsSync(file)) throw new Error(`no profile written; found: ${readdirSync(profiles).join(', ')}`);
   // For a load, leave out the start-up and the settling (and the first half second of load, while the JIT warms).
   const skipMs = scenario.startsWith('startup') ? 0 : settledAt - server.child.spawnedAt + 500;
-  printSummary(`${scenario} (${file})${skipMs > 0 ? `, after the first ${skipMs.toFixed(0)} ms` : ''}`, summarise(file, 25, skipMs));
+  printSummary(
+    `${scenario} (${file})${skipMs > 0 ? `, after the first ${skipMs.toFixed(0)} ms` : ''}`,
+    summarise(file, 25, skipMs),
+  );
 }
 
 main().catch(async (err: unknown) => {

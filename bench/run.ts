@@ -19,11 +19,28 @@ import { metricsRows } from './harness/metrics-rows.js';
 import { dbJsonPath, ensureDbJson, ensureFixture, fixtureDir, scratchCopy, sortedIds } from './harness/fixtures.js';
 import type { Timing } from './harness/load.js';
 import { diskLoopRow } from './harness/process-baselines.js';
-import { installCleanup, rssMb, setPriorityAll, stopAll, stopProcess, waitIdle, type Child } from './harness/processes.js';
+import {
+  installCleanup,
+  rssMb,
+  setPriorityAll,
+  stopAll,
+  stopProcess,
+  waitIdle,
+  type Child,
+} from './harness/processes.js';
 import { checkSameAnswers, readRows } from './harness/read-rows.js';
 import { writeReports } from './harness/report.js';
 import type { Results, Row } from './harness/results.js';
-import { compileBaselines, launchNetcfg, startBaseline, startJsonServer, startNetcfg, waitWatching, type Launched, type Server } from './harness/servers.js';
+import {
+  compileBaselines,
+  launchNetcfg,
+  startBaseline,
+  startJsonServer,
+  startNetcfg,
+  waitWatching,
+  type Launched,
+  type Server,
+} from './harness/servers.js';
 import { memoryRow, startupRows } from './harness/startup-rows.js';
 import { evaluateTargets } from './harness/targets.js';
 import { patchOneConnection, patchOneNetworkIfMatch, patchTenDistinct } from './harness/write-rows.js';
@@ -33,7 +50,33 @@ const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.
 const timing: Timing = quick ? { durationS: 2, warmupS: 0.5, runs: 2 } : { durationS: 10, warmupS: 1, runs: 2 };
 const WATCHDOG_MS = (quick ? 8 : 15) * 60_000;
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
-const ORDER = ['get-one/', 'list-10/', 'list-10@100k/', 'list-100/', 'list-100@100k/', 'patch-1c/', 'patch-10c/', 'patch-one/', 'git-push-1c/', 'git-push-10w/', 'git-visible/', 'probe-get/', 'probe-validate/', 'relayer-pass/', 'relayer-visible/', 'relayer-cpu/', 'relayer-get/', 'relayer-failover/', 'metrics-get/', 'metrics-scrape/', 'visible/', 'startup/', 'startup-warm/', 'git/', 'memory/'];
+const ORDER = [
+  'get-one/',
+  'list-10/',
+  'list-10@100k/',
+  'list-100/',
+  'list-100@100k/',
+  'patch-1c/',
+  'patch-10c/',
+  'patch-one/',
+  'git-push-1c/',
+  'git-push-10w/',
+  'git-visible/',
+  'probe-get/',
+  'probe-validate/',
+  'relayer-pass/',
+  'relayer-visible/',
+  'relayer-cpu/',
+  'relayer-get/',
+  'relayer-failover/',
+  'metrics-get/',
+  'metrics-scrape/',
+  'visible/',
+  'startup/',
+  'startup-warm/',
+  'git/',
+  'memory/',
+];
 
 const rows: Row[] = [];
 const notes: string[] = [];
@@ -75,22 +118,29 @@ async function stamp(server: Server, networks: number): Promise<void> {
 async function main(): Promise<void> {
   installCleanup();
   setTimeout(() => {
-    console.error(`bench: still running after ${WATCHDOG_MS / 60_000} minutes; stopping everything and writing what was measured`);
+    console.error(
+      `bench: still running after ${WATCHDOG_MS / 60_000} minutes; stopping everything and writing what was measured`,
+    );
     notes.push(`STOPPED by the ${WATCHDOG_MS / 60_000}-minute watchdog: the rows after this point are missing`);
     void stopAll()
       .then(() => finish())
       .finally(() => process.exit(3));
   }, WATCHDOG_MS).unref();
-  if (process.env.BENCH_NETCFG_MAIN) notes.push(`netcfg was run from BENCH_NETCFG_MAIN=${process.env.BENCH_NETCFG_MAIN}, not dist/src/main.js`);
-  if (LOG_LEVEL !== 'info') notes.push(`netcfg ran with LOG_LEVEL=${LOG_LEVEL} (BENCH_LOG_LEVEL): its access log was off`);
-  console.log(`netcfg bench, ${quick ? 'quick' : 'full'} mode: ${timing.durationS} s per run, best of ${timing.runs}, ${timing.warmupS} s warm-up; netcfg LOG_LEVEL=${LOG_LEVEL}`);
+  if (process.env.BENCH_NETCFG_MAIN)
+    notes.push(`netcfg was run from BENCH_NETCFG_MAIN=${process.env.BENCH_NETCFG_MAIN}, not dist/src/main.js`);
+  if (LOG_LEVEL !== 'info')
+    notes.push(`netcfg ran with LOG_LEVEL=${LOG_LEVEL} (BENCH_LOG_LEVEL): its access log was off`);
+  console.log(
+    `netcfg bench, ${quick ? 'quick' : 'full'} mode: ${timing.durationS} s per run, best of ${timing.runs}, ${timing.warmupS} s warm-up; netcfg LOG_LEVEL=${LOG_LEVEL}`,
+  );
 
   let dir1k = '';
   let db1k = '';
   await phase('fixtures', async () => {
     for (const n of [1_000, 10_000, 100_000]) {
       const t = performance.now();
-      if (ensureFixture(n)) console.log(`   wrote ${n} networks to ${fixtureDir(n)} in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+      if (ensureFixture(n))
+        console.log(`   wrote ${n} networks to ${fixtureDir(n)} in ${((performance.now() - t) / 1000).toFixed(1)} s`);
     }
     ensureDbJson(1_000);
     compileBaselines();
@@ -123,7 +173,14 @@ async function main(): Promise<void> {
     const netcfg = await startNetcfg('netcfg', dir1k, { logLevel: LOG_LEVEL, logName: 'netcfg-writes' });
     rows.push(await visibilityRow(netcfg, dir1k, 200, 1_000));
     rows.push(await patchOneConnection(netcfg, 'netcfg (1,000 networks)', oneConnectionIds, timing));
-    rows.push(await patchTenDistinct(netcfg, 'netcfg (1,000 networks)', ids.filter((_, i) => i % 100 === 50), timing));
+    rows.push(
+      await patchTenDistinct(
+        netcfg,
+        'netcfg (1,000 networks)',
+        ids.filter((_, i) => i % 100 === 50),
+        timing,
+      ),
+    );
     rows.push(await patchOneNetworkIfMatch(netcfg, 'netcfg (1,000 networks)', ids[123] as string, timing));
   });
 
@@ -152,16 +209,29 @@ async function main(): Promise<void> {
   // (every thread of it: see setPriorityAll) before its own rows. Not before the start-up rows: those use both cores, and the loading
   // server's garbage-collector threads (started before its nice 19) would compete with them.
   let background: Launched | undefined;
-  await phase('start netcfg on 100,000 files in the background (nice 19)', async () => {
-    const nodeArgs = (process.env.BENCH_100K_NODE_ARGS ?? '').split(' ').filter(Boolean);
-    background = await launchNetcfg('netcfg-100k', fixtureDir(100_000), { logLevel: LOG_LEVEL, deadlineMs: 400_000, nice: 19, nodeArgs });
-    notes.push('netcfg-100k loaded in the background at nice 19 during the git phase (see "ready ... after spawn")');
-  }, () => (background ? [background.child] : []));
+  await phase(
+    'start netcfg on 100,000 files in the background (nice 19)',
+    async () => {
+      const nodeArgs = (process.env.BENCH_100K_NODE_ARGS ?? '').split(' ').filter(Boolean);
+      background = await launchNetcfg('netcfg-100k', fixtureDir(100_000), {
+        logLevel: LOG_LEVEL,
+        deadlineMs: 400_000,
+        nice: 19,
+        nodeArgs,
+      });
+      notes.push('netcfg-100k loaded in the background at nice 19 during the git phase (see "ready ... after spawn")');
+    },
+    () => (background ? [background.child] : []),
+  );
   const keep = (): Child[] => (background ? [background.child] : []);
 
-  await phase('git checkout, 1,000 of 10,000 files', async () => {
-    rows.push(await gitCheckoutRow(quick ? 2 : 4));
-  }, keep);
+  await phase(
+    'git checkout, 1,000 of 10,000 files',
+    async () => {
+      rows.push(await gitCheckoutRow(quick ? 2 : 4));
+    },
+    keep,
+  );
 
   await phase('reads: 1,000 networks on every server, and 100,000 on netcfg', async () => {
     if (!background) throw new Error('netcfg on 100,000 files was not started');
@@ -212,12 +282,19 @@ function finish(): void {
   };
   if (only !== undefined && !process.env.BENCH_OUT_DIR) {
     for (const c of checks) console.log(`   ${c.met ? 'met' : 'MISSED'}: ${c.row} ${c.target}: ${c.basis}`);
-    console.log(`\n--only=${only}: ${checks.filter((c) => c.met).length} of ${checks.length} targets met; no report written (set BENCH_OUT_DIR to write one)`);
+    console.log(
+      `\n--only=${only}: ${checks.filter((c) => c.met).length} of ${checks.length} targets met; no report written (set BENCH_OUT_DIR to write one)`,
+    );
     return;
   }
   writeReports(results);
-  writeChart(checks, `netcfg make bench${quick ? ' QUICK=1' : ''}, ${results.date.slice(0, 10)}: ${checks.filter((c) => c.met).length} of ${checks.length} targets met`);
-  console.log(`\n${checks.filter((c) => c.met).length} of ${checks.length} targets met; wrote bench/results.json, BENCHMARKS.md, bench/ratios.svg in ${results.elapsedS.toFixed(0)} s`);
+  writeChart(
+    checks,
+    `netcfg make bench${quick ? ' QUICK=1' : ''}, ${results.date.slice(0, 10)}: ${checks.filter((c) => c.met).length} of ${checks.length} targets met`,
+  );
+  console.log(
+    `\n${checks.filter((c) => c.met).length} of ${checks.length} targets met; wrote bench/results.json, BENCHMARKS.md, bench/ratios.svg in ${results.elapsedS.toFixed(0)} s`,
+  );
   for (const c of checks.filter((x) => !x.met)) console.log(`   missed: ${c.row} ${c.target}: ${c.basis}`);
 }
 

@@ -16,7 +16,8 @@ const source = path.join(root, 'src', 'console');
 const out = path.join(root, 'dist', 'console');
 
 function validatorCode(): string {
-  const schema = (file: string): Record<string, unknown> => JSON.parse(readFileSync(path.join(root, 'schemas', file), 'utf8')) as Record<string, unknown>;
+  const schema = (file: string): Record<string, unknown> =>
+    JSON.parse(readFileSync(path.join(root, 'schemas', file), 'utf8')) as Record<string, unknown>;
   const network = schema('network.schema.json');
   const update = schema('update-network.schema.json');
   // The options of src/store/validation/schemas.ts, so that errors carry what its sentences read.
@@ -31,7 +32,11 @@ const validator: Plugin = {
   name: 'update-validator',
   setup(b) {
     b.onResolve({ filter: /^virtual:update-validator$/ }, () => ({ path: 'update-validator', namespace: 'netcfg' }));
-    b.onLoad({ filter: /.*/, namespace: 'netcfg' }, () => ({ contents: validatorCode(), loader: 'js', resolveDir: root }));
+    b.onLoad({ filter: /.*/, namespace: 'netcfg' }, () => ({
+      contents: validatorCode(),
+      loader: 'js',
+      resolveDir: root,
+    }));
   },
 };
 

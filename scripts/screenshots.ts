@@ -15,14 +15,26 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const folder = mkdtempSync(path.join(tmpdir(), 'netcfg-shots-'));
 cpSync(path.join(root, 'config', 'networks'), folder, { recursive: true });
 
-const server = spawn(process.execPath, [path.join(root, 'dist', 'src', 'main.js')], { env: { PATH: process.env.PATH ?? '', CONFIG_DIR: folder, PORT: '0', INDEX_CACHE: 'off' }, stdio: ['ignore', 'pipe', 'inherit'] });
+const server = spawn(process.execPath, [path.join(root, 'dist', 'src', 'main.js')], {
+  env: { PATH: process.env.PATH ?? '', CONFIG_DIR: folder, PORT: '0', INDEX_CACHE: 'off' },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 const url = await new Promise<string>((resolve) => {
   createInterface({ input: server.stdout! }).on('line', (line) => {
     const entry = JSON.parse(line) as { msg?: string; url?: string };
     if (entry.msg === 'listening') resolve(String(entry.url));
   });
 });
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--no-first-run',
+  ],
+});
 try {
   const page = await browser.newPage({ viewport: { width: 1100, height: 640 }, colorScheme: 'light' });
   await page.goto(url);

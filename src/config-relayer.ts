@@ -36,10 +36,13 @@ export function relayerSyncFromEnv(env: Env, mayBeReferenced: (name: string) => 
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new ConfigError(`RELAYER_SYNC_FILE ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}).`);
+    throw new ConfigError(
+      `RELAYER_SYNC_FILE ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}).`,
+    );
   }
   const { targets, problems } = parseTargetsFile(text);
-  if (problems.length > 0) throw new ConfigError(problems.map((p) => `${file}:${p.line}:${p.column}: ${p.message}`).join('\n'));
+  if (problems.length > 0)
+    throw new ConfigError(problems.map((p) => `${file}:${p.line}:${p.column}: ${p.message}`).join('\n'));
   const atStart = new Set(targets.map((t) => t.apiKeyEnv));
   const keys: TargetKeys = (specs) => {
     const resolved: ResolvedTarget[] = [];
@@ -53,11 +56,16 @@ export function relayerSyncFromEnv(env: Env, mayBeReferenced: (name: string) => 
   const first = keys(targets);
   if ('problem' in first) throw new ConfigError(`${first.problem}.`);
   const intervalMs = int(env, 'RELAYER_SYNC_INTERVAL_MS', DEFAULT_SYNC_INTERVAL_MS, 100, 86_400_000);
-  const lease = { leaseMs: int(env, 'RELAYER_SYNC_LEASE_MS', DEFAULT_LEASE_MS, 300, 3_600_000), replica: replicaIdOf(env) };
+  const lease = {
+    leaseMs: int(env, 'RELAYER_SYNC_LEASE_MS', DEFAULT_LEASE_MS, 300, 3_600_000),
+    replica: replicaIdOf(env),
+  };
   const timeoutMs = int(env, 'RELAYER_SYNC_TIMEOUT_MS', 10_000, 100, 120_000);
   // A call the old holder started must end before a new holder's first call (lease.ts).
   if (timeoutMs > (lease.leaseMs * 3) / 4) {
-    throw new ConfigError(`RELAYER_SYNC_TIMEOUT_MS (${timeoutMs}) must be at most three quarters of RELAYER_SYNC_LEASE_MS (${lease.leaseMs}).`);
+    throw new ConfigError(
+      `RELAYER_SYNC_TIMEOUT_MS (${timeoutMs}) must be at most three quarters of RELAYER_SYNC_LEASE_MS (${lease.leaseMs}).`,
+    );
   }
   return { file, targets: first.targets, keys, intervalMs, timeoutMs, lease };
 }
@@ -65,9 +73,12 @@ export function relayerSyncFromEnv(env: Env, mayBeReferenced: (name: string) => 
 /** Why relayer `name` cannot take its key from `variable`, or null. */
 function keyRefusal(env: Env, name: string, variable: string, referencable: boolean): string | null {
   // netcfg's own settings (its admin key, its git credentials) are never sent to a relayer.
-  if (isNetcfgSetting(variable)) return `${variable}, named as the key of relayer ${name} in RELAYER_SYNC_FILE, is one of netcfg's own settings; give the relayer's key its own variable`;
-  if (referencable) return `${variable}, named as the key of relayer ${name} in RELAYER_SYNC_FILE, is one SECRET_REFS_ALLOWED lets a network reference; give the relayer's key a variable no network may name`;
-  if ((env[variable] ?? '').trim() === '') return `${variable}, the key of relayer ${name} in RELAYER_SYNC_FILE, is not set`;
+  if (isNetcfgSetting(variable))
+    return `${variable}, named as the key of relayer ${name} in RELAYER_SYNC_FILE, is one of netcfg's own settings; give the relayer's key its own variable`;
+  if (referencable)
+    return `${variable}, named as the key of relayer ${name} in RELAYER_SYNC_FILE, is one SECRET_REFS_ALLOWED lets a network reference; give the relayer's key a variable no network may name`;
+  if ((env[variable] ?? '').trim() === '')
+    return `${variable}, the key of relayer ${name} in RELAYER_SYNC_FILE, is not set`;
   return null;
 }
 

@@ -10,7 +10,8 @@ export type Env = Record<string, string | undefined>;
 
 export function oneOf<T extends string>(env: Env, name: string, choices: readonly T[], fallback: T): T {
   const value = (env[name] || fallback).toLowerCase();
-  if (!(choices as readonly string[]).includes(value)) throw new ConfigError(`${name} must be one of ${choices.join(', ')}; got "${env[name]}".`);
+  if (!(choices as readonly string[]).includes(value))
+    throw new ConfigError(`${name} must be one of ${choices.join(', ')}; got "${env[name]}".`);
   return value as T;
 }
 
@@ -25,7 +26,8 @@ export function int(env: Env, name: string, fallback: number, min: number, max: 
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!/^\d+$/.test(raw) || value < min || value > max) throw new ConfigError(`${name} must be a whole number from ${min} to ${max}; got "${raw}".`);
+  if (!/^\d+$/.test(raw) || value < min || value > max)
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}; got "${raw}".`);
   return value;
 }
 

@@ -51,13 +51,8 @@ export interface Config {
   relayerSync: RelayerSyncSettings | null;
 }
 
-
 export const MIN_API_KEY_LENGTH = 32;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-
-
-
-
 
 export function isLoopback(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '').toLowerCase();
@@ -74,7 +69,9 @@ function apiKeyOf(raw: string | undefined): string | undefined {
   const key = raw.trim();
   // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
   if (key === '' || /[\s\u0000-\u001f\u007f]/.test(key)) {
-    throw new ConfigError('API_KEY holds whitespace or control characters inside it (or nothing else), which no Authorization header can carry; generate one with: openssl rand -hex 32');
+    throw new ConfigError(
+      'API_KEY holds whitespace or control characters inside it (or nothing else), which no Authorization header can carry; generate one with: openssl rand -hex 32',
+    );
   }
   return key;
 }
@@ -89,12 +86,14 @@ export function environment(): Env {
  * variables its references may name. `keyVariables`: the variables RELAYER_SYNC_FILE reads relayers' keys from.
  */
 export function policyFromEnv(env: Env, keyVariables: readonly string[] = []): UrlPolicy {
-  const allowedHosts = (env.RPC_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== '');
+  const allowedHosts = (env.RPC_ALLOWED_HOSTS ?? '')
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter((h) => h !== '');
   const pairs = allowListOf(env);
   const denied = (name: string): boolean => isNetcfgSetting(name) || keyVariables.includes(name);
   return { blockPrivate: flag(env, 'RPC_BLOCK_PRIVATE_IPS'), allowedHosts, secrets: allowedLookup(pairs, env, denied) };
 }
-
 
 /** SECRET_REFS_ALLOWED's pairs. */
 function allowListOf(env: Env): AllowedPair[] {
@@ -110,14 +109,19 @@ export function configFromEnv(env: Env): Config {
   const host = env.HOST || '127.0.0.1';
   const apiKey = apiKeyOf(env.API_KEY);
   if (apiKey !== undefined && apiKey.length < MIN_API_KEY_LENGTH) {
-    throw new ConfigError(`API_KEY must be at least ${MIN_API_KEY_LENGTH} characters long (it has ${apiKey.length}); generate one with: openssl rand -hex 32`);
+    throw new ConfigError(
+      `API_KEY must be at least ${MIN_API_KEY_LENGTH} characters long (it has ${apiKey.length}); generate one with: openssl rand -hex 32`,
+    );
   }
   const apiTokensFile = env.API_TOKENS_FILE || null;
   if (apiKey === undefined && apiTokensFile === null && !isLoopback(host)) {
-    throw new ConfigError(`HOST is ${host}, which is not a loopback address, and API_KEY is not set (nor API_TOKENS_FILE); set one of them to serve beyond this machine.`);
+    throw new ConfigError(
+      `HOST is ${host}, which is not a loopback address, and API_KEY is not set (nor API_TOKENS_FILE); set one of them to serve beyond this machine.`,
+    );
   }
   const logLevel = (env.LOG_LEVEL || 'info').toLowerCase();
-  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}; got "${env.LOG_LEVEL}".`);
+  if (!LOG_LEVELS.includes(logLevel))
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}; got "${env.LOG_LEVEL}".`);
   return {
     host,
     port: int(env, 'PORT', 3000, 0, 65535),
@@ -131,13 +135,22 @@ export function configFromEnv(env: Env): Config {
     lockStaleMs: int(env, 'LOCK_STALE_MS', 5000, 2000, 600_000),
     gitCommit: flag(env, 'GIT_COMMIT'),
     gitAuthor: { name: env.GIT_AUTHOR_NAME || 'netcfg', email: env.GIT_AUTHOR_EMAIL || 'netcfg@localhost' },
-    gitSync: flag(env, 'GIT_SYNC') ? { intervalMs: int(env, 'GIT_SYNC_INTERVAL_MS', 5000, 100, 3_600_000), remoteTimeoutMs: int(env, 'GIT_REMOTE_TIMEOUT_MS', 10_000, 500, 120_000) } : null,
+    gitSync: flag(env, 'GIT_SYNC')
+      ? {
+          intervalMs: int(env, 'GIT_SYNC_INTERVAL_MS', 5000, 100, 3_600_000),
+          remoteTimeoutMs: int(env, 'GIT_REMOTE_TIMEOUT_MS', 10_000, 500, 120_000),
+        }
+      : null,
     proposals: proposalsOf(env),
     webhookSecret: env.GIT_WEBHOOK_SECRET || undefined,
     probeOnPatch: oneOf(env, 'RPC_PROBE_ON_PATCH', ['off', 'warn', 'reject'] as const, 'off'),
     probeIntervalMs: env.RPC_PROBE_INTERVAL_MS ? int(env, 'RPC_PROBE_INTERVAL_MS', 60_000, 1000, 86_400_000) : null,
     autoHeal: autoHealOf(env),
-    indexCache: !env.INDEX_CACHE ? undefined : ['off', 'false', 'none'].includes(env.INDEX_CACHE.toLowerCase()) ? null : env.INDEX_CACHE,
+    indexCache: !env.INDEX_CACHE
+      ? undefined
+      : ['off', 'false', 'none'].includes(env.INDEX_CACHE.toLowerCase())
+        ? null
+        : env.INDEX_CACHE,
     apiTokensFile,
     apiTokensGraceMs: int(env, 'API_TOKENS_GRACE_MS', DEFAULT_TOKENS_GRACE_MS, 0, 604_800_000),
     relayerSync: relayerSyncFromEnv(env, (name) => namedByAny(allowListOf(env), name)),
@@ -157,22 +170,38 @@ function proposalsOf(env: Env): Config['proposals'] {
   const proposeOnly = flag(env, 'GIT_PROPOSE_ONLY');
   if (!env.GIT_PROPOSALS) {
     if (proposeOnly) {
-      throw new ConfigError('GIT_PROPOSE_ONLY needs GIT_PROPOSALS: without a forge to propose on, every change would go straight to the branch.');
+      throw new ConfigError(
+        'GIT_PROPOSE_ONLY needs GIT_PROPOSALS: without a forge to propose on, every change would go straight to the branch.',
+      );
     }
     return null;
   }
   const kind = oneOf(env, 'GIT_PROPOSALS', FORGE_KINDS, 'github');
-  if (!flag(env, 'GIT_SYNC')) throw new ConfigError('GIT_PROPOSALS needs GIT_SYNC: a proposal is a branch pushed to the remote netcfg follows.');
+  if (!flag(env, 'GIT_SYNC'))
+    throw new ConfigError('GIT_PROPOSALS needs GIT_SYNC: a proposal is a branch pushed to the remote netcfg follows.');
   const url = (env.GIT_FORGE_URL ?? '').trim().replace(/\/+$/, '');
-  const example = { github: 'https://api.github.com', gitlab: 'https://gitlab.example/api/v4', gitea: 'https://gitea.example/api/v1' }[kind];
-  if (url === '') throw new ConfigError(`GIT_PROPOSALS=${kind} needs GIT_FORGE_URL, the forge's API root (such as ${example}).`);
+  const example = {
+    github: 'https://api.github.com',
+    gitlab: 'https://gitlab.example/api/v4',
+    gitea: 'https://gitea.example/api/v1',
+  }[kind];
+  if (url === '')
+    throw new ConfigError(`GIT_PROPOSALS=${kind} needs GIT_FORGE_URL, the forge's API root (such as ${example}).`);
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw new ConfigError(`GIT_FORGE_URL must be the forge's http(s) API root (such as ${example}); got "${redactText(url)}".`);
+    throw new ConfigError(
+      `GIT_FORGE_URL must be the forge's http(s) API root (such as ${example}); got "${redactText(url)}".`,
+    );
   }
-  if (!['http:', 'https:'].includes(parsed.protocol) || parsed.username || parsed.password || parsed.search || parsed.hash) {
+  if (
+    !['http:', 'https:'].includes(parsed.protocol) ||
+    parsed.username ||
+    parsed.password ||
+    parsed.search ||
+    parsed.hash
+  ) {
     const root = `the forge's http(s) API root without credentials, query or fragment (such as ${example})`;
     throw new ConfigError(`GIT_FORGE_URL must be ${root}; got "${redactText(url)}".`);
   }
@@ -182,10 +211,15 @@ function proposalsOf(env: Env): Config['proposals'] {
     throw new ConfigError(`GIT_FORGE_REPO must be ${shape}; got "${env.GIT_FORGE_REPO ?? ''}".`);
   }
   const token = (env.GIT_FORGE_TOKEN ?? '').trim();
-  if (token === '') throw new ConfigError(`GIT_PROPOSALS=${kind} needs GIT_FORGE_TOKEN, the forge's token (docs/proposals.md says which rights it needs).`);
+  if (token === '')
+    throw new ConfigError(
+      `GIT_PROPOSALS=${kind} needs GIT_FORGE_TOKEN, the forge's token (docs/proposals.md says which rights it needs).`,
+    );
   // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
   if (/[\s\u0000-\u001f\u007f]/.test(token)) {
-    throw new ConfigError('GIT_FORGE_TOKEN holds whitespace or control characters inside it, which no HTTP header can carry.');
+    throw new ConfigError(
+      'GIT_FORGE_TOKEN holds whitespace or control characters inside it, which no HTTP header can carry.',
+    );
   }
   return { kind, url: parsed.href.replace(/\/+$/, ''), repo, token, proposeOnly };
 }
@@ -193,13 +227,15 @@ function proposalsOf(env: Env): Config['proposals'] {
 /** RPC_AUTO_DISABLE's settings; its decisions are commits, so it needs the live prober and GIT_COMMIT or GIT_SYNC. */
 function autoHealOf(env: Env): HealOptions | null {
   if (!flag(env, 'RPC_AUTO_DISABLE')) return null;
-  if (!env.RPC_PROBE_INTERVAL_MS) throw new ConfigError('RPC_AUTO_DISABLE needs the live prober: set RPC_PROBE_INTERVAL_MS.');
-  if (!flag(env, 'GIT_COMMIT') && !flag(env, 'GIT_SYNC')) throw new ConfigError('RPC_AUTO_DISABLE needs GIT_COMMIT or GIT_SYNC: each change it makes is a commit, and its commits are the record it restores from.');
+  if (!env.RPC_PROBE_INTERVAL_MS)
+    throw new ConfigError('RPC_AUTO_DISABLE needs the live prober: set RPC_PROBE_INTERVAL_MS.');
+  if (!flag(env, 'GIT_COMMIT') && !flag(env, 'GIT_SYNC'))
+    throw new ConfigError(
+      'RPC_AUTO_DISABLE needs GIT_COMMIT or GIT_SYNC: each change it makes is a commit, and its commits are the record it restores from.',
+    );
   return {
     probes: int(env, 'RPC_AUTO_DISABLE_PROBES', DEFAULT_HEAL.probes, 1, 1000),
     spanMs: int(env, 'RPC_AUTO_DISABLE_MS', DEFAULT_HEAL.spanMs, 0, 86_400_000),
     maxPerHour: int(env, 'RPC_AUTO_DISABLE_MAX_PER_HOUR', DEFAULT_HEAL.maxPerHour, 1, 10_000),
   };
 }
-
-

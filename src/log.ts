@@ -26,5 +26,15 @@ export interface AccessFields {
 
 /** One access-log line per request. */
 export function logRequest(logger: Logger, f: AccessFields): void {
-  logger.info({ req_id: f.reqId, method: f.method, path: f.path, status: f.status, ms: f.ms, ...(f.actor === undefined ? {} : { actor: f.actor }) }, 'request');
+  logger.info(
+    {
+      req_id: f.reqId,
+      method: f.method,
+      path: f.path,
+      status: f.status,
+      ms: f.ms,
+      ...(f.actor === undefined ? {} : { actor: f.actor }),
+    },
+    'request',
+  );
 }

@@ -32,8 +32,15 @@ import { Proposals } from './proposals/proposals.js';
 export async function serve(config: Config): Promise<void> {
   const log = createLogger(config.logLevel);
   const root = path.resolve(config.configDir);
-  if (!config.apiKey && !config.apiTokensFile) log.warn({ host: config.host }, 'API_KEY is not set: the network routes are open to anyone who can reach this loopback address');
-  const access = config.apiTokensFile === null ? null : await tokensOf(config.apiTokensFile, config.apiKey, config.apiTokensGraceMs, log);
+  if (!config.apiKey && !config.apiTokensFile)
+    log.warn(
+      { host: config.host },
+      'API_KEY is not set: the network routes are open to anyone who can reach this loopback address',
+    );
+  const access =
+    config.apiTokensFile === null
+      ? null
+      : await tokensOf(config.apiTokensFile, config.apiKey, config.apiTokensGraceMs, log);
   const store = new NetworkStore({
     root,
     policy: config.policy,
@@ -42,8 +49,17 @@ export async function serve(config: Config): Promise<void> {
     gitCommit: config.gitCommit,
     gitAuthor: config.gitAuthor,
     indexCache: config.indexCache === null ? undefined : (config.indexCache ?? defaultCachePath(root)),
-    ...(config.gitSync ? { gitSync: { ...config.gitSync, onDropped: (note) => log.error({ dropped: note }, note.message) } } : {}),
-    ...(config.probeOnPatch === 'off' ? {} : { urlCheck: urlCheckOf(new Prober({ ...DEFAULT_PROBER, blockPrivate: config.policy.blockPrivate }), config.probeOnPatch) }),
+    ...(config.gitSync
+      ? { gitSync: { ...config.gitSync, onDropped: (note) => log.error({ dropped: note }, note.message) } }
+      : {}),
+    ...(config.probeOnPatch === 'off'
+      ? {}
+      : {
+          urlCheck: urlCheckOf(
+            new Prober({ ...DEFAULT_PROBER, blockPrivate: config.policy.blockPrivate }),
+            config.probeOnPatch,
+          ),
+        }),
     onError: (err) => log.error({ err }, 'store error'),
   });
   // The first load adds every network; log changes after it, not thousands of lines at start.
@@ -57,25 +73,75 @@ export async function serve(config: Config): Promise<void> {
   const heal = live && config.autoHeal ? new AutoHeal(healTargetOf(store), config.autoHeal, log) : undefined;
   if (heal) live?.onProbed((probe) => heal.heard(probe));
   // Replicas sharing the targets file elect one speaker; the one that takes the lease passes at once.
-  const lease = config.relayerSync && new Lease({ ...config.relayerSync.lease, callMs: config.relayerSync.timeoutMs, storage: store.relayerLease(), log });
-  const syncOptions = config.relayerSync && { ...config.relayerSync, maxBytes: 16 * 1024 * 1024, log, speaker: lease || undefined };
+  const lease =
+    config.relayerSync &&
+    new Lease({
+      ...config.relayerSync.lease,
+      callMs: config.relayerSync.timeoutMs,
+      storage: store.relayerLease(),
+      log,
+    });
+  const syncOptions = config.relayerSync && {
+    ...config.relayerSync,
+    maxBytes: 16 * 1024 * 1024,
+    log,
+    speaker: lease || undefined,
+  };
   const relayers = syncOptions && new RelayerSync(syncOptions.targets, desiredFromStore(store), syncOptions);
   if (lease && relayers) lease.onChange((holds) => void (holds && relayers.passNow()));
-  const targetsFollow = config.relayerSync && relayers ? new TargetsFollow(config.relayerSync.file, config.relayerSync.keys, (targets) => relayers.replaceTargets(targets), log) : undefined;
-  relayers?.onChange(({ name, state, counts, last_error }) => log.info({ relayer: { name, state, counts, last_error } }, 'relayer sync state'));
+  const targetsFollow =
+    config.relayerSync && relayers
+      ? new TargetsFollow(
+          config.relayerSync.file,
+          config.relayerSync.keys,
+          (targets) => relayers.replaceTargets(targets),
+          log,
+        )
+      : undefined;
+  relayers?.onChange(({ name, state, counts, last_error }) =>
+    log.info({ relayer: { name, state, counts, last_error } }, 'relayer sync state'),
+  );
   const proposals = proposalsOf(store, config, log);
   const metrics = new Metrics({ store, prober: live, autoHeal: heal, relayers: relayers ?? undefined });
-  const app = createApp(store, { apiKey: config.apiKey, tokens: access?.tokens, access: access?.watch, requireIfMatch: config.requireIfMatch, webhookSecret: config.webhookSecret, logger: log, shutdown: shutdown.signal, rpcHealth: live, autoHeal: heal, relayers: relayers ?? undefined, relayerTargets: targetsFollow, consoleAssets: loadConsoleAssets(), metrics, proposals });
+  const app = createApp(store, {
+    apiKey: config.apiKey,
+    tokens: access?.tokens,
+    access: access?.watch,
+    requireIfMatch: config.requireIfMatch,
+    webhookSecret: config.webhookSecret,
+    logger: log,
+    shutdown: shutdown.signal,
+    rpcHealth: live,
+    autoHeal: heal,
+    relayers: relayers ?? undefined,
+    relayerTargets: targetsFollow,
+    consoleAssets: loadConsoleAssets(),
+    metrics,
+    proposals,
+  });
   const server = await listen(app, config.host, config.port, config.timeouts);
   log.info({ url: addressOf(server), config_dir: root }, 'listening');
   const started = Date.now();
   void store.start().then(
     () => {
       const ready = store.readiness();
-      log.info({ networks: ready.components.index.networks, invalid_files: ready.components.index.invalid_files.length, ms: Date.now() - started }, 'ready');
+      log.info(
+        {
+          networks: ready.components.index.networks,
+          invalid_files: ready.components.index.invalid_files.length,
+          ms: Date.now() - started,
+        },
+        'ready',
+      );
       live?.start();
       // A refused token or repository shows in readiness and here; each proposal answers the forge's error.
-      void proposals?.check().then((problem) => problem !== null && log.warn({ proposals: problem }, 'the forge refused the check of its token and repository'));
+      void proposals
+        ?.check()
+        .then(
+          (problem) =>
+            problem !== null &&
+            log.warn({ proposals: problem }, 'the forge refused the check of its token and repository'),
+        );
       lease?.start();
       relayers?.start();
       void targetsFollow?.start();
@@ -171,7 +237,11 @@ function liveProberOf(store: NetworkStore, config: Config): LiveProber {
   const networks = function* () {
     for (const id of store.ids()) yield { id, fields: revealedNetworkOf(store.get(id)) };
   };
-  return new LiveProber(prober, () => targetsOf(networks(), config.autoHeal !== null), config.probeIntervalMs ?? 60_000);
+  return new LiveProber(
+    prober,
+    () => targetsOf(networks(), config.autoHeal !== null),
+    config.probeIntervalMs ?? 60_000,
+  );
 }
 
 type Log = ReturnType<typeof createLogger>;
@@ -181,11 +251,22 @@ function proposalsOf(store: NetworkStore, config: Config, log: Log): Proposals |
   if (!config.proposals || !config.gitSync) return undefined;
   const forge = forgeFromConfig(config.proposals, { timeoutMs: config.gitSync.remoteTimeoutMs });
   const onError = (err: unknown, message: string): void => log.error({ err }, message);
-  return new Proposals({ store, forge, proposeOnly: config.proposals.proposeOnly, probed: config.probeOnPatch !== 'off', onError });
+  return new Proposals({
+    store,
+    forge,
+    proposeOnly: config.proposals.proposeOnly,
+    probed: config.probeOnPatch !== 'off',
+    onError,
+  });
 }
 
 /** API_TOKENS_FILE's tokens (API_KEY's among them), followed while running; a file that was never good refuses the start. */
-async function tokensOf(file: string, apiKey: string | undefined, graceMs: number, log: Log): Promise<{ tokens: TokenSet; watch: TokensFollow }> {
+async function tokensOf(
+  file: string,
+  apiKey: string | undefined,
+  graceMs: number,
+  log: Log,
+): Promise<{ tokens: TokenSet; watch: TokensFollow }> {
   const set = new TokenSet([], apiKey);
   const watch = new TokensFollow(file, set, graceMs, log);
   const problems = await watch.first();

@@ -76,7 +76,11 @@ export function showAs<T extends { url: string; error: string | null }>(finding:
   if (shown === finding.url) return finding;
   const parts = secretParts(finding.url);
   const scrub = (text: string): string | null => scrubText(text.split(finding.url).join(shown), parts);
-  const out: Record<string, unknown> = { ...finding, url: shown, error: finding.error === null ? null : (scrub(finding.error) ?? UNSHOWN) };
+  const out: Record<string, unknown> = {
+    ...finding,
+    url: shown,
+    error: finding.error === null ? null : (scrub(finding.error) ?? UNSHOWN),
+  };
   for (const key of ANSWERED) {
     if (typeof out[key] !== 'string') continue;
     const text = scrub(out[key] as string);
@@ -93,7 +97,8 @@ const ANSWERED = ['genesis_hash', 'passphrase'];
 const SURE_LENGTH = 6;
 
 /** The error shown in place of an endpoint's text that scrubText could not make sure of. */
-export const UNSHOWN = "the endpoint's words are not shown: its URL is a secret, and a part of it is too short to be told from ordinary words";
+export const UNSHOWN =
+  "the endpoint's words are not shown: its URL is a secret, and a part of it is too short to be told from ordinary words";
 
 /**
  * The parts of a secret's value that its mask (maskSecretUrl) hides, decoded: the user name and
@@ -129,7 +134,10 @@ export function scrubText(text: string, parts: readonly string[]): string | null
   for (const part of parts) {
     const chars = [...part].map(charForms);
     const whole = new RegExp(chars.join(''), 'gi');
-    const cut = new RegExp(`${chars.slice(0, 3).join('')}${chars.slice(3).reduceRight((inner, c) => `(?:${c}${inner})?`, '')}…`, 'gi');
+    const cut = new RegExp(
+      `${chars.slice(0, 3).join('')}${chars.slice(3).reduceRight((inner, c) => `(?:${c}${inner})?`, '')}…`,
+      'gi',
+    );
     if (part.length < SURE_LENGTH) {
       if (whole.test(out) || cut.test(out)) return null;
       continue;
@@ -147,7 +155,11 @@ export function clip(text: string, max: number): string {
 /** How one character of a secret may be written in text: itself, percent-encoded once or twice, `+` for a space, JSON-escaped. */
 function charForms(char: string): string {
   const hex = [...new TextEncoder().encode(char)].map((byte) => byte.toString(16).padStart(2, '0'));
-  const forms = [char.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&'), hex.map((h) => `%${h}`).join(''), hex.map((h) => `%25${h}`).join('')];
+  const forms = [
+    char.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&'),
+    hex.map((h) => `%${h}`).join(''),
+    hex.map((h) => `%25${h}`).join(''),
+  ];
   if (char === ' ') forms.push('\\+');
   if (char === '"' || char === '\\') forms.push(`\\\\\\${char}`);
   return `(?:${forms.join('|')})`;

@@ -26,10 +26,18 @@ const SYNTAX =
 /** The pairs of `raw`; empty pieces (a trailing `;`, the newline a mounted value ends in) are skipped. */
 export function parseAllowList(raw: string | undefined): AllowedPair[] {
   const pairs: AllowedPair[] = [];
-  for (const piece of (raw ?? '').split(';').map((p) => p.trim()).filter((p) => p !== '')) {
+  for (const piece of (raw ?? '')
+    .split(';')
+    .map((p) => p.trim())
+    .filter((p) => p !== '')) {
     const [networks = '', variables, ...more] = piece.split('=').map((p) => p.trim());
     const globs = (variables ?? '').split(',').map((v) => v.trim());
-    if (more.length > 0 || variables === undefined || !ID_GLOB.test(networks) || !globs.every((g) => VARIABLE_GLOB.test(g))) {
+    if (
+      more.length > 0 ||
+      variables === undefined ||
+      !ID_GLOB.test(networks) ||
+      !globs.every((g) => VARIABLE_GLOB.test(g))
+    ) {
       throw new AllowListError(`${SYNTAX}; "${piece}" is not.`);
     }
     pairs.push({ networks, variables: globs });
@@ -58,7 +66,9 @@ export function allowedLookup(
   denied: (name: string) => boolean,
 ): SecretLookup {
   return (networkId, name) => {
-    const allowed = !denied(name) && pairs.some((p) => matchesAny([p.networks], networkId) && p.variables.some((g) => matchesVariable(g, name)));
+    const allowed =
+      !denied(name) &&
+      pairs.some((p) => matchesAny([p.networks], networkId) && p.variables.some((g) => matchesVariable(g, name)));
     return allowed ? { allowed: true, value: env[name]?.trim() } : { allowed: false };
   };
 }

@@ -34,7 +34,10 @@ export interface SettingsSpec {
   unknown: (key: string) => string;
 }
 
-export function readSettingsList(text: string, spec: SettingsSpec): { entries: SettingsEntry[]; problems: Located[]; at(node: Node | null | undefined, message: string): Located } {
+export function readSettingsList(
+  text: string,
+  spec: SettingsSpec,
+): { entries: SettingsEntry[]; problems: Located[]; at(node: Node | null | undefined, message: string): Located } {
   const lines = new LineCounter();
   // YAML 1.2's core schema (yaml's default): `2027-06-30` stays a string, not a timestamp.
   const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true });
@@ -42,18 +45,26 @@ export function readSettingsList(text: string, spec: SettingsSpec): { entries: S
     const { line, col } = lines.linePos(node?.range?.[0] ?? 0);
     return { line, column: col, message };
   };
-  const problems: Located[] = doc.errors.map((e) => ({ line: e.linePos?.[0].line ?? 1, column: e.linePos?.[0].col ?? 1, message: e.message.split('\n')[0] ?? e.message }));
+  const problems: Located[] = doc.errors.map((e) => ({
+    line: e.linePos?.[0].line ?? 1,
+    column: e.linePos?.[0].col ?? 1,
+    message: e.message.split('\n')[0] ?? e.message,
+  }));
   if (problems.length > 0) return { entries: [], problems, at };
   const list = isMap(doc.contents) ? doc.contents.get(spec.list, true) : null;
-  if (!isSeq(list) || (spec.nonEmpty && list.items.length === 0)) return { entries: [], problems: [at(doc.contents as Node | null, spec.noList)], at };
+  if (!isSeq(list) || (spec.nonEmpty && list.items.length === 0))
+    return { entries: [], problems: [at(doc.contents as Node | null, spec.noList)], at };
   const entries: SettingsEntry[] = [];
   for (const item of list.items as Node[]) {
     if (!isMap(item)) {
       problems.push(at(item, spec.notAnEntry));
       continue;
     }
-    const unknown = item.items.filter((pair) => !spec.known.includes(String((pair.key as { value?: unknown } | null)?.value)));
-    for (const pair of unknown) problems.push(at(pair.key as Node, spec.unknown(String((pair.key as { value?: unknown } | null)?.value))));
+    const unknown = item.items.filter(
+      (pair) => !spec.known.includes(String((pair.key as { value?: unknown } | null)?.value)),
+    );
+    for (const pair of unknown)
+      problems.push(at(pair.key as Node, spec.unknown(String((pair.key as { value?: unknown } | null)?.value))));
     entries.push({ node: item, get: (key) => settingOf(item, key), hasUnknown: unknown.length > 0 });
   }
   return { entries, problems, at };

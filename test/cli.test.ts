@@ -13,9 +13,14 @@ import { makeConfigDir, networkYaml, removeDir, standardFiles } from './helpers/
 const run = promisify(execFile);
 const CLI = path.join(PROJECT_ROOT, 'dist', 'src', 'cli.js');
 
-async function netcfg(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+async function netcfg(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+    });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -46,9 +51,13 @@ describe('cli', () => {
     const { code, stdout } = await netcfg(['validate', root]);
     expect(code).to.equal(1);
     const lines = stdout.trim().split('\n');
-    expect(lines).to.include(`${path.join(root, 'evm/schema.yaml')}:4:13: rpc_urls[0].weight must be between 0 and 100.`);
+    expect(lines).to.include(
+      `${path.join(root, 'evm/schema.yaml')}:4:13: rpc_urls[0].weight must be between 0 and 100.`,
+    );
     expect(lines.some((l) => l.startsWith(`${path.join(root, 'evm/broken.yaml')}:`))).to.equal(true);
-    expect(lines.some((l) => l.startsWith(`${path.join(root, 'evm/sepolia.yml')}:1:1: duplicate of evm/sepolia.yaml`))).to.equal(true);
+    expect(
+      lines.some((l) => l.startsWith(`${path.join(root, 'evm/sepolia.yml')}:1:1: duplicate of evm/sepolia.yaml`)),
+    ).to.equal(true);
     expect(lines.some((l) => l.startsWith(`${path.join(root, 'Bad Name/x.yaml')}:1:1: family folder`))).to.equal(true);
     expect(lines.some((l) => l.startsWith(`${path.join(root, 'notes.txt')}:1:1:`))).to.equal(true);
     for (const line of lines.slice(0, -1)) expect(line).to.match(/^.+:\d+:\d+: .+$/);
@@ -63,7 +72,9 @@ describe('cli', () => {
     expect(stderr).to.equal('');
     expect(code).to.equal(1);
     const lines = stdout.trim().split('\n');
-    expect(lines).to.include(`${path.join(root, 'evm/cycle.yaml')}:3:6: alias *x is inside the value it refers to (&x), a loop that JSON cannot hold`);
+    expect(lines).to.include(
+      `${path.join(root, 'evm/cycle.yaml')}:3:6: alias *x is inside the value it refers to (&x), a loop that JSON cannot hold`,
+    );
     expect(lines).to.include(`${path.join(root, 'evm/fifo.yaml')}:1:1: not a regular file`);
     expect(lines.some((l) => l.startsWith(`${path.join(root, 'evm/zero.yaml')}:1:1: symbolic link`))).to.equal(true);
     expect(lines.at(-1)).to.equal(`netcfg: 3 problem(s) in 3 file(s); 3 networks valid in ${root}`);
@@ -74,7 +85,11 @@ describe('cli', () => {
     expect((await netcfg(['validate', root])).code).to.equal(0);
     const { code, stdout } = await netcfg(['validate', root, '--format', 'json'], { RPC_BLOCK_PRIVATE_IPS: 'true' });
     expect(code).to.equal(1);
-    const report = JSON.parse(stdout) as { ok: boolean; networks: number; problems: Array<{ path: string; line: number; column: number; error: string }> };
+    const report = JSON.parse(stdout) as {
+      ok: boolean;
+      networks: number;
+      problems: Array<{ path: string; line: number; column: number; error: string }>;
+    };
     expect(report.ok).to.equal(false);
     expect(report.problems).to.have.length(1);
     expect(report.problems[0]).to.include({ path: path.join(root, 'evm/anvil.yaml'), line: 3, column: 5 });
@@ -82,17 +97,50 @@ describe('cli', () => {
   });
 
   it('validate: an unset secret is a warning where CI has no secrets, a problem with --require-secrets; a set one is judged by its value', async () => {
-    root = makeConfigDir({ 'evm/keyed.yaml': 'rpc_urls:\n  - https://public.example.com\n  - url:\n      type: env\n      value: KEYED_RPC_URL\n    weight: 50\nchain_id: 1\n' });
+    root = makeConfigDir({
+      'evm/keyed.yaml':
+        'rpc_urls:\n  - https://public.example.com\n  - url:\n      type: env\n      value: KEYED_RPC_URL\n    weight: 50\nchain_id: 1\n',
+    });
     const allow = { SECRET_REFS_ALLOWED: 'evm:*=KEYED_*' };
     const notAllowed = `${path.join(root, 'evm/keyed.yaml')}:4:7: rpc_urls[1].url names the environment variable KEYED_RPC_URL, which evm:keyed may not reference`;
     const cases: Array<[string, string[], Record<string, string>, number, string]> = [
-      ['unset, warning', [], allow, 0, `${path.join(root, 'evm/keyed.yaml')}:4:7: warning: rpc_urls[1].url names the environment variable KEYED_RPC_URL`],
-      ['unset, required', ['--require-secrets'], allow, 1, `${path.join(root, 'evm/keyed.yaml')}:4:7: rpc_urls[1].url names the environment variable KEYED_RPC_URL`],
-      ['set, a URL', ['--require-secrets'], { ...allow, KEYED_RPC_URL: 'https://eth.example.com/v2/k3y' }, 0, 'netcfg: 1 networks valid'],
-      ['set, not a URL', ['--require-secrets'], { ...allow, KEYED_RPC_URL: 'k3y-not-a-url' }, 1, 'rpc_urls[1].url (the value of KEYED_RPC_URL) is not a valid absolute URL'],
+      [
+        'unset, warning',
+        [],
+        allow,
+        0,
+        `${path.join(root, 'evm/keyed.yaml')}:4:7: warning: rpc_urls[1].url names the environment variable KEYED_RPC_URL`,
+      ],
+      [
+        'unset, required',
+        ['--require-secrets'],
+        allow,
+        1,
+        `${path.join(root, 'evm/keyed.yaml')}:4:7: rpc_urls[1].url names the environment variable KEYED_RPC_URL`,
+      ],
+      [
+        'set, a URL',
+        ['--require-secrets'],
+        { ...allow, KEYED_RPC_URL: 'https://eth.example.com/v2/k3y' },
+        0,
+        'netcfg: 1 networks valid',
+      ],
+      [
+        'set, not a URL',
+        ['--require-secrets'],
+        { ...allow, KEYED_RPC_URL: 'k3y-not-a-url' },
+        1,
+        'rpc_urls[1].url (the value of KEYED_RPC_URL) is not a valid absolute URL',
+      ],
       ['not allowed, unset: a problem even where CI has no secrets', [], {}, 1, notAllowed],
       ['not allowed, set: the same sentence', [], { KEYED_RPC_URL: 'k3y-not-a-url' }, 1, notAllowed],
-      ['allowed by --secret-refs-allowed', ['--secret-refs-allowed', 'evm:key*=KEYED_*'], { KEYED_RPC_URL: 'https://eth.example.com/v2/k3y' }, 0, 'netcfg: 1 networks valid'],
+      [
+        'allowed by --secret-refs-allowed',
+        ['--secret-refs-allowed', 'evm:key*=KEYED_*'],
+        { KEYED_RPC_URL: 'https://eth.example.com/v2/k3y' },
+        0,
+        'netcfg: 1 networks valid',
+      ],
     ];
     for (const [what, flags, env, code, line] of cases) {
       const out = await netcfg(['validate', root, ...flags], env);
@@ -117,7 +165,17 @@ describe('cli', () => {
   it('serve --help lists every flag, and a bad flag value is refused with its reason', async () => {
     root = makeConfigDir();
     const help = await netcfg(['serve', '--help']);
-    for (const flag of ['--host', '--port', '--config-dir', '--log-level', '--require-if-match', '--block-private-ips', '--allowed-hosts', '--watch-poll', '--git-commit']) {
+    for (const flag of [
+      '--host',
+      '--port',
+      '--config-dir',
+      '--log-level',
+      '--require-if-match',
+      '--block-private-ips',
+      '--allowed-hosts',
+      '--watch-poll',
+      '--git-commit',
+    ]) {
       expect(help.stdout).to.include(flag);
     }
     const bad = await netcfg(['serve', '--port', 'x', '--config-dir', root]);

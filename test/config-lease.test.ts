@@ -24,12 +24,24 @@ describe('config: the relayer lease', () => {
 
   const cases: Array<[string, Record<string, string>, { leaseMs: number; replica: string } | RegExp]> = [
     ['defaults', {}, { leaseMs: 15_000, replica: DEFAULT_ID }],
-    ['set', { RELAYER_SYNC_LEASE_MS: '1500', RELAYER_SYNC_TIMEOUT_MS: '1000', NETCFG_REPLICA_ID: 'eu-1.pod:7' }, { leaseMs: 1500, replica: 'eu-1.pod:7' }],
+    [
+      'set',
+      { RELAYER_SYNC_LEASE_MS: '1500', RELAYER_SYNC_TIMEOUT_MS: '1000', NETCFG_REPLICA_ID: 'eu-1.pod:7' },
+      { leaseMs: 1500, replica: 'eu-1.pod:7' },
+    ],
     ['the name trimmed', { NETCFG_REPLICA_ID: ' eu-1 \n' }, { leaseMs: 15_000, replica: 'eu-1' }],
     ['a name with a space', { NETCFG_REPLICA_ID: 'eu 1' }, /NETCFG_REPLICA_ID must be/],
     ['a lease below 300 ms', { RELAYER_SYNC_LEASE_MS: '299' }, /RELAYER_SYNC_LEASE_MS must be a whole number from 300/],
-    ['a call deadline over 3/4 of the lease', { RELAYER_SYNC_LEASE_MS: '4000', RELAYER_SYNC_TIMEOUT_MS: '3001' }, /at most three quarters/],
-    ['a call deadline of exactly 3/4', { RELAYER_SYNC_LEASE_MS: '4000', RELAYER_SYNC_TIMEOUT_MS: '3000' }, { leaseMs: 4000, replica: DEFAULT_ID }],
+    [
+      'a call deadline over 3/4 of the lease',
+      { RELAYER_SYNC_LEASE_MS: '4000', RELAYER_SYNC_TIMEOUT_MS: '3001' },
+      /at most three quarters/,
+    ],
+    [
+      'a call deadline of exactly 3/4',
+      { RELAYER_SYNC_LEASE_MS: '4000', RELAYER_SYNC_TIMEOUT_MS: '3000' },
+      { leaseMs: 4000, replica: DEFAULT_ID },
+    ],
   ];
   for (const [name, env, want] of cases) {
     it(name, () => {

@@ -16,9 +16,16 @@ describe('id-glob', () => {
     [[], 'evm:sepolia', false],
   ];
   for (const [globs, id, expected] of CASES) {
-    it(`${JSON.stringify(globs)} ${expected ? 'matches' : 'leaves'} ${id}`, () => expect(matchesAny(globs, id)).to.equal(expected));
+    it(`${JSON.stringify(globs)} ${expected ? 'matches' : 'leaves'} ${id}`, () =>
+      expect(matchesAny(globs, id)).to.equal(expected));
   }
-  for (const [glob, ok] of [['evm:*', true], ['evm', false], ['EVM:*', false], ['evm:.*', false], ['*:*', true]] as const) {
+  for (const [glob, ok] of [
+    ['evm:*', true],
+    ['evm', false],
+    ['EVM:*', false],
+    ['evm:.*', false],
+    ['*:*', true],
+  ] as const) {
     it(`${glob} is ${ok ? '' : 'not '}a glob of ids`, () => expect(ID_GLOB.test(glob)).to.equal(ok));
   }
 });

@@ -20,7 +20,10 @@ describe('log: createLogger', () => {
       logRequest(log, { reqId: `r${i}`, method: 'GET', path: p, status: 200, ms: 0.1 });
       if (i === 1_500) log.info({ n: i }, 'between');
     });
-    const lines = readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = readFileSync(file, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const access = lines.filter((l) => l.msg === 'request');
     expect(access.map((l) => l.path)).to.deep.equal(paths);
     expect(access.map((l) => l.req_id)).to.deep.equal(paths.map((_, i) => `r${i}`));

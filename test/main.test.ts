@@ -15,7 +15,10 @@ import { makeConfigDir, removeDir, standardFiles } from './helpers/fixtures.js';
 
 function runToExit(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? '', PORT: '0', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [MAIN], {
+      env: { PATH: process.env.PATH ?? '', PORT: '0', ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('exit', (code) => resolve({ code, stderr }));
@@ -53,19 +56,34 @@ describe('main (the server process)', () => {
     const body = JSON.stringify({ rpc_urls: ['https://late.example.com'] });
     const { hostname, port } = new URL(server.url);
     const answered = new Promise<number>((resolve, reject) => {
-      const req = http.request({ hostname, port, method: 'PATCH', path: '/api/v1/networks/evm:sepolia', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } }, (r) => {
-        r.resume();
-        r.on('end', () => resolve(r.statusCode ?? 0));
-      });
+      const req = http.request(
+        {
+          hostname,
+          port,
+          method: 'PATCH',
+          path: '/api/v1/networks/evm:sepolia',
+          headers: {
+            Authorization: `Bearer ${key}`,
+            'Content-Type': 'application/json',
+            'Content-Length': Buffer.byteLength(body),
+          },
+        },
+        (r) => {
+          r.resume();
+          r.on('end', () => resolve(r.statusCode ?? 0));
+        },
+      );
       req.on('error', reject);
       req.write(body.slice(0, 10));
-      req.on('socket', (socket) => socket.once('connect', () => {
-        setTimeout(() => {
-          const exit = server.stop('SIGTERM');
-          setTimeout(() => req.end(body.slice(10)), 100);
-          void exit;
-        }, 50);
-      }));
+      req.on('socket', (socket) =>
+        socket.once('connect', () => {
+          setTimeout(() => {
+            const exit = server.stop('SIGTERM');
+            setTimeout(() => req.end(body.slice(10)), 100);
+            void exit;
+          }, 50);
+        }),
+      );
     });
     expect(await answered).to.equal(200);
     expect(await server.stop('SIGTERM')).to.equal(0);
@@ -106,7 +124,8 @@ describe('main (the server process)', () => {
         mkdirSync(release);
         cpSync(path.join(PROJECT_ROOT, 'dist'), path.join(release, 'dist'), { recursive: true });
         cpSync(path.join(PROJECT_ROOT, 'package.json'), path.join(release, 'package.json'));
-        for (const shared of ['node_modules', 'schemas']) symlinkSync(path.join(PROJECT_ROOT, shared), path.join(release, shared));
+        for (const shared of ['node_modules', 'schemas'])
+          symlinkSync(path.join(PROJECT_ROOT, shared), path.join(release, shared));
         return path.join(release, 'dist', 'src', 'main.js');
       },
     ],

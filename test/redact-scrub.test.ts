@@ -12,14 +12,16 @@ const BASIC = Buffer.from('alice9x:pa55-W0rd').toString('base64');
 
 describe('redact: secretParts', () => {
   it('names the user-info, its Basic authorization, each query value and each hidden path segment, decoded', () => {
-    expect([...PARTS].sort()).to.deep.equal(['AbC123secretKEY', BASIC, 'Qz7/secret val', 'alice9x', 'mainnet', 'pa55-W0rd'].sort());
+    expect([...PARTS].sort()).to.deep.equal(
+      ['AbC123secretKEY', BASIC, 'Qz7/secret val', 'alice9x', 'mainnet', 'pa55-W0rd'].sort(),
+    );
   });
   it('a value that is not a URL is one part', () => {
     expect(secretParts('not a url')).to.deep.equal(['not a url']);
   });
 });
 
-describe('redact: scrubText over a secret URL\'s parts', () => {
+describe("redact: scrubText over a secret URL's parts", () => {
   const cases: Array<[string, string]> = [
     ['invalid api key in /v2/AbC123secretKEY', 'invalid api key in /v2/***'],
     ['redirected to /V2/ABC123SECRETKEY?APIKEY=QZ7%2FSECRET+VAL', 'redirected to /V2/***?APIKEY=***'],
@@ -61,7 +63,12 @@ describe('redact: clip and showAs', () => {
     expect(clip('abc', 3)).to.equal('abc');
   });
   it('a finding shown under its mask: URL replaced, error and answered text scrubbed', () => {
-    const finding = { url: SECRET, status: 'wrong_chain', error: `answered passphrase "at ${SECRET.toUpperCase()}"`, passphrase: 'at /v2/AbC123secretKEY' };
+    const finding = {
+      url: SECRET,
+      status: 'wrong_chain',
+      error: `answered passphrase "at ${SECRET.toUpperCase()}"`,
+      passphrase: 'at /v2/AbC123secretKEY',
+    };
     expect(showAs(finding, 'http://***@rpc.example.com/v2/***?apikey=***&net=***')).to.deep.equal({
       url: 'http://***@rpc.example.com/v2/***?apikey=***&net=***',
       status: 'wrong_chain',
@@ -71,7 +78,10 @@ describe('redact: clip and showAs', () => {
   });
   it('where a short part is in it, the error is the fixed sentence and the answered text is left out', () => {
     const url = 'http://rpc.example.com/rpc/ab12';
-    const shown = showAs({ url, error: 'getGenesisHash: error "no ab12"', genesis_hash: 'AB12' }, 'http://rpc.example.com/rpc/***');
+    const shown = showAs(
+      { url, error: 'getGenesisHash: error "no ab12"', genesis_hash: 'AB12' },
+      'http://rpc.example.com/rpc/***',
+    );
     expect(shown).to.deep.equal({ url: 'http://rpc.example.com/rpc/***', error: UNSHOWN });
   });
   it('a URL shown as itself is not touched', () => {

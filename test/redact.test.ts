@@ -19,14 +19,32 @@ describe('redact', () => {
   }
 
   const messages: Array<[string, string]> = [
-    ["fatal: unable to access 'https://user:ghp_secret@github.com/acme/networks/'", "fatal: unable to access 'https://***@github.com/acme/networks/'"],
-    ['fatal: could not read from https://x-access-token:tok3n@host/x.git', 'fatal: could not read from https://***@host/x.git'],
+    [
+      "fatal: unable to access 'https://user:ghp_secret@github.com/acme/networks/'",
+      "fatal: unable to access 'https://***@github.com/acme/networks/'",
+    ],
+    [
+      'fatal: could not read from https://x-access-token:tok3n@host/x.git',
+      'fatal: could not read from https://***@host/x.git',
+    ],
     ['ssh://git:pw@example.com:22/x.git and http://a@b/c', 'ssh://***@example.com:22/x.git and http://***@b/c'],
-    ['fatal: repository https://github.com/acme/networks not found', 'fatal: repository https://github.com/acme/networks not found'],
+    [
+      'fatal: repository https://github.com/acme/networks not found',
+      'fatal: repository https://github.com/acme/networks not found',
+    ],
     // Issue 41: a token in the query, and a password holding a `/`, showed in clear.
-    ["fatal: unable to access 'https://git.example.com/acme/networks.git/?access_token=s3cr3t': 403", "fatal: unable to access 'https://git.example.com/acme/networks.git/?access_token=***': 403"],
-    ["fatal: unable to access 'https://bot:pa/ss@git.example.com/networks.git/': Could not resolve host", "fatal: unable to access 'https://***': Could not resolve host"],
-    ['push to https://git.example.com/v1/ghp_0123456789abcdefABCD/networks.git failed', 'push to https://git.example.com/v1/***/networks.git failed'],
+    [
+      "fatal: unable to access 'https://git.example.com/acme/networks.git/?access_token=s3cr3t': 403",
+      "fatal: unable to access 'https://git.example.com/acme/networks.git/?access_token=***': 403",
+    ],
+    [
+      "fatal: unable to access 'https://bot:pa/ss@git.example.com/networks.git/': Could not resolve host",
+      "fatal: unable to access 'https://***': Could not resolve host",
+    ],
+    [
+      'push to https://git.example.com/v1/ghp_0123456789abcdefABCD/networks.git failed',
+      'push to https://git.example.com/v1/***/networks.git failed',
+    ],
     ['no URL at all: 0123456789abcdefABCD', 'no URL at all: 0123456789abcdefABCD'],
   ];
   for (const [said, shown] of messages) {

@@ -13,7 +13,13 @@ const durationMs = Number(process.env.DURATION_MS ?? '10000');
 if (dir === '') throw new Error('DIR must be set');
 
 const TARGETS = 10;
-const bodies = ['a', 'b'].map((v) => `# disk loop\nrpc_urls:\n  - https://${v}-disk-loop.example.com/rpc\n  - url: https://${v}-backup.example.com/rpc\n    weight: 50\n`.padEnd(420, '#') + '\n');
+const bodies = ['a', 'b'].map(
+  (v) =>
+    `# disk loop\nrpc_urls:\n  - https://${v}-disk-loop.example.com/rpc\n  - url: https://${v}-backup.example.com/rpc\n    weight: 50\n`.padEnd(
+      420,
+      '#',
+    ) + '\n',
+);
 const latencies: number[] = [];
 const started = performance.now();
 let ops = 0;

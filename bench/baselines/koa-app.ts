@@ -39,6 +39,8 @@ router.get('/api/v1/networks', (ctx) => {
 
 app.use(router.routes());
 app.use(router.allowedMethods());
-const server = app.listen(port, '127.0.0.1', () => process.stdout.write(`${JSON.stringify({ msg: 'listening', port, networks: data.ids.length })}\n`));
+const server = app.listen(port, '127.0.0.1', () =>
+  process.stdout.write(`${JSON.stringify({ msg: 'listening', port, networks: data.ids.length })}\n`),
+);
 server.keepAliveTimeout = 5000;
 process.on('SIGTERM', () => server.close(() => process.exit(0)));

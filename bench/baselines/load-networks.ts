@@ -46,7 +46,12 @@ export function pageEnvelope(data: Loaded, args: PageArgs): string {
     success: true,
     data: records,
     error: null,
-    pagination: { current_page: args.page, per_page: args.perPage, total_items: total, total_pages: Math.ceil(total / args.perPage) },
+    pagination: {
+      current_page: args.page,
+      per_page: args.perPage,
+      total_items: total,
+      total_pages: Math.ceil(total / args.perPage),
+    },
     revision: total, // netcfg's revision after loading N files is N
   });
 }
@@ -55,7 +60,12 @@ export function itemEnvelope(network: Record<string, unknown>): string {
   return JSON.stringify({ success: true, data: network, error: null });
 }
 
-export const NOT_FOUND = JSON.stringify({ success: false, data: null, error: 'Network not found.', code: 'NETWORK_NOT_FOUND' });
+export const NOT_FOUND = JSON.stringify({
+  success: false,
+  data: null,
+  error: 'Network not found.',
+  code: 'NETWORK_NOT_FOUND',
+});
 
 /** PORT and DB from the environment; every baseline prints one line when it listens. */
 export function baselineEnv(): { port: number; db: string } {

@@ -15,7 +15,10 @@ const pages = new Map<string, Buffer>();
 const notFound = Buffer.from(NOT_FOUND);
 
 function send(res: http.ServerResponse, status: number, body: Buffer, etag?: string): void {
-  const headers: http.OutgoingHttpHeaders = { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length };
+  const headers: http.OutgoingHttpHeaders = {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': body.length,
+  };
   if (etag !== undefined) headers.ETag = etag;
   res.writeHead(status, headers);
   res.end(body);
@@ -47,5 +50,7 @@ const server = http.createServer((req, res) => {
   send(res, 404, notFound);
 });
 server.keepAliveTimeout = 5000;
-server.listen(port, '127.0.0.1', () => process.stdout.write(`${JSON.stringify({ msg: 'listening', port, networks: data.ids.length })}\n`));
+server.listen(port, '127.0.0.1', () =>
+  process.stdout.write(`${JSON.stringify({ msg: 'listening', port, networks: data.ids.length })}\n`),
+);
 process.on('SIGTERM', () => server.close(() => process.exit(0)));

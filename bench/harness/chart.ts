@@ -8,7 +8,10 @@ import path from 'node:path';
 import { BENCH_DIR } from './fixtures.js';
 import { fmt, type Check } from './results.js';
 
-export const CHART_SVG = path.join(process.env.BENCH_OUT_DIR ? path.resolve(process.env.BENCH_OUT_DIR) : BENCH_DIR, 'ratios.svg');
+export const CHART_SVG = path.join(
+  process.env.BENCH_OUT_DIR ? path.resolve(process.env.BENCH_OUT_DIR) : BENCH_DIR,
+  'ratios.svg',
+);
 
 const LABEL_W = 430;
 const PLOT_W = 420;
@@ -45,8 +48,12 @@ export function writeChart(checks: Check[], title: string): void {
   ];
   for (let e = MIN_LOG; e <= MAX_LOG; e++) {
     const gx = x(2 ** e);
-    parts.push(`<line x1="${gx}" y1="${TOP - 6}" x2="${gx}" y2="${TOP + checks.length * ROW_H}" stroke="${e === 0 ? '#000' : '#ddd'}" stroke-width="${e === 0 ? 1.5 : 1}"/>`);
-    parts.push(`<text x="${gx}" y="${TOP + checks.length * ROW_H + 16}" text-anchor="middle" fill="#555">${e < 0 ? `1/${2 ** -e}` : 2 ** e}</text>`);
+    parts.push(
+      `<line x1="${gx}" y1="${TOP - 6}" x2="${gx}" y2="${TOP + checks.length * ROW_H}" stroke="${e === 0 ? '#000' : '#ddd'}" stroke-width="${e === 0 ? 1.5 : 1}"/>`,
+    );
+    parts.push(
+      `<text x="${gx}" y="${TOP + checks.length * ROW_H + 16}" text-anchor="middle" fill="#555">${e < 0 ? `1/${2 ** -e}` : 2 ** e}</text>`,
+    );
   }
   checks.forEach((c, i) => {
     const y = TOP + i * ROW_H;
@@ -54,10 +61,16 @@ export function writeChart(checks: Check[], title: string): void {
     const x0 = x(1);
     const x1 = x(h);
     const label = `${c.row}: ${c.target}`;
-    parts.push(`<text x="${LABEL_W - 8}" y="${y + 15}" text-anchor="end">${esc(label.length > 70 ? `${label.slice(0, 67)}...` : label)}</text>`);
-    parts.push(`<rect x="${Math.min(x0, x1)}" y="${y + 4}" width="${Math.max(2, Math.abs(x1 - x0))}" height="${ROW_H - 8}" fill="${c.met ? '#2e9d4a' : '#d0342c'}"/>`);
+    parts.push(
+      `<text x="${LABEL_W - 8}" y="${y + 15}" text-anchor="end">${esc(label.length > 70 ? `${label.slice(0, 67)}...` : label)}</text>`,
+    );
+    parts.push(
+      `<rect x="${Math.min(x0, x1)}" y="${y + 4}" width="${Math.max(2, Math.abs(x1 - x0))}" height="${ROW_H - 8}" fill="${c.met ? '#2e9d4a' : '#d0342c'}"/>`,
+    );
     const shown = Number.isFinite(c.ratio) ? fmt(c.ratio, c.ratio >= 10 ? 1 : 2) : 'n/a';
-    parts.push(`<text x="${Math.max(x0, x1) + 6}" y="${y + 15}" fill="#333">${esc(`${shown} (${c.direction === 'min' ? '>=' : '<='} ${c.required})`)}</text>`);
+    parts.push(
+      `<text x="${Math.max(x0, x1) + 6}" y="${y + 15}" fill="#333">${esc(`${shown} (${c.direction === 'min' ? '>=' : '<='} ${c.required})`)}</text>`,
+    );
   });
   parts.push('</svg>');
   writeFileSync(CHART_SVG, `${parts.join('\n')}\n`);

@@ -91,12 +91,21 @@ export function summarise(file: string, n = 25, skipMs = 0): ProfileSummary {
     }
   }
   const busy = total - idle;
-  return { totalMs: total / 1000, idleMs: idle / 1000, byFunction: top(fn, busy, n), byModule: top(mod, busy, n), netcfgInclusive: top(inclusive, busy, n) };
+  return {
+    totalMs: total / 1000,
+    idleMs: idle / 1000,
+    byFunction: top(fn, busy, n),
+    byModule: top(mod, busy, n),
+    netcfgInclusive: top(inclusive, busy, n),
+  };
 }
 
 export function printSummary(title: string, s: ProfileSummary): void {
-  const line = (h: Hot): string => `  ${h.ms.toFixed(0).padStart(7)} ms ${(h.share * 100).toFixed(1).padStart(5)}%  ${h.name}`;
-  console.log(`\n## ${title}: ${s.totalMs.toFixed(0)} ms sampled, ${s.idleMs.toFixed(0)} ms idle (shares are of the busy time)`);
+  const line = (h: Hot): string =>
+    `  ${h.ms.toFixed(0).padStart(7)} ms ${(h.share * 100).toFixed(1).padStart(5)}%  ${h.name}`;
+  console.log(
+    `\n## ${title}: ${s.totalMs.toFixed(0)} ms sampled, ${s.idleMs.toFixed(0)} ms idle (shares are of the busy time)`,
+  );
   console.log('self time by function:');
   s.byFunction.forEach((h) => console.log(line(h)));
   console.log('self time by module:');

@@ -50,7 +50,11 @@ export async function visibilityRow(server: Server, dir: string, edits: number, 
 
 function git(repo: string, args: string[]): string {
   const identity = ['-c', 'user.name=netcfg bench', '-c', 'user.email=bench@localhost', '-c', 'commit.gpgsign=false'];
-  return execFileSync('git', [...identity, ...args], { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  return execFileSync('git', [...identity, ...args], {
+    cwd: repo,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }).trim();
 }
 
 const CHANGED = 1000;
@@ -110,7 +114,12 @@ export async function gitCheckoutRow(checkouts: number, built?: GitRepo): Promis
       git(repo, ['checkout', '-q', toMoved ? moved : base]);
       const started = performance.now();
       // The index counts every change in its revision: 1,000 changed files, 1,000 more.
-      const waited = await poller.until('/api/v1/networks?per_page=1', (body) => (JSON.parse(body) as { revision: number }).revision >= before + CHANGED, 30_000, 2);
+      const waited = await poller.until(
+        '/api/v1/networks?per_page=1',
+        (body) => (JSON.parse(body) as { revision: number }).revision >= before + CHANGED,
+        30_000,
+        2,
+      );
       let settled = waited === null ? NaN : performance.now() - started;
       let shown = await countShown(server, toMoved);
       if (shown < CHANGED && waited !== null) {
@@ -119,7 +128,11 @@ export async function gitCheckoutRow(checkouts: number, built?: GitRepo): Promis
         settled = shown < CHANGED ? NaN : performance.now() - started;
       }
       const direction = toMoved ? 'base->moved' : 'moved->base';
-      notes.push(Number.isNaN(settled) ? `${direction} NOT settled in 30 s (${shown}/${CHANGED} shown)` : `${direction} ${settled.toFixed(0)} ms`);
+      notes.push(
+        Number.isNaN(settled)
+          ? `${direction} NOT settled in 30 s (${shown}/${CHANGED} shown)`
+          : `${direction} ${settled.toFixed(0)} ms`,
+      );
       samples.push(settled);
       // Let the watcher's reconcile after the storm finish before the next checkout.
       await new Promise((r) => setTimeout(r, 1000));

@@ -23,7 +23,9 @@ const SECRET = 'bench webhook secret';
 const VISIBLE_SAMPLES = 40;
 
 function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', ['-C', cwd, '-c', 'user.name=bench', '-c', 'user.email=bench@example.com', ...args], { encoding: 'utf8' });
+  return execFileSync('git', ['-C', cwd, '-c', 'user.name=bench', '-c', 'user.email=bench@example.com', ...args], {
+    encoding: 'utf8',
+  });
 }
 
 interface Remote {
@@ -50,7 +52,16 @@ async function startRemote(dir: string): Promise<Remote> {
   mkdirSync(base);
   git(dir, 'clone', '-q', '--bare', seed, path.join(base, 'networks.git'));
   const port = await freePort();
-  const daemon = startProcess('git-daemon', 'git', ['daemon', '--export-all', '--enable=receive-pack', `--base-path=${base}`, '--listen=127.0.0.1', `--port=${port}`, '--reuseaddr', base]);
+  const daemon = startProcess('git-daemon', 'git', [
+    'daemon',
+    '--export-all',
+    '--enable=receive-pack',
+    `--base-path=${base}`,
+    '--listen=127.0.0.1',
+    `--port=${port}`,
+    '--reuseaddr',
+    base,
+  ]);
   const url = `git://127.0.0.1:${port}/networks.git`;
   const deadline = performance.now() + 10_000;
   for (;;) {
@@ -58,14 +69,17 @@ async function startRemote(dir: string): Promise<Remote> {
       git(dir, 'ls-remote', url);
       break;
     } catch (err) {
-      if (performance.now() > deadline) throw new Error(`git daemon did not answer within 10 s: ${daemon.stderr()}`, { cause: err });
+      if (performance.now() > deadline)
+        throw new Error(`git daemon did not answer within 10 s: ${daemon.stderr()}`, { cause: err });
       await new Promise((r) => setTimeout(r, 50));
     }
   }
   const replica = (name: string): Promise<Server> => {
     const clone = path.join(dir, name);
     git(dir, 'clone', '-q', url, clone);
-    return startNetcfg(`netcfg-git-${name}`, path.join(clone, 'config', 'networks'), { env: { GIT_SYNC: 'true', GIT_WEBHOOK_SECRET: SECRET } });
+    return startNetcfg(`netcfg-git-${name}`, path.join(clone, 'config', 'networks'), {
+      env: { GIT_SYNC: 'true', GIT_WEBHOOK_SECRET: SECRET },
+    });
   };
   return { url, daemon, replicas: [await replica('a'), await replica('b')] };
 }
@@ -77,17 +91,27 @@ function networkIds(): string[] {
 /** Ten writers, five on each replica, each writing its own network, their runs side by side. */
 async function tenWritersRow(a: Server, b: Server, timing: Timing): Promise<Row> {
   const ids = networkIds();
-  const spec = (server: Server, offset: number): LoadSpec => ({ url: server.url, connections: 5, setupClient: alternatingClients(server, (c) => [ids[offset + (c % 5)] as string]), pid: server.child.pid });
+  const spec = (server: Server, offset: number): LoadSpec => ({
+    url: server.url,
+    connections: 5,
+    setupClient: alternatingClients(server, (c) => [ids[offset + (c % 5)] as string]),
+    pid: server.child.pid,
+  });
   const specs = [spec(a, 0), spec(b, 5)];
   if (timing.warmupS > 0) await Promise.all(specs.map((s) => runOnce(s, timing.warmupS)));
   const runs: RunResult[][] = [];
   for (let i = 0; i < timing.runs; i++) runs.push(await Promise.all(specs.map((s) => runOnce(s, timing.durationS))));
-  const total = (pair: RunResult[]): number => pair.reduce((sum, r) => sum + r.reqPerSec * ((r.statusCodes['200'] ?? 0) / Math.max(1, r.total)), 0);
+  const total = (pair: RunResult[]): number =>
+    pair.reduce((sum, r) => sum + r.reqPerSec * ((r.statusCodes['200'] ?? 0) / Math.max(1, r.total)), 0);
   const best = runs.reduce((x, y) => (total(y) > total(x) ? y : x));
   const [ra, rb] = best as [RunResult, RunResult];
   console.log(describe('git sync, 10 writers over 2 replicas | A', ra));
   console.log(describe('git sync, 10 writers over 2 replicas | B', rb));
-  const other = (r: RunResult): string => Object.entries(r.statusCodes).filter(([c]) => c !== '200').map(([c, n]) => `${n} x ${c}`).join(', ') || 'none';
+  const other = (r: RunResult): string =>
+    Object.entries(r.statusCodes)
+      .filter(([c]) => c !== '200')
+      .map(([c, n]) => `${n} x ${c}`)
+      .join(', ') || 'none';
   return {
     key: 'git-push-10w/netcfg',
     group: 'GIT_SYNC: PATCH pushed, 10 writers over 2 replicas',
@@ -98,7 +122,11 @@ async function tenWritersRow(a: Server, b: Server, timing: Timing): Promise<Row>
     p50: Math.max(ra.p50, rb.p50),
     p99: Math.max(ra.p99, rb.p99),
     note: `A ${ra.reqPerSec.toFixed(0)} req/s (p50 ${ra.p50} ms, p99 ${ra.p99} ms), B ${rb.reqPerSec.toFixed(0)} req/s (p50 ${rb.p50} ms, p99 ${rb.p99} ms); answers other than 200: A ${other(ra)}, B ${other(rb)}`,
-    runs: runs.map((pair) => ({ reqPerSec: total(pair), p50: Math.max(...pair.map((r) => r.p50)), p99: Math.max(...pair.map((r) => r.p99)) })),
+    runs: runs.map((pair) => ({
+      reqPerSec: total(pair),
+      p50: Math.max(...pair.map((r) => r.p50)),
+      p99: Math.max(...pair.map((r) => r.p99)),
+    })),
   };
 }
 
@@ -110,13 +138,20 @@ async function visibleRow(a: Server, b: Server): Promise<Row> {
   try {
     for (let i = 0; i < VISIBLE_SAMPLES; i++) {
       const url = `https://visible-${i}.example.com/rpc`;
-      const res = await fetch(`${a.url}/api/v1/networks/${id}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rpc_urls: [url] }) });
+      const res = await fetch(`${a.url}/api/v1/networks/${id}`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ rpc_urls: [url] }),
+      });
       if (res.status !== 200) throw new Error(`PATCH on A: ${res.status} ${await res.text()}`);
       const answered = performance.now();
       const body = JSON.stringify({ ref: 'refs/heads/main' });
       const hook = await fetch(`${b.url}/api/v1/webhooks/git`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-hub-signature-256': `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}` },
+        headers: {
+          'content-type': 'application/json',
+          'x-hub-signature-256': `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`,
+        },
         body,
       });
       if (hook.status !== 202) throw new Error(`webhook on B: ${hook.status} ${await hook.text()}`);
@@ -129,7 +164,9 @@ async function visibleRow(a: Server, b: Server): Promise<Row> {
   }
   const p50 = percentileOf(delays, 0.5);
   const p99 = percentileOf(delays, 0.99);
-  console.log(`git sync, PATCH on A -> served by B after the webhook: p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms (${VISIBLE_SAMPLES} samples)`);
+  console.log(
+    `git sync, PATCH on A -> served by B after the webhook: p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms (${VISIBLE_SAMPLES} samples)`,
+  );
   return {
     key: 'git-visible/netcfg',
     group: 'GIT_SYNC: PATCH on A served by B (webhook)',
@@ -146,7 +183,18 @@ export async function gitSyncRows(timing: Timing): Promise<Row[]> {
   const remote = await startRemote(path.join(TMP_DIR, 'git-sync'));
   const [a, b] = remote.replicas;
   try {
-    const rows = [await patchRow('git-push-1c/netcfg', 'GIT_SYNC: PATCH pushed, 1 connection', 'netcfg (2 replicas, git daemon)', a, 1, () => networkIds(), timing, 'PATCH on replica A, 10 networks in turn; each 200 after its push')];
+    const rows = [
+      await patchRow(
+        'git-push-1c/netcfg',
+        'GIT_SYNC: PATCH pushed, 1 connection',
+        'netcfg (2 replicas, git daemon)',
+        a,
+        1,
+        () => networkIds(),
+        timing,
+        'PATCH on replica A, 10 networks in turn; each 200 after its push',
+      ),
+    ];
     rows.push(await tenWritersRow(a, b, timing));
     rows.push(await visibleRow(a, b));
     return rows;

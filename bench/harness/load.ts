@@ -66,7 +66,8 @@ export async function runOnce(spec: LoadSpec, durationS: number): Promise<RunRes
         setupClient: spec.setupClient,
         timeout: 10,
       },
-      (err: unknown, res: autocannon.Result) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(res)),
+      (err: unknown, res: autocannon.Result) =>
+        err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(res),
     );
     instance.on('response', (_client: autocannon.Client, _status: number, _bytes: number, responseTime: number) => {
       if (count === times.length) {
@@ -77,7 +78,8 @@ export async function runOnce(spec: LoadSpec, durationS: number): Promise<RunRes
       times[count++] = responseTime;
     });
   });
-  const cpuUsPerReq = spec.pid === undefined || count === 0 ? undefined : ((cpuMs(spec.pid) - cpuBefore) * 1000) / count;
+  const cpuUsPerReq =
+    spec.pid === undefined || count === 0 ? undefined : ((cpuMs(spec.pid) - cpuBefore) * 1000) / count;
   const sorted = times.subarray(0, count).sort();
   const statusCodes: Record<string, number> = {};
   for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = stat.count ?? 0;
@@ -127,6 +129,8 @@ export async function measureInterleaved(specs: LoadSpec[], timing: Timing): Pro
 
 /** A one-line summary for the console while the bench runs. */
 export function describe(label: string, r: RunResult): string {
-  const codes = Object.entries(r.statusCodes).map(([c, n]) => `${c}:${n}`).join(' ');
+  const codes = Object.entries(r.statusCodes)
+    .map(([c, n]) => `${c}:${n}`)
+    .join(' ');
   return `${label.padEnd(48)} ${r.reqPerSec.toFixed(0).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  (fine p50 ${r.fineP50.toFixed(2)} p99 ${r.fineP99.toFixed(2)})${r.cpuUsPerReq === undefined ? '' : `  cpu ${r.cpuUsPerReq.toFixed(0)} us/req`}  ${codes}${r.errors ? ` errors:${r.errors}` : ''}`;
 }

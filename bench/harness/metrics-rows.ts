@@ -26,8 +26,12 @@ const SCRAPES = 20;
 async function untilAllProbed(server: Server, deadlineMs: number): Promise<void> {
   const deadline = performance.now() + deadlineMs;
   while (performance.now() < deadline) {
-    const body = (await (await fetch(`${server.url}/api/v1/ready`)).json()) as { components?: { rpc?: Record<string, unknown> } };
-    const counted = Object.values(body.components?.rpc ?? {}).filter((v): v is number => typeof v === 'number').reduce((a, b) => a + b, 0);
+    const body = (await (await fetch(`${server.url}/api/v1/ready`)).json()) as {
+      components?: { rpc?: Record<string, unknown> };
+    };
+    const counted = Object.values(body.components?.rpc ?? {})
+      .filter((v): v is number => typeof v === 'number')
+      .reduce((a, b) => a + b, 0);
     if (counted >= NETWORKS * URLS) return;
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -41,7 +45,9 @@ export function seriesByFamily(text: string): Map<string, number> {
   for (const line of text.split('\n')) {
     if (line === '' || line.startsWith('#')) continue;
     const name = line.slice(0, line.search(/[{ ]/));
-    const family = families.find((f) => name === f || name === `${f}_bucket` || name === `${f}_sum` || name === `${f}_count`) ?? name;
+    const family =
+      families.find((f) => name === f || name === `${f}_bucket` || name === `${f}_sum` || name === `${f}_count`) ??
+      name;
     counts.set(family, (counts.get(family) ?? 0) + 1);
   }
   return counts;
@@ -50,7 +56,10 @@ export function seriesByFamily(text: string): Map<string, number> {
 export async function metricsRows(timing: Timing, logLevel: string): Promise<Row[]> {
   const endpoints = await Promise.all(Array.from({ length: URLS }, () => fakeEndpoint()));
   const dir = path.join(TMP_DIR, 'metrics-1k');
-  writeFolder(dir, endpoints.map((e) => (e.address() as AddressInfo).port));
+  writeFolder(
+    dir,
+    endpoints.map((e) => (e.address() as AddressInfo).port),
+  );
   const servers: Server[] = [];
   let scraper: NodeJS.Timeout | undefined;
   const poller: Poller[] = [];
@@ -77,19 +86,27 @@ export async function metricsRows(timing: Timing, logLevel: string): Promise<Row
     const families = seriesByFamily(text);
     const total = [...families.values()].reduce((a, b) => a + b, 0);
     const netcfgOwn = [...families].filter(([f]) => f.startsWith('netcfg_')).reduce((a, [, n]) => a + n, 0);
-    const largest = [...families].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([f, n]) => `${f} ${n}`).join(', ');
-    console.log(`GET /metrics, ${NETWORKS} networks x ${URLS} URLs probed: p50 ${percentileOf(durations, 0.5).toFixed(1)} ms, max ${Math.max(...durations).toFixed(1)} ms; ${total} series (${netcfgOwn} netcfg_*), ${(text.length / 1024).toFixed(0)} KiB; largest: ${largest}`);
-    const rows: Row[] = [{
-      key: 'metrics-scrape/netcfg',
-      group: `GET /metrics, ${NETWORKS} networks x ${URLS} URLs probed`,
-      server: 'netcfg (prober on fake endpoints on loopback)',
-      workload: `${SCRAPES} scrapes in a row on one kept-alive connection, after every URL was probed once`,
-      p50: percentileOf(durations, 0.5),
-      p99: Math.max(...durations),
-      value: percentileOf(durations, 0.5),
-      unit: 'ms',
-      note: `${total} series (${netcfgOwn} netcfg_*), ${(text.length / 1024).toFixed(0)} KiB; largest families: ${largest}`,
-    }];
+    const largest = [...families]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 6)
+      .map(([f, n]) => `${f} ${n}`)
+      .join(', ');
+    console.log(
+      `GET /metrics, ${NETWORKS} networks x ${URLS} URLs probed: p50 ${percentileOf(durations, 0.5).toFixed(1)} ms, max ${Math.max(...durations).toFixed(1)} ms; ${total} series (${netcfgOwn} netcfg_*), ${(text.length / 1024).toFixed(0)} KiB; largest: ${largest}`,
+    );
+    const rows: Row[] = [
+      {
+        key: 'metrics-scrape/netcfg',
+        group: `GET /metrics, ${NETWORKS} networks x ${URLS} URLs probed`,
+        server: 'netcfg (prober on fake endpoints on loopback)',
+        workload: `${SCRAPES} scrapes in a row on one kept-alive connection, after every URL was probed once`,
+        p50: percentileOf(durations, 0.5),
+        p99: Math.max(...durations),
+        value: percentileOf(durations, 0.5),
+        unit: 'ms',
+        note: `${total} series (${netcfgOwn} netcfg_*), ${(text.length / 1024).toFixed(0)} KiB; largest families: ${largest}`,
+      },
+    ];
 
     // Scraped every second for as long as the reads are measured (both servers' runs: they interleave).
     const every = new Poller(scraped.url);
@@ -97,17 +114,26 @@ export async function metricsRows(timing: Timing, logLevel: string): Promise<Row
     const underLoad: number[] = [];
     scraper = setInterval(() => {
       const started = performance.now();
-      void every.get('/metrics').then(() => underLoad.push(performance.now() - started), () => undefined);
+      void every.get('/metrics').then(
+        () => underLoad.push(performance.now() - started),
+        () => undefined,
+      );
     }, 1000);
     const id = 'evm:p0500';
-    const [without, withScrape] = await measureInterleaved([quiet, scraped].map((s) => ({ url: `${s.url}/api/v1/networks/${id}`, connections: 10, pid: s.child.pid })), timing);
+    const [without, withScrape] = await measureInterleaved(
+      [quiet, scraped].map((s) => ({ url: `${s.url}/api/v1/networks/${id}`, connections: 10, pid: s.child.pid })),
+      timing,
+    );
     clearInterval(scraper);
     const group = `GET one network, /metrics over ${NETWORKS} networks x ${URLS} URLs scraped every second`;
     console.log(describe(`${group} | not scraped`, without!));
     console.log(describe(`${group} | scraped`, withScrape!));
     const workload = `GET /api/v1/networks/${id}; RPC_PROBE_INTERVAL_MS=${INTERVAL_MS} on both; GET /metrics every 1 s on one`;
     const note = `${underLoad.length} scrapes during the runs, p50 ${percentileOf(underLoad, 0.5).toFixed(1)} ms, max ${Math.max(...underLoad).toFixed(1)} ms`;
-    rows.push(loadRow('metrics-get/netcfg-off', group, 'netcfg, not scraped', workload, 10, without!), loadRow('metrics-get/netcfg', group, 'netcfg, scraped every second', workload, 10, withScrape!, note));
+    rows.push(
+      loadRow('metrics-get/netcfg-off', group, 'netcfg, not scraped', workload, 10, without!),
+      loadRow('metrics-get/netcfg', group, 'netcfg, scraped every second', workload, 10, withScrape!, note),
+    );
     return rows;
   } finally {
     clearInterval(scraper);

@@ -6,7 +6,20 @@
  * Each network comes as the YAML file netcfg reads and as the wire object netcfg serves for it,
  * so the baselines can answer the very same JSON.
  */
-export const FAMILIES = ['evm', 'solana', 'stellar', 'cosmos', 'near', 'aptos', 'sui', 'polkadot', 'tron', 'bitcoin', 'cardano', 'tezos'] as const;
+export const FAMILIES = [
+  'evm',
+  'solana',
+  'stellar',
+  'cosmos',
+  'near',
+  'aptos',
+  'sui',
+  'polkadot',
+  'tron',
+  'bitcoin',
+  'cardano',
+  'tezos',
+] as const;
 const STAGES = ['mainnet', 'testnet', 'devnet', 'sepolia', 'staging', 'canary'];
 const PROVIDERS = ['publicnode.com', 'drpc.org', 'blastapi.io', 'ankr.com', 'chainstack.com', 'infura.io'];
 const TAGS = ['rollup', 'deprecated', 'archive', 'internal', 'fallback', 'l2'];
@@ -99,7 +112,8 @@ export function toYaml(comment: string, fields: Record<string, unknown>): string
 /** The wire object netcfg builds from a file (see buildRecord in src/store/network-file.ts). */
 export function toWire(family: string, name: string, fields: Record<string, unknown>): Record<string, unknown> {
   const wire: Record<string, unknown> = { id: `${family}:${name}`, name, network_type: family };
-  for (const [key, value] of Object.entries(fields)) wire[key] = key === 'rpc_urls' ? (value as RpcEntry[]).map(normalise) : value;
+  for (const [key, value] of Object.entries(fields))
+    wire[key] = key === 'rpc_urls' ? (value as RpcEntry[]).map(normalise) : value;
   return wire;
 }
 
@@ -108,7 +122,14 @@ export function network(n: number): GeneratedNetwork {
   const family = FAMILIES[n % FAMILIES.length] as string;
   const name = `${STAGES[Math.floor(n / FAMILIES.length) % STAGES.length]}-${String(n).padStart(6, '0')}`;
   const { comment, fields } = fileFields(n, family);
-  return { id: `${family}:${name}`, family, name, rel: `${family}/${name}.yaml`, yaml: toYaml(comment, fields), wire: toWire(family, name, fields) };
+  return {
+    id: `${family}:${name}`,
+    family,
+    name,
+    rel: `${family}/${name}.yaml`,
+    yaml: toYaml(comment, fields),
+    wire: toWire(family, name, fields),
+  };
 }
 
 /** The same network with different rpc_urls (a git commit or an edit on disk that changes it). */

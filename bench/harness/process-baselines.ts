@@ -14,7 +14,12 @@ export interface ProcessRun<T> {
   output: T;
 }
 
-export async function runBaseline<T>(name: string, script: string, env: Record<string, string>, deadlineMs: number): Promise<ProcessRun<T>> {
+export async function runBaseline<T>(
+  name: string,
+  script: string,
+  env: Record<string, string>,
+  deadlineMs: number,
+): Promise<ProcessRun<T>> {
   const child = startProcess(name, process.execPath, [baselineScript(script)], env);
   const timer = setTimeout(() => void stopProcess(child), deadlineMs);
   try {
@@ -40,7 +45,12 @@ export interface DiskLoopOutput {
 export async function diskLoop(dir: string, durationS: number, runs: number): Promise<DiskLoopOutput[]> {
   const out: DiskLoopOutput[] = [];
   for (let i = 0; i < runs; i++) {
-    const run = await runBaseline<DiskLoopOutput>(`disk-loop-${i + 1}`, 'disk-loop', { DIR: dir, DURATION_MS: String(durationS * 1000) }, durationS * 1000 + 30_000);
+    const run = await runBaseline<DiskLoopOutput>(
+      `disk-loop-${i + 1}`,
+      'disk-loop',
+      { DIR: dir, DURATION_MS: String(durationS * 1000) },
+      durationS * 1000 + 30_000,
+    );
     out.push(run.output);
   }
   return out;
@@ -61,7 +71,9 @@ export function parseFolder(dir: string, run: number): Promise<ProcessRun<ParseO
 export async function diskLoopRow(dir: string, durationS: number, runs: number): Promise<Row> {
   const loops = await diskLoop(dir, durationS, runs);
   const best = loops.reduce((a, b) => (b.opsPerSec > a.opsPerSec ? b : a));
-  console.log(`${'PATCH disk limit | write temp + fsync + rename + dir fsync'.padEnd(48)} ${best.opsPerSec.toFixed(0).padStart(7)} ops/s  p50 ${best.p50.toFixed(2)} ms  p99 ${best.p99.toFixed(2)} ms`);
+  console.log(
+    `${'PATCH disk limit | write temp + fsync + rename + dir fsync'.padEnd(48)} ${best.opsPerSec.toFixed(0).padStart(7)} ops/s  p50 ${best.p50.toFixed(2)} ms  p99 ${best.p99.toFixed(2)} ms`,
+  );
   return {
     key: 'patch-1c/disk-loop',
     group: 'PATCH, 1 connection, distinct networks',

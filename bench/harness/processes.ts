@@ -87,7 +87,13 @@ export function freePort(): Promise<number> {
 }
 
 /** Polls `url` until it answers `status`; returns performance.now() of that answer. */
-export async function waitForStatus(child: Child, url: string, status = 200, deadlineMs = 60_000, everyMs = 10): Promise<number> {
+export async function waitForStatus(
+  child: Child,
+  url: string,
+  status = 200,
+  deadlineMs = 60_000,
+  everyMs = 10,
+): Promise<number> {
   const deadline = performance.now() + deadlineMs;
   while (performance.now() < deadline) {
     if (!isRunning(child)) throw new Error(`${child.name} exited early: ${child.stderr()}`);

@@ -26,7 +26,9 @@ export function readPath(kind: ReadKind, server: Server, id: string): string {
   const isJsonServer = server.name === 'json-server';
   if (kind === 'get-one') return isJsonServer ? `/networks/${id}` : `/api/v1/networks/${id}`;
   const perPage = kind === 'list-10' ? 10 : 100;
-  return isJsonServer ? `/networks?_page=${LIST_PAGE}&_limit=${perPage}` : `/api/v1/networks?page=${LIST_PAGE}&per_page=${perPage}`;
+  return isJsonServer
+    ? `/networks?_page=${LIST_PAGE}&_limit=${perPage}`
+    : `/api/v1/networks?page=${LIST_PAGE}&per_page=${perPage}`;
 }
 
 const GROUPS: Record<ReadKind, string> = {
@@ -51,12 +53,15 @@ export async function checkSameAnswers(t: ReadTargets, id: string): Promise<void
     for (const other of [t.raw, t.koa]) {
       const theirs = await getJson(other.url + readPath(kind, other, id));
       if (shape(theirs.text) !== shape(ours.text)) {
-        throw new Error(`${other.name} and netcfg answer ${kind} differently:\n${theirs.text.slice(0, 400)}\n${ours.text.slice(0, 400)}`);
+        throw new Error(
+          `${other.name} and netcfg answer ${kind} differently:\n${theirs.text.slice(0, 400)}\n${ours.text.slice(0, 400)}`,
+        );
       }
     }
     const js = await getJson(t.jsonServer.url + readPath(kind, t.jsonServer, id));
     const data = (JSON.parse(ours.text) as { data: unknown }).data;
-    if (!isDeepStrictEqual(JSON.parse(js.text), data)) throw new Error(`json-server and netcfg serve different data for ${kind}`);
+    if (!isDeepStrictEqual(JSON.parse(js.text), data))
+      throw new Error(`json-server and netcfg serve different data for ${kind}`);
   }
 }
 
@@ -71,11 +76,19 @@ export async function readRows(t: ReadTargets, id: string, timing: Timing): Prom
       [t.netcfg, 'netcfg (1,000 networks)', kind],
     ];
     if (t.netcfgLarge && kind !== 'get-one') servers.push([t.netcfgLarge, 'netcfg (100,000 networks)', `${kind}@100k`]);
-    const results = await measureInterleaved(servers.map(([server]) => ({ url: server.url + readPath(kind, server, id), connections: 10, pid: server.child.pid })), timing);
+    const results = await measureInterleaved(
+      servers.map(([server]) => ({
+        url: server.url + readPath(kind, server, id),
+        connections: 10,
+        pid: server.child.pid,
+      })),
+      timing,
+    );
     results.forEach((result, i) => {
       const [server, label, key] = servers[i] as [Server, string, string];
       console.log(describe(`${GROUPS[kind]} | ${label}`, result));
-      if (result.non2xx > 0 || result.errors > 0) throw new Error(`${label} ${kind}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+      if (result.non2xx > 0 || result.errors > 0)
+        throw new Error(`${label} ${kind}: ${result.non2xx} non-2xx, ${result.errors} errors`);
       rows.push(loadRow(`${key}/${server.name}`, GROUPS[kind], label, `GET ${readPath(kind, server, id)}`, 10, result));
     });
   }

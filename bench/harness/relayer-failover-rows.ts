@@ -11,7 +11,17 @@ import path from 'node:path';
 import { startStandInRelayer, type StandInRelayer } from '../../test/helpers/stand-in-relayer.js';
 import { TMP_DIR } from './fixtures.js';
 import { stopProcess } from './processes.js';
-import { ADMIN_KEY, AUTH, allHold, RELAYER_KEY, relayerAnswers, relayerFolder, relayersOf, untilInSync, writeTargets } from './relayer-setup.js';
+import {
+  ADMIN_KEY,
+  AUTH,
+  allHold,
+  RELAYER_KEY,
+  relayerAnswers,
+  relayerFolder,
+  relayersOf,
+  untilInSync,
+  writeTargets,
+} from './relayer-setup.js';
 import type { Row } from './results.js';
 import { startNetcfg, type Server } from './servers.js';
 
@@ -32,7 +42,14 @@ async function agreedHolder(replicas: Server[], deadlineMs: number): Promise<num
   throw new Error(`the replicas did not agree on a holder within ${deadlineMs} ms: ${seen}`);
 }
 
-async function oneFailover(dir: string, targets: string, relayers: StandInRelayer[], id: string, round: number, logLevel: string): Promise<number> {
+async function oneFailover(
+  dir: string,
+  targets: string,
+  relayers: StandInRelayer[],
+  id: string,
+  round: number,
+  logLevel: string,
+): Promise<number> {
   rmSync(path.join(dir, '.locks', 'relayer-lease.json'), { force: true }); // the last round's survivor gave it up, or not
   const env = (name: string): Record<string, string> => ({
     API_KEY: ADMIN_KEY,
@@ -43,7 +60,9 @@ async function oneFailover(dir: string, targets: string, relayers: StandInRelaye
     BENCH_RELAYER_KEY: RELAYER_KEY,
   });
   const names = ['replica-a', 'replica-b'];
-  const replicas = await Promise.all(names.map((n) => startNetcfg(n, dir, { logLevel, logName: `netcfg-failover-${round}-${n}`, env: env(n) })));
+  const replicas = await Promise.all(
+    names.map((n) => startNetcfg(n, dir, { logLevel, logName: `netcfg-failover-${round}-${n}`, env: env(n) })),
+  );
   try {
     const h = await agreedHolder(replicas, 30_000);
     const holder = replicas[h] as Server;
@@ -55,13 +74,27 @@ async function oneFailover(dir: string, targets: string, relayers: StandInRelaye
     holder.child.process.kill('SIGKILL');
     await holder.child.exited;
     const headers = { 'content-type': 'application/json', ...AUTH };
-    const res = await fetch(`${survivor.url}/api/v1/networks/${id}`, { method: 'PATCH', headers, body: JSON.stringify({ rpc_urls: [url] }) });
+    const res = await fetch(`${survivor.url}/api/v1/networks/${id}`, {
+      method: 'PATCH',
+      headers,
+      body: JSON.stringify({ rpc_urls: [url] }),
+    });
     if (res.status !== 200) throw new Error(`PATCH on the survivor answered ${res.status}`);
-    const deadline = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`round ${round}: the change did not reach the relayers within 30 s`)), 30_000).unref());
+    const deadline = new Promise<never>((_, reject) =>
+      setTimeout(
+        () => reject(new Error(`round ${round}: the change did not reach the relayers within 30 s`)),
+        30_000,
+      ).unref(),
+    );
     const took = (await Promise.race([arrived, deadline])) - killed;
     const lease = (await relayersOf(survivor)).lease;
-    if (lease?.holder !== survivor.name) throw new Error(`round ${round}: the survivor ${survivor.name} does not say it holds the lease: ${JSON.stringify(lease)}`);
-    console.log(`relayer failover round ${round}: ${holder.name} killed, ${survivor.name} took over; the change held by ${RELAYERS} relayers ${took.toFixed(0)} ms after the kill`);
+    if (lease?.holder !== survivor.name)
+      throw new Error(
+        `round ${round}: the survivor ${survivor.name} does not say it holds the lease: ${JSON.stringify(lease)}`,
+      );
+    console.log(
+      `relayer failover round ${round}: ${holder.name} killed, ${survivor.name} took over; the change held by ${RELAYERS} relayers ${took.toFixed(0)} ms after the kill`,
+    );
     return took;
   } finally {
     for (const r of replicas) await stopProcess(r.child);
@@ -80,17 +113,21 @@ export async function relayerFailoverRows(rounds: number, logLevel: string): Pro
     writeTargets(targets, relayers);
     const id = networks[Math.floor(networks.length / 3)]!.id;
     const times: number[] = [];
-    for (let round = 1; round <= rounds; round++) times.push(await oneFailover(dir, targets, relayers, id, round, logLevel));
-    return [{
-      key: 'relayer-failover/netcfg',
-      group: `Relayer lease failover: the holder of 2 replicas killed (SIGKILL), a change on the survivor -> held by ${RELAYERS} relayers`,
-      server: 'netcfg x 2, one config folder (file lease)',
-      workload: `PATCH ${id} on the survivor right after the kill; RELAYER_SYNC_LEASE_MS=${LEASE_MS}, RELAYER_SYNC_TIMEOUT_MS=2000, ` +
-        `1,000 networks, worst of ${rounds} rounds`,
-      value: Math.max(...times),
-      unit: 'ms from the kill',
-      note: `each round, ms from the kill until all ${RELAYERS} relayers held the change: ${times.map((t) => t.toFixed(0)).join(', ')}`,
-    }];
+    for (let round = 1; round <= rounds; round++)
+      times.push(await oneFailover(dir, targets, relayers, id, round, logLevel));
+    return [
+      {
+        key: 'relayer-failover/netcfg',
+        group: `Relayer lease failover: the holder of 2 replicas killed (SIGKILL), a change on the survivor -> held by ${RELAYERS} relayers`,
+        server: 'netcfg x 2, one config folder (file lease)',
+        workload:
+          `PATCH ${id} on the survivor right after the kill; RELAYER_SYNC_LEASE_MS=${LEASE_MS}, RELAYER_SYNC_TIMEOUT_MS=2000, ` +
+          `1,000 networks, worst of ${rounds} rounds`,
+        value: Math.max(...times),
+        unit: 'ms from the kill',
+        note: `each round, ms from the kill until all ${RELAYERS} relayers held the change: ${times.map((t) => t.toFixed(0)).join(', ')}`,
+      },
+    ];
   } finally {
     await Promise.all(relayers.map((r) => r.close()));
   }

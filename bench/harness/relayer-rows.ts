@@ -16,7 +16,17 @@ import { TMP_DIR } from './fixtures.js';
 import { percentileOf } from './http-poll.js';
 import { describe, measureInterleaved, type Timing } from './load.js';
 import { cpuMs, stopProcess } from './processes.js';
-import { ADMIN_KEY, allHold, AUTH, RELAYER_KEY, relayerAnswers, relayerFolder, relayersOf, untilInSync, writeTargets } from './relayer-setup.js';
+import {
+  ADMIN_KEY,
+  allHold,
+  AUTH,
+  RELAYER_KEY,
+  relayerAnswers,
+  relayerFolder,
+  relayersOf,
+  untilInSync,
+  writeTargets,
+} from './relayer-setup.js';
 import { loadRow, type Row } from './results.js';
 import { startNetcfg, type Server } from './servers.js';
 
@@ -27,10 +37,14 @@ const REPLICA = 'bench-holder';
 
 /** List walks the relayers took (one GET per page). */
 function listGets(relayers: StandInRelayer[]): number {
-  return relayers.reduce((n, r) => n + r.requests.filter((q) => q.method === 'GET' && q.path.startsWith('/api/v1/networks?')).length, 0);
+  return relayers.reduce(
+    (n, r) => n + r.requests.filter((q) => q.method === 'GET' && q.path.startsWith('/api/v1/networks?')).length,
+    0,
+  );
 }
 
-const patchCount = (relayers: StandInRelayer[]): number => relayers.reduce((n, r) => n + r.requests.filter((q) => q.method === 'PATCH').length, 0);
+const patchCount = (relayers: StandInRelayer[]): number =>
+  relayers.reduce((n, r) => n + r.requests.filter((q) => q.method === 'PATCH').length, 0);
 
 /** Until no relayer took a PATCH for `quietMs`: the repeats of the last changes (see the row's note) are over. Returns the repeats. */
 async function untilQuiet(relayers: StandInRelayer[], quietMs: number, deadlineMs: number): Promise<number> {
@@ -39,7 +53,8 @@ async function untilQuiet(relayers: StandInRelayer[], quietMs: number, deadlineM
   let seen = from;
   let since = performance.now();
   while (performance.now() - since < quietMs) {
-    if (performance.now() > deadline) throw new Error(`the relayers still took PATCHes ${deadlineMs} ms after the last change`);
+    if (performance.now() > deadline)
+      throw new Error(`the relayers still took PATCHes ${deadlineMs} ms after the last change`);
     await new Promise((r) => setTimeout(r, 50));
     const now = patchCount(relayers);
     if (now !== seen) [seen, since] = [now, performance.now()];
@@ -48,7 +63,13 @@ async function untilQuiet(relayers: StandInRelayer[], quietMs: number, deadlineM
 }
 
 /** CPU per pass: `rounds` rounds of one POST .../sync per relayer (the three at once), on the server's CPU clock. */
-async function cpuPerPass(syncing: Server, plain: Server, relayers: StandInRelayer[], pages: number, rounds: number): Promise<Row> {
+async function cpuPerPass(
+  syncing: Server,
+  plain: Server,
+  relayers: StandInRelayer[],
+  pages: number,
+  rounds: number,
+): Promise<Row> {
   const gets = listGets(relayers);
   const patches = patchCount(relayers);
   const cpu = cpuMs(syncing.child.pid);
@@ -57,19 +78,25 @@ async function cpuPerPass(syncing: Server, plain: Server, relayers: StandInRelay
   const compared = new Set<number>();
   const states = new Map<string, number>();
   for (let k = 0; k < rounds; k++) {
-    await Promise.all(relayers.map(async (_, i) => {
-      const res = await fetch(`${syncing.url}/api/v1/relayers/r${i}/sync`, { method: 'POST', headers: AUTH });
-      const body = (await res.json()) as { data?: { state: string; last_pass?: { networks_compared: number } } };
-      if (res.status !== 200 || !body.data) throw new Error(`POST /api/v1/relayers/r${i}/sync answered ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
-      compared.add(body.data.last_pass?.networks_compared ?? -1);
-      states.set(body.data.state, (states.get(body.data.state) ?? 0) + 1);
-    }));
+    await Promise.all(
+      relayers.map(async (_, i) => {
+        const res = await fetch(`${syncing.url}/api/v1/relayers/r${i}/sync`, { method: 'POST', headers: AUTH });
+        const body = (await res.json()) as { data?: { state: string; last_pass?: { networks_compared: number } } };
+        if (res.status !== 200 || !body.data)
+          throw new Error(
+            `POST /api/v1/relayers/r${i}/sync answered ${res.status} ${JSON.stringify(body).slice(0, 300)}`,
+          );
+        compared.add(body.data.last_pass?.networks_compared ?? -1);
+        states.set(body.data.state, (states.get(body.data.state) ?? 0) + 1);
+      }),
+    );
   }
   const wallS = (performance.now() - t0) / 1000;
   const usedMs = cpuMs(syncing.child.pid) - cpu;
   const passes = (listGets(relayers) - gets) / pages;
   const perPass = usedMs / passes;
-  const note = `${passes.toFixed(1)} passes (${rounds * RELAYERS} asked by POST, ${(passes - rounds * RELAYERS).toFixed(1)} by the 1 s timer) in ${wallS.toFixed(1)} s, ` +
+  const note =
+    `${passes.toFixed(1)} passes (${rounds * RELAYERS} asked by POST, ${(passes - rounds * RELAYERS).toFixed(1)} by the 1 s timer) in ${wallS.toFixed(1)} s, ` +
     `${usedMs} ms of server CPU (clock ticks of 10 ms); networks compared per pass ${[...compared].join('/')}; ` +
     `PATCHes sent meanwhile ${patchCount(relayers) - patches}; ` +
     `states answered ${[...states].map(([k, v]) => `${k} ${v}`).join(', ')}; ` +
@@ -93,39 +120,61 @@ export async function relayerRows(timing: Timing, logLevel: string): Promise<Row
   const servers: Server[] = [plain];
   try {
     const networks = await relayerAnswers(plain);
-    const drifted = new Set(networks.filter((_, i) => i % Math.floor(networks.length / DRIFTED) === 3).slice(0, DRIFTED).map((n) => n.id));
+    const drifted = new Set(
+      networks
+        .filter((_, i) => i % Math.floor(networks.length / DRIFTED) === 3)
+        .slice(0, DRIFTED)
+        .map((n) => n.id),
+    );
     for (let r = 0; r < RELAYERS; r++) {
-      const seeded = networks.map((n) => (drifted.has(n.id) ? { ...n, rpc_urls: [{ url: 'https://drifted.example.com', weight: 100 }] } : n));
+      const seeded = networks.map((n) =>
+        drifted.has(n.id) ? { ...n, rpc_urls: [{ url: 'https://drifted.example.com', weight: 100 }] } : n,
+      );
       relayers.push(await startStandInRelayer(RELAYER_KEY, seeded));
     }
     const targets = path.join(TMP_DIR, 'relayer-targets.yaml');
     writeTargets(targets, relayers);
     const started = performance.now();
-    const env = { API_KEY: ADMIN_KEY, RELAYER_SYNC_FILE: targets, RELAYER_SYNC_INTERVAL_MS: '1000', NETCFG_REPLICA_ID: REPLICA, BENCH_RELAYER_KEY: RELAYER_KEY };
+    const env = {
+      API_KEY: ADMIN_KEY,
+      RELAYER_SYNC_FILE: targets,
+      RELAYER_SYNC_INTERVAL_MS: '1000',
+      NETCFG_REPLICA_ID: REPLICA,
+      BENCH_RELAYER_KEY: RELAYER_KEY,
+    };
     const syncing = await startNetcfg('netcfg-relayer-sync', dir, { logLevel, env });
     servers.push(syncing);
     await untilInSync(syncing, RELAYERS, 60_000);
     const { lease } = await relayersOf(syncing);
-    if (lease?.holder !== REPLICA || lease.this_replica !== REPLICA) throw new Error(`the lease is not held by ${REPLICA}: ${JSON.stringify(lease)}`);
+    if (lease?.holder !== REPLICA || lease.this_replica !== REPLICA)
+      throw new Error(`the lease is not held by ${REPLICA}: ${JSON.stringify(lease)}`);
     // The first pass: every request until each relayer's 10th PATCH (a later pass only lists).
     const passes = relayers.map((r) => {
       const patches = r.requests.filter((q) => q.method === 'PATCH');
       const end = patches[DRIFTED - 1]?.at ?? Infinity;
       const first = r.requests.filter((q) => q.at <= end);
-      return { gets: first.filter((q) => q.method === 'GET').length, patches: patches.length, ms: end - (first[0]?.at ?? end) };
+      return {
+        gets: first.filter((q) => q.method === 'GET').length,
+        patches: patches.length,
+        ms: end - (first[0]?.at ?? end),
+      };
     });
     const pages = Math.ceil(networks.length / 100);
     const problems = passes.filter((p) => p.gets !== pages || p.patches !== DRIFTED).length;
-    console.log(`relayer pass: ${JSON.stringify(passes)} (${pages} pages, ${DRIFTED} drifted each; ${((performance.now() - started) / 1000).toFixed(1)} s from start to in sync)`);
-    const rows: Row[] = [{
-      key: 'relayer-pass/netcfg',
-      group: `Relayer sync: first pass over ${networks.length} networks x ${RELAYERS} relayers, every field compared, ${DRIFTED} drifted on each`,
-      server: 'netcfg (stand-in relayers on loopback)',
-      workload: `GET /api/v1/networks every page (100 a page), then a PATCH per drifted network, per relayer`,
-      value: problems,
-      unit: 'relayers off target',
-      note: passes.map((p, i) => `r${i}: ${p.gets} GETs + ${p.patches} PATCHes in ${p.ms.toFixed(0)} ms`).join('; '),
-    }];
+    console.log(
+      `relayer pass: ${JSON.stringify(passes)} (${pages} pages, ${DRIFTED} drifted each; ${((performance.now() - started) / 1000).toFixed(1)} s from start to in sync)`,
+    );
+    const rows: Row[] = [
+      {
+        key: 'relayer-pass/netcfg',
+        group: `Relayer sync: first pass over ${networks.length} networks x ${RELAYERS} relayers, every field compared, ${DRIFTED} drifted on each`,
+        server: 'netcfg (stand-in relayers on loopback)',
+        workload: `GET /api/v1/networks every page (100 a page), then a PATCH per drifted network, per relayer`,
+        value: problems,
+        unit: 'relayers off target',
+        note: passes.map((p, i) => `r${i}: ${p.gets} GETs + ${p.patches} PATCHes in ${p.ms.toFixed(0)} ms`).join('; '),
+      },
+    ];
     const ids = networks.map((n) => n.id);
     const delays: number[] = [];
     for (let k = 0; k < PATCHES; k++) {
@@ -134,7 +183,11 @@ export async function relayerRows(timing: Timing, logLevel: string): Promise<Row
       const heard = allHold(relayers, id, url);
       const t0 = performance.now();
       const headers = { 'content-type': 'application/json', ...AUTH };
-      const res = await fetch(`${syncing.url}/api/v1/networks/${id}`, { method: 'PATCH', headers, body: JSON.stringify({ rpc_urls: [url] }) });
+      const res = await fetch(`${syncing.url}/api/v1/networks/${id}`, {
+        method: 'PATCH',
+        headers,
+        body: JSON.stringify({ rpc_urls: [url] }),
+      });
       await res.arrayBuffer();
       if (res.status !== 200) throw new Error(`PATCH ${id} answered ${res.status}`);
       await heard;
@@ -144,12 +197,18 @@ export async function relayerRows(timing: Timing, logLevel: string): Promise<Row
     const atEnd = relayers.map((r) => r.requests.filter((q) => q.method === 'PATCH').length);
     await untilInSync(syncing, RELAYERS, 30_000);
     const served = new Map((await relayerAnswers(syncing)).map((n) => [n.id, JSON.stringify(n.rpc_urls)]));
-    const behind = relayers.map((r) => [...r.networks.values()].filter((n) => served.get(n.id) !== JSON.stringify(n.rpc_urls)).length);
+    const behind = relayers.map(
+      (r) => [...r.networks.values()].filter((n) => served.get(n.id) !== JSON.stringify(n.rpc_urls)).length,
+    );
     // Every change is sent, and some again later with the same value: waited out, so the passes below measure passes alone.
     await untilQuiet(relayers, 1000, 60_000);
     const patchesOf = (r: StandInRelayer): StandInRelayer['requests'] => r.requests.filter((q) => q.method === 'PATCH');
-    const repeats = relayers.map((r, i) => `${patchesOf(r).length} (${new Set(patchesOf(r).map((q) => q.path + q.body)).size} distinct, ${atEnd[i]} by the last change's arrival)`);
-    const note = `lease holder before and after the PATCHes: ${REPLICA}, ${after?.holder ?? 'none'}; PATCHes each relayer took in all, ${DRIFTED} drift fixes included: ` +
+    const repeats = relayers.map(
+      (r, i) =>
+        `${patchesOf(r).length} (${new Set(patchesOf(r).map((q) => q.path + q.body)).size} distinct, ${atEnd[i]} by the last change's arrival)`,
+    );
+    const note =
+      `lease holder before and after the PATCHes: ${REPLICA}, ${after?.holder ?? 'none'}; PATCHes each relayer took in all, ${DRIFTED} drift fixes included: ` +
       `${repeats.join(', ')}; networks whose rpc_urls differ from netcfg's once in sync: ${behind.join(', ')}`;
     console.log(`relayer PATCHes: ${note}`);
     rows.push({
@@ -165,7 +224,12 @@ export async function relayerRows(timing: Timing, logLevel: string): Promise<Row
     });
     rows.push(await cpuPerPass(syncing, plain, relayers, pages, timing.durationS >= 10 ? 20 : 5));
     const id = ids[Math.floor(ids.length / 2)] as string;
-    const specs = [plain, syncing].map((s) => ({ url: `${s.url}/api/v1/networks/${id}`, connections: 10, pid: s.child.pid, headers: AUTH }));
+    const specs = [plain, syncing].map((s) => ({
+      url: `${s.url}/api/v1/networks/${id}`,
+      connections: 10,
+      pid: s.child.pid,
+      headers: AUTH,
+    }));
     const walks = listGets(relayers);
     const t0 = performance.now();
     const [without, withSync] = await measureInterleaved(specs, timing);
@@ -174,7 +238,10 @@ export async function relayerRows(timing: Timing, logLevel: string): Promise<Row
     console.log(describe(`${group} | off`, without!));
     console.log(describe(`${group} | on`, withSync!));
     const workload = `GET /api/v1/networks/${id} with the admin token; RELAYER_SYNC_INTERVAL_MS=1000, lease held`;
-    rows.push(loadRow('relayer-get/netcfg-off', group, 'netcfg, no sync', workload, 10, without!), loadRow('relayer-get/netcfg', group, 'netcfg, sync on', workload, 10, withSync!, during));
+    rows.push(
+      loadRow('relayer-get/netcfg-off', group, 'netcfg, no sync', workload, 10, without!),
+      loadRow('relayer-get/netcfg', group, 'netcfg, sync on', workload, 10, withSync!, during),
+    );
     return rows;
   } finally {
     for (const s of servers) await stopProcess(s.child);

@@ -45,7 +45,13 @@ export async function relayerAnswers(server: Server): Promise<StandInNetwork[]> 
     const body = (await res.json()) as { data: Array<Record<string, unknown>> };
     for (const view of body.data) {
       const form = relayerFormOf(view);
-      if (form) all.push({ id: String(view.id), name: view.name, network_type: view.network_type, ...form } as unknown as StandInNetwork);
+      if (form)
+        all.push({
+          id: String(view.id),
+          name: view.name,
+          network_type: view.network_type,
+          ...form,
+        } as unknown as StandInNetwork);
     }
     if (body.data.length < 100) return all;
   }
@@ -56,7 +62,9 @@ export function writeTargets(file: string, relayers: StandInRelayer[]): void {
   writeFileSync(file, `relayers:\n${entries.join('')}`);
 }
 
-export async function relayersOf(server: Server): Promise<{ data: Array<{ name: string; state: string }>; lease?: LeaseSeen }> {
+export async function relayersOf(
+  server: Server,
+): Promise<{ data: Array<{ name: string; state: string }>; lease?: LeaseSeen }> {
   const res = await fetch(`${server.url}/api/v1/relayers`, { headers: AUTH });
   if (res.status !== 200) throw new Error(`${server.name}: GET /api/v1/relayers answered ${res.status}`);
   return (await res.json()) as { data: Array<{ name: string; state: string }>; lease?: LeaseSeen };
@@ -82,7 +90,11 @@ export function allHold(relayers: StandInRelayer[], id: string, url: string): Pr
       (r) =>
         new Promise<number>((resolve) => {
           const wait = (): void =>
-            void r.nextPatch().then(({ id: got }) => (got === id && r.networks.get(id)?.rpc_urls[0]?.url === url ? resolve(performance.now()) : wait()));
+            void r
+              .nextPatch()
+              .then(({ id: got }) =>
+                got === id && r.networks.get(id)?.rpc_urls[0]?.url === url ? resolve(performance.now()) : wait(),
+              );
           wait();
         }),
     ),

@@ -20,7 +20,12 @@ function cell(text: string): string {
 function ratioText(c: Check): string {
   if (!Number.isFinite(c.ratio)) return Number.isNaN(c.ratio) ? 'n/a' : 'inf';
   const digits = c.ratio >= 10 ? 1 : 2;
-  return c.target.includes('ms') || c.target.includes(' s ') || c.target.includes('MB') || c.target.includes('none lost') ? fmt(c.ratio, digits) : `${fmt(c.ratio, digits)}x`;
+  return c.target.includes('ms') ||
+    c.target.includes(' s ') ||
+    c.target.includes('MB') ||
+    c.target.includes('none lost')
+    ? fmt(c.ratio, digits)
+    : `${fmt(c.ratio, digits)}x`;
 }
 
 function valueText(row: Row): string {
@@ -67,7 +72,7 @@ export function writeReports(results: Results): void {
     '',
     `**${met} of ${results.checks.length} targets met.**${missed.length > 0 ? ` Missed: ${missed.map((c) => `${c.row} ${c.target} (${ratioText(c)})`).join('; ')}.` : ''}`,
     '',
-    'Latencies are autocannon\'s (1 ms resolution); in brackets the same percentile at microsecond precision from autocannon\'s per-response event. ' +
+    "Latencies are autocannon's (1 ms resolution); in brackets the same percentile at microsecond precision from autocannon's per-response event. " +
       'Server CPU is the user + system time the server process used (all its threads, from /proc/<pid>/stat) divided by the responses of the best run: ' +
       'unlike req/s it hardly depends on what else the shared machine was doing. ' +
       'Ratios compare rows of this same run; the targets are those of issue 32. Why a target is missed, with a profile: [docs/architecture.md](docs/architecture.md#what-the-bench-misses-and-why).',

@@ -57,7 +57,15 @@ export interface Results {
   elapsedS: number;
 }
 
-export function loadRow(key: string, group: string, server: string, workload: string, connections: number, r: LoadResult, note?: string): Row {
+export function loadRow(
+  key: string,
+  group: string,
+  server: string,
+  workload: string,
+  connections: number,
+  r: LoadResult,
+  note?: string,
+): Row {
   return {
     key,
     group,
@@ -72,12 +80,24 @@ export function loadRow(key: string, group: string, server: string, workload: st
     ...(r.cpuUsPerReq === undefined ? {} : { cpuUsPerReq: r.cpuUsPerReq }),
     statusCodes: r.statusCodes,
     errors: r.errors,
-    runs: r.runs.map((x) => ({ reqPerSec: x.reqPerSec, p50: x.p50, p99: x.p99, ...(x.cpuUsPerReq === undefined ? {} : { cpuUsPerReq: x.cpuUsPerReq }) })),
+    runs: r.runs.map((x) => ({
+      reqPerSec: x.reqPerSec,
+      p50: x.p50,
+      p99: x.p99,
+      ...(x.cpuUsPerReq === undefined ? {} : { cpuUsPerReq: x.cpuUsPerReq }),
+    })),
     ...(note === undefined ? {} : { note }),
   };
 }
 
-export function check(row: string, target: string, ratio: number, required: number, direction: 'min' | 'max', basis: string): Check {
+export function check(
+  row: string,
+  target: string,
+  ratio: number,
+  required: number,
+  direction: 'min' | 'max',
+  basis: string,
+): Check {
   const met = Number.isFinite(ratio) && (direction === 'min' ? ratio >= required : ratio <= required);
   return { row, target, ratio, required, direction, met, basis };
 }

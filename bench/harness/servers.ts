@@ -20,7 +20,9 @@ export interface Server {
 }
 
 /** BENCH_NETCFG_MAIN runs another build (e.g. a fix being tried) under the same harness. */
-export const NETCFG_MAIN = process.env.BENCH_NETCFG_MAIN ? path.resolve(process.env.BENCH_NETCFG_MAIN) : path.join(PROJECT_DIR, 'dist', 'src', 'main.js');
+export const NETCFG_MAIN = process.env.BENCH_NETCFG_MAIN
+  ? path.resolve(process.env.BENCH_NETCFG_MAIN)
+  : path.join(PROJECT_DIR, 'dist', 'src', 'main.js');
 const JSON_SERVER_BIN = path.join(PROJECT_DIR, 'node_modules', 'json-server', 'lib', 'cli', 'bin.js');
 const BASELINE_SRC = path.join(BENCH_DIR, 'baselines');
 const BASELINE_OUT = path.join(TMP_DIR, 'baselines');
@@ -67,13 +69,34 @@ export interface Launched {
  * netcfg on `configDir`, not waited for. With `nice`, it loads at that CPU priority (a server that
  * takes a minute to load can do so in the background of timed phases, yielding the CPU to them).
  */
-export async function launchNetcfg(name: string, configDir: string, options: NetcfgOptions & { nice?: number } = {}): Promise<Launched> {
+export async function launchNetcfg(
+  name: string,
+  configDir: string,
+  options: NetcfgOptions & { nice?: number } = {},
+): Promise<Launched> {
   const port = await freePort();
-  const env = { CONFIG_DIR: configDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: options.logLevel ?? 'info', INDEX_CACHE: options.indexCache ?? 'off', ...options.env };
-  const child = startProcess(options.logName ?? name, process.execPath, [...(options.nodeArgs ?? []), options.main ?? NETCFG_MAIN], env);
+  const env = {
+    CONFIG_DIR: configDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: options.logLevel ?? 'info',
+    INDEX_CACHE: options.indexCache ?? 'off',
+    ...options.env,
+  };
+  const child = startProcess(
+    options.logName ?? name,
+    process.execPath,
+    [...(options.nodeArgs ?? []), options.main ?? NETCFG_MAIN],
+    env,
+  );
   if (options.nice !== undefined) os.setPriority(child.pid, options.nice);
   const url = `http://127.0.0.1:${port}`;
-  const ready = waitForStatus(child, `${url}/api/v1/ready`, 200, options.deadlineMs ?? 120_000).then((readyAt) => ({ name, url, child, readyAt }));
+  const ready = waitForStatus(child, `${url}/api/v1/ready`, 200, options.deadlineMs ?? 120_000).then((readyAt) => ({
+    name,
+    url,
+    child,
+    readyAt,
+  }));
   ready.catch(() => undefined); // the caller awaits it; this only keeps an early failure from being "unhandled"
   return { child, ready };
 }
@@ -110,7 +133,14 @@ export async function startBaseline(name: 'raw-http' | 'koa-app', dbJson: string
 /** json-server 0.17.4 as its users run it: `json-server db.json`, default logging, no --watch. */
 export async function startJsonServer(dbJson: string): Promise<Server> {
   const port = await freePort();
-  const child = startProcess('json-server', process.execPath, [JSON_SERVER_BIN, '--port', String(port), '--host', '127.0.0.1', dbJson]);
+  const child = startProcess('json-server', process.execPath, [
+    JSON_SERVER_BIN,
+    '--port',
+    String(port),
+    '--host',
+    '127.0.0.1',
+    dbJson,
+  ]);
   const url = `http://127.0.0.1:${port}`;
   const readyAt = await waitForStatus(child, `${url}/networks?_limit=1`);
   return { name: 'json-server', url, child, readyAt };

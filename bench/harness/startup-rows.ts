@@ -101,7 +101,9 @@ export function memoryRow(rss: Array<{ networks: number; mb: number }>): Row {
     key: 'memory/netcfg',
     group: 'memory: RSS per 1,000 networks',
     server: 'netcfg',
-    workload: 'VmRSS right after ready: ' + sorted.map((r) => `${r.networks.toLocaleString('en-US')}: ${r.mb.toFixed(1)} MB`).join(', '),
+    workload:
+      'VmRSS right after ready: ' +
+      sorted.map((r) => `${r.networks.toLocaleString('en-US')}: ${r.mb.toFixed(1)} MB`).join(', '),
     value: slope,
     unit: 'MB / 1,000',
     note: `slope from ${small.networks.toLocaleString('en-US')} to ${large.networks.toLocaleString('en-US')} networks; whole process per 1,000 at ${large.networks.toLocaleString('en-US')}: ${((large.mb / large.networks) * 1000).toFixed(2)} MB`,

@@ -11,8 +11,12 @@ import { loadRow, type Row } from './results.js';
 import type { Server } from './servers.js';
 
 const BODIES = [
-  JSON.stringify({ rpc_urls: ['https://patch-a.example.com/rpc', { url: 'https://patch-a-backup.example.org/rpc', weight: 40 }] }),
-  JSON.stringify({ rpc_urls: ['https://patch-b.example.com/rpc', { url: 'https://patch-b-backup.example.org/rpc', weight: 60 }] }),
+  JSON.stringify({
+    rpc_urls: ['https://patch-a.example.com/rpc', { url: 'https://patch-a-backup.example.org/rpc', weight: 40 }],
+  }),
+  JSON.stringify({
+    rpc_urls: ['https://patch-b.example.com/rpc', { url: 'https://patch-b-backup.example.org/rpc', weight: 60 }],
+  }),
 ];
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
@@ -31,7 +35,11 @@ export function itemPath(server: Server, id: string): string {
  * With `sentAtHeader`, each request carries the time the client made it (process.hrtime, ns: one
  * clock for every process here), for tracing a write step by step.
  */
-export function alternatingClients(server: Server, idsFor: (connection: number) => string[], sentAtHeader?: string): (client: autocannon.Client) => void {
+export function alternatingClients(
+  server: Server,
+  idsFor: (connection: number) => string[],
+  sentAtHeader?: string,
+): (client: autocannon.Client) => void {
   const holds = new Map<string, number>();
   let connection = 0;
   return (client) => {
@@ -45,7 +53,10 @@ export function alternatingClients(server: Server, idsFor: (connection: number) 
         setupRequest: (req) => {
           inFlight = ids[turn++ % ids.length] as string;
           const next = 1 - (holds.get(inFlight) ?? 1);
-          const headers = sentAtHeader === undefined ? req.headers : { ...req.headers, [sentAtHeader]: String(process.hrtime.bigint()) };
+          const headers =
+            sentAtHeader === undefined
+              ? req.headers
+              : { ...req.headers, [sentAtHeader]: String(process.hrtime.bigint()) };
           return { ...req, headers, path: itemPath(server, inFlight), body: BODIES[next] };
         },
         onResponse: (status) => {
@@ -56,23 +67,69 @@ export function alternatingClients(server: Server, idsFor: (connection: number) 
   };
 }
 
-export async function patchRow(key: string, group: string, label: string, server: Server, connections: number, idsFor: (c: number) => string[], timing: Timing, workload: string, sentAtHeader?: string): Promise<Row> {
-  const result = await measure({ url: server.url, connections, setupClient: alternatingClients(server, idsFor, sentAtHeader), pid: server.child.pid }, timing);
+export async function patchRow(
+  key: string,
+  group: string,
+  label: string,
+  server: Server,
+  connections: number,
+  idsFor: (c: number) => string[],
+  timing: Timing,
+  workload: string,
+  sentAtHeader?: string,
+): Promise<Row> {
+  const result = await measure(
+    {
+      url: server.url,
+      connections,
+      setupClient: alternatingClients(server, idsFor, sentAtHeader),
+      pid: server.child.pid,
+    },
+    timing,
+  );
   console.log(describe(`${group} | ${label}`, result));
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${label} ${group}: ${result.non2xx} non-2xx, ${result.errors} errors: ${JSON.stringify(result.statusCodes)}`);
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(
+      `${label} ${group}: ${result.non2xx} non-2xx, ${result.errors} errors: ${JSON.stringify(result.statusCodes)}`,
+    );
   return loadRow(key, group, label, workload, connections, result);
 }
 
 /** PATCH on one connection, cycling through `ids` (distinct networks in several folders); `sentAtHeader`: see alternatingClients. */
-export function patchOneConnection(server: Server, label: string, ids: string[], timing: Timing, sentAtHeader?: string): Promise<Row> {
+export function patchOneConnection(
+  server: Server,
+  label: string,
+  ids: string[],
+  timing: Timing,
+  sentAtHeader?: string,
+): Promise<Row> {
   const path = itemPath(server, '<id>');
-  return patchRow(`patch-1c/${server.name}`, 'PATCH, 1 connection, distinct networks', label, server, 1, () => ids, timing, `PATCH ${path}, ${ids.length} networks in turn`, sentAtHeader);
+  return patchRow(
+    `patch-1c/${server.name}`,
+    'PATCH, 1 connection, distinct networks',
+    label,
+    server,
+    1,
+    () => ids,
+    timing,
+    `PATCH ${path}, ${ids.length} networks in turn`,
+    sentAtHeader,
+  );
 }
 
 /** PATCH on ten connections, each writing its own network. */
 export function patchTenDistinct(server: Server, label: string, ids: string[], timing: Timing): Promise<Row> {
   const path = itemPath(server, '<id>');
-  return patchRow(`patch-10c/${server.name}`, 'PATCH, 10 connections, 10 distinct networks', label, server, 10, (c) => [ids[c % ids.length] as string], timing, `PATCH ${path}, one network per connection`);
+  return patchRow(
+    `patch-10c/${server.name}`,
+    'PATCH, 10 connections, 10 distinct networks',
+    label,
+    server,
+    10,
+    (c) => [ids[c % ids.length] as string],
+    timing,
+    `PATCH ${path}, one network per connection`,
+  );
 }
 
 async function currentEtag(server: Server, id: string): Promise<string> {
@@ -123,8 +180,17 @@ export async function patchOneNetworkIfMatch(server: Server, label: string, id: 
     chain++;
   }
   const codes = result.statusCodes;
-  const other = Object.entries(codes).filter(([c]) => c !== '200' && c !== '412').reduce((n, [, v]) => n + v, 0);
-  const row = loadRow(`patch-one/${server.name}`, 'PATCH, 10 connections, one network, If-Match', label, `PATCH ${itemPath(server, id)} with If-Match`, 10, result);
+  const other = Object.entries(codes)
+    .filter(([c]) => c !== '200' && c !== '412')
+    .reduce((n, [, v]) => n + v, 0);
+  const row = loadRow(
+    `patch-one/${server.name}`,
+    'PATCH, 10 connections, one network, If-Match',
+    label,
+    `PATCH ${itemPath(server, id)} with If-Match`,
+    10,
+    result,
+  );
   const ok200 = codes['200'] ?? 0;
   const share = ok200 / Math.max(1, ok200 + (codes['412'] ?? 0));
   row.note =

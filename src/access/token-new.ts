@@ -15,9 +15,17 @@ export function sha256Hex(token: string): string {
 }
 
 /** A new token for `name` with `role` (and `networks` globs, when given), and its file entry; or why not. */
-export function newToken(name: string, role: string, networks: string[]): { token: string; entry: string } | { problem: string } {
+export function newToken(
+  name: string,
+  role: string,
+  networks: string[],
+): { token: string; entry: string } | { problem: string } {
   const token = `${TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
-  const lines = [`  - name: ${JSON.stringify(name)}`, `    sha256: "${sha256Hex(token)}"`, `    role: ${JSON.stringify(role)}`];
+  const lines = [
+    `  - name: ${JSON.stringify(name)}`,
+    `    sha256: "${sha256Hex(token)}"`,
+    `    role: ${JSON.stringify(role)}`,
+  ];
   if (networks.length > 0) lines.push(`    networks: [${networks.map((g) => JSON.stringify(g)).join(', ')}]`);
   const entry = `${lines.join('\n')}\n`;
   const { problems } = parseTokensFile(`tokens:\n${entry}`);

@@ -82,14 +82,20 @@ export class TokenSet {
   /** The principal of `token`, or null for a token unknown or expired. API_KEY first, as before. */
   authenticate(token: string): Principal | null {
     const presented = digest(token);
-    const found = this.fromKey !== null && timingSafeEqual(presented, this.fromKey.digest) ? this.fromKey : this.byDigest.get(presented.toString('hex'));
+    const found =
+      this.fromKey !== null && timingSafeEqual(presented, this.fromKey.digest)
+        ? this.fromKey
+        : this.byDigest.get(presented.toString('hex'));
     return found !== undefined && this.now() < found.refusedFrom ? found.principal : null;
   }
 }
 
 function add(byDigest: Map<string, Held>, e: TokenEntry): void {
   const principal = { name: e.name, role: e.role, networks: e.networks, revealSecrets: e.revealSecrets };
-  byDigest.set(e.sha256, { principal, refusedFrom: e.expires === null ? Infinity : Date.parse(`${e.expires}T00:00:00Z`) });
+  byDigest.set(e.sha256, {
+    principal,
+    refusedFrom: e.expires === null ? Infinity : Date.parse(`${e.expires}T00:00:00Z`),
+  });
 }
 
 function digest(token: string): Buffer {

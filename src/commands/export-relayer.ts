@@ -28,11 +28,23 @@ export function exportFolder(dir: string, policy: UrlPolicy, choice: SecretChoic
     const unset = problems.filter((p) => p.unset_secret !== undefined);
     const first = problems[0];
     if (unset.length > 0 && choice === 'resolve') {
-      for (const p of unset) refused.push(`${path.join(dir, rel)}:${p.line}:${p.column}: ${p.unset_secret} is not set, and --resolve-secrets needs its value`);
+      for (const p of unset)
+        refused.push(
+          `${path.join(dir, rel)}:${p.line}:${p.column}: ${p.unset_secret} is not set, and --resolve-secrets needs its value`,
+        );
     } else if (unset.length > 0 && choice === 'leave-out') {
-      invalid.push(referencesLeftOut(rel, unset.map((p) => p.unset_secret as string), CLI_WORDING, true));
+      invalid.push(
+        referencesLeftOut(
+          rel,
+          unset.map((p) => p.unset_secret as string),
+          CLI_WORDING,
+          true,
+        ),
+      );
     } else {
-      invalid.push(`${rel}: left out; it is not a valid network file (${first?.line}:${first?.column}: ${first?.error})`);
+      invalid.push(
+        `${rel}: left out; it is not a valid network file (${first?.line}:${first?.column}: ${first?.error})`,
+      );
     }
   }
   return { documents: exported.documents, leftOut: [...invalid, ...exported.leftOut], refused };
@@ -51,6 +63,9 @@ export function planFolderExport(exported: RelayerExport, out: string): ExportPl
 /** Each foreign file of a plan as a sentence: why the relayer would not start, and what to do. */
 export function foreignRefusals(plan: ExportPlan): string[] {
   if (plan.notFolder) return [`${plan.dir}: not a folder; --out names the folder the relayer loads its networks from`];
-  return plan.foreign.map(({ name, why }) => `${path.join(plan.dir, name)}: the relayer would load it beside netcfg's files (${why}), and a network `
-    + 'defined twice refuses its start: move it, or --replace renames it aside');
+  return plan.foreign.map(
+    ({ name, why }) =>
+      `${path.join(plan.dir, name)}: the relayer would load it beside netcfg's files (${why}), and a network ` +
+      'defined twice refuses its start: move it, or --replace renames it aside',
+  );
 }

@@ -61,14 +61,20 @@ export function planExport(dir: string, documents: Map<string, string>): ExportP
       if (!files.has(name)) files.set(name, `${JSON.stringify({ networks: [] }, null, 2)}\n`);
       continue;
     }
-    foreign.push({ name, why: recorded === undefined ? 'netcfg did not write it' : 'it changed since netcfg wrote it' });
+    foreign.push({
+      name,
+      why: recorded === undefined ? 'netcfg did not write it' : 'it changed since netcfg wrote it',
+    });
   }
   return { dir, files, foreign };
 }
 
 /** `name.replaced-by-netcfg-<UTC time>`, numbered when taken: a name the relayer does not load, next to the original. */
 function asideName(dir: string, name: string, now: Date): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   const base = `${name}.replaced-by-netcfg-${stamp}`;
   let candidate = base;
   for (let n = 1; existsSync(path.join(dir, candidate)); n++) candidate = `${base}.${n}`;
@@ -88,7 +94,10 @@ export interface Committed {
 export function commitExport(plan: ExportPlan, now = new Date()): Committed {
   const { dir } = plan;
   mkdirSync(dir, { recursive: true });
-  const manifest = { written_by: 'netcfg export relayer', files: Object.fromEntries([...plan.files].map(([name, text]) => [name, sha256(text)])) };
+  const manifest = {
+    written_by: 'netcfg export relayer',
+    files: Object.fromEntries([...plan.files].map(([name, text]) => [name, sha256(text)])),
+  };
   const all: Array<[string, string]> = [...plan.files, [MANIFEST, `${JSON.stringify(manifest, null, 2)}\n`]];
   const temps: Array<[string, string]> = [];
   try {

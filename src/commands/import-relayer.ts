@@ -38,20 +38,26 @@ export function importRelayer(src: string, out: string, options: { force: boolea
   for (const network of networks) {
     const id = parseNetworkId(`${network.type}:${network.name}`);
     if (!id) {
-      result.problems.push({ ...network.place, message: `"${network.name}" cannot be a netcfg network name (lower-case letters, digits, "-" and "_", at most 63)` });
+      result.problems.push({
+        ...network.place,
+        message: `"${network.name}" cannot be a netcfg network name (lower-case letters, digits, "-" and "_", at most 63)`,
+      });
       continue;
     }
     const rel = relativePathOf(id, '.yaml');
     const text = networkYamlOf(network, network.place.file);
     const outcome = parseNetworkFile(text, id, rel, options.policy);
-    if (!outcome.ok) for (const p of outcome.problems) result.problems.push({ ...network.place, message: `netcfg would refuse ${id.id}: ${p.message}` });
+    if (!outcome.ok)
+      for (const p of outcome.problems)
+        result.problems.push({ ...network.place, message: `netcfg would refuse ${id.id}: ${p.message}` });
     else files.push({ id, rel, text });
   }
   if (result.problems.length > 0) return result;
   for (const { id, rel, text } of files) {
     const other = candidatesOf(id).find((c) => c.rel !== rel);
     const current = existsSync(path.join(out, rel)) ? readFileSync(path.join(out, rel), 'utf8') : null;
-    if (other && existsSync(path.join(out, other.rel))) result.conflicts.push(`${rel} (${other.rel} holds the same network)`);
+    if (other && existsSync(path.join(out, other.rel)))
+      result.conflicts.push(`${rel} (${other.rel} holds the same network)`);
     else if (current === text) result.unchanged.push(rel);
     else if (current !== null && !options.force) result.conflicts.push(rel);
   }
@@ -87,20 +93,38 @@ function readEntryLists(src: string, problems: Problem[]): EntryList[] {
   if (Array.isArray(networks)) return [{ source, pointer: '/networks', entries: networks }];
   // A config.json names the folder its networks are in, relative to where the relayer runs (as here).
   if (typeof networks === 'string' && networks !== '') return readFolder(networks, problems);
-  if ((networks === undefined || networks === null || networks === '') && json !== null && typeof json === 'object' && 'relayers' in json) return readFolder(RELAYER_DEFAULT_NETWORKS, problems);
-  problems.push({ ...source.at('/networks'), message: 'holds no "networks" list (a networks file is {"networks": [...]}; a config.json names a folder or holds the list)' });
+  if (
+    (networks === undefined || networks === null || networks === '') &&
+    json !== null &&
+    typeof json === 'object' &&
+    'relayers' in json
+  )
+    return readFolder(RELAYER_DEFAULT_NETWORKS, problems);
+  problems.push({
+    ...source.at('/networks'),
+    message:
+      'holds no "networks" list (a networks file is {"networks": [...]}; a config.json names a folder or holds the list)',
+  });
   return [];
 }
 
 function readFolder(dir: string, problems: Problem[]): EntryList[] {
   let names: string[];
   try {
-    names = readdirSync(dir).filter((name) => path.extname(name).toLowerCase() === '.json' && statSync(path.join(dir, name)).isFile());
+    names = readdirSync(dir).filter(
+      (name) => path.extname(name).toLowerCase() === '.json' && statSync(path.join(dir, name)).isFile(),
+    );
   } catch (err) {
-    problems.push({ file: dir, line: 1, column: 1, message: `is not a folder the relayer can read (${(err as NodeJS.ErrnoException).code ?? 'unreadable'})` });
+    problems.push({
+      file: dir,
+      line: 1,
+      column: 1,
+      message: `is not a folder the relayer can read (${(err as NodeJS.ErrnoException).code ?? 'unreadable'})`,
+    });
     return [];
   }
-  if (names.length === 0) problems.push({ file: dir, line: 1, column: 1, message: 'contains no JSON configuration files' });
+  if (names.length === 0)
+    problems.push({ file: dir, line: 1, column: 1, message: 'contains no JSON configuration files' });
   return names.sort().flatMap((name) => {
     const file = path.join(dir, name);
     const source = readRelayerSource(file, readFileSync(file, 'utf8'));

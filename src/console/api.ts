@@ -111,7 +111,11 @@ export class Api {
     return this.send<T>(path, { method: 'POST', headers: this.headers() });
   }
 
-  async patch(id: string, body: { rpc_urls: Array<{ url: string; weight: number | string }> }, etag: string): Promise<Loaded<Network>> {
+  async patch(
+    id: string,
+    body: { rpc_urls: Array<{ url: string; weight: number | string }> },
+    etag: string,
+  ): Promise<Loaded<Network>> {
     return this.send<Network>(`/api/v1/networks/${encodeURIComponent(id)}`, {
       method: 'PATCH',
       headers: { ...this.headers(), 'content-type': 'application/json', 'if-match': etag },
@@ -120,7 +124,11 @@ export class Api {
   }
 
   /** The change as a pull request (?propose=true): nothing served changes, the answer names the pull request. */
-  async propose(id: string, body: { rpc_urls: Array<{ url: string; weight: number | string }> }, etag: string): Promise<Loaded<{ proposal: OpenedProposal }>> {
+  async propose(
+    id: string,
+    body: { rpc_urls: Array<{ url: string; weight: number | string }> },
+    etag: string,
+  ): Promise<Loaded<{ proposal: OpenedProposal }>> {
     return this.send<{ proposal: OpenedProposal }>(`/api/v1/networks/${encodeURIComponent(id)}?propose=true`, {
       method: 'PATCH',
       headers: { ...this.headers(), 'content-type': 'application/json', 'if-match': etag },
@@ -140,9 +148,12 @@ export class Api {
       const rest: Array<Loaded<Network[]>> = [];
       for (let page = 2; page <= pages; page += 4) {
         const batch = [page, page + 1, page + 2, page + 3].filter((p) => p <= pages);
-        rest.push(...(await Promise.all(batch.map((p) => this.get<Network[]>(`/api/v1/networks?per_page=100&page=${p}`)))));
+        rest.push(
+          ...(await Promise.all(batch.map((p) => this.get<Network[]>(`/api/v1/networks?per_page=100&page=${p}`)))),
+        );
       }
-      if (attempt === 5 || rest.every((r) => r.revision === first.revision)) return [first, ...rest].flatMap((r) => r.data);
+      if (attempt === 5 || rest.every((r) => r.revision === first.revision))
+        return [first, ...rest].flatMap((r) => r.data);
     }
   }
 
@@ -153,12 +164,32 @@ export class Api {
     } catch {
       throw new ApiError(0, 'NETWORK_ERROR', 'The server cannot be reached; check that netcfg is running.');
     }
-    const body = (await res.json().catch(() => null)) as { success?: boolean; data?: T; pagination?: { total_pages: number }; revision?: number; rpc_warnings?: RpcWarning[]; error?: string | null; code?: string; details?: Detail[] } | null;
+    const body = (await res.json().catch(() => null)) as {
+      success?: boolean;
+      data?: T;
+      pagination?: { total_pages: number };
+      revision?: number;
+      rpc_warnings?: RpcWarning[];
+      error?: string | null;
+      code?: string;
+      details?: Detail[];
+    } | null;
     if (!res.ok || !body || body.success === false) {
       if (res.status === 401) this.onUnauthorized();
-      throw new ApiError(res.status, body?.code ?? `HTTP_${res.status}`, body?.error ?? `The server answered HTTP ${res.status}.`, body?.details ?? []);
+      throw new ApiError(
+        res.status,
+        body?.code ?? `HTTP_${res.status}`,
+        body?.error ?? `The server answered HTTP ${res.status}.`,
+        body?.details ?? [],
+      );
     }
     const { pagination, revision, rpc_warnings } = body;
-    return { data: body.data as T, etag: res.headers.get('etag'), ...(pagination ? { pagination } : {}), ...(revision !== undefined ? { revision } : {}), ...(rpc_warnings ? { rpc_warnings } : {}) };
+    return {
+      data: body.data as T,
+      etag: res.headers.get('etag'),
+      ...(pagination ? { pagination } : {}),
+      ...(revision !== undefined ? { revision } : {}),
+      ...(rpc_warnings ? { rpc_warnings } : {}),
+    };
   }
 }

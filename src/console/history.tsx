@@ -29,7 +29,17 @@ const PER_PAGE = 10;
 const urlsOf = (n: Network | null): RpcUrl[] => n?.rpc_urls ?? [];
 const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
-export function HistoryPage({ id, api, subscribe, mayWrite }: { id: string; api: Api; subscribe: Subscribe; mayWrite: boolean }) {
+export function HistoryPage({
+  id,
+  api,
+  subscribe,
+  mayWrite,
+}: {
+  id: string;
+  api: Api;
+  subscribe: Subscribe;
+  mayWrite: boolean;
+}) {
   const [page, setPage] = useState(1);
   const [entries, setEntries] = useState<Entry[] | null>(null);
   const [pages, setPages] = useState(1);
@@ -71,7 +81,8 @@ export function HistoryPage({ id, api, subscribe, mayWrite }: { id: string; api:
   useEffect(() => {
     void load();
     return subscribe((event) => {
-      if (event.kind === 'reset' || (event.data.id === id && ['added', 'modified', 'deleted'].includes(event.kind))) void load();
+      if (event.kind === 'reset' || (event.data.id === id && ['added', 'modified', 'deleted'].includes(event.kind)))
+        void load();
     });
   }, [id, page]);
 
@@ -88,18 +99,29 @@ export function HistoryPage({ id, api, subscribe, mayWrite }: { id: string; api:
   const applyRevert = async (): Promise<void> => {
     if (!revert || applying) return;
     if (!revert.etag) {
-      setNotice({ text: 'Not reverted: the server sent no ETag for this network, so a concurrent change could not be detected.', problem: true });
+      setNotice({
+        text: 'Not reverted: the server sent no ETag for this network, so a concurrent change could not be detected.',
+        problem: true,
+      });
       return setRevert(null);
     }
     setApplying(true);
     const target = urlsOf(revert.entry.version?.network ?? null);
     try {
       await api.patch(id, { rpc_urls: target }, revert.etag);
-      setNotice({ text: `Reverted the RPC URLs to their version of ${revert.entry.commit.sha.slice(0, 7)}.`, problem: false });
+      setNotice({
+        text: `Reverted the RPC URLs to their version of ${revert.entry.commit.sha.slice(0, 7)}.`,
+        problem: false,
+      });
       void load(); // the revert's own commit, which the change event may have come before
     } catch (err) {
       const conflict = err instanceof ApiError && err.status === 412;
-      setNotice({ text: conflict ? 'Not reverted: the network changed since the diff was shown. Review it again.' : `Not reverted: ${messageOf(err)}`, problem: true });
+      setNotice({
+        text: conflict
+          ? 'Not reverted: the network changed since the diff was shown. Review it again.'
+          : `Not reverted: ${messageOf(err)}`,
+        problem: true,
+      });
     }
     setApplying(false);
     setRevert(null);
@@ -108,12 +130,17 @@ export function HistoryPage({ id, api, subscribe, mayWrite }: { id: string; api:
   return (
     <>
       <nav class="crumbs" aria-label="Breadcrumb">
-        <a href="#/">Networks</a> / <a href={`#/networks/${encodeURIComponent(id)}`}>{id}</a> / <span aria-current="page">History</span>
+        <a href="#/">Networks</a> / <a href={`#/networks/${encodeURIComponent(id)}`}>{id}</a> /{' '}
+        <span aria-current="page">History</span>
       </nav>
       <h1>History of {id}</h1>
       {!mayWrite && <ReadOnlyNote />}
       {notice && (
-        <p key={notice.problem ? 'alert' : 'status'} role={notice.problem ? 'alert' : 'status'} class={notice.problem ? 'notice problem' : 'notice'}>
+        <p
+          key={notice.problem ? 'alert' : 'status'}
+          role={notice.problem ? 'alert' : 'status'}
+          class={notice.problem ? 'notice problem' : 'notice'}
+        >
           {notice.text}
         </p>
       )}
@@ -123,12 +150,30 @@ export function HistoryPage({ id, api, subscribe, mayWrite }: { id: string; api:
         </p>
       )}
       {revert && (
-        <section class="confirm" role="dialog" aria-labelledby="revert-title" aria-modal="false" onKeyDown={(e) => e.key === 'Escape' && setRevert(null)}>
-          <h2 id="revert-title" ref={dialogTitle} tabIndex={-1}>Revert the RPC URLs to {revert.entry.commit.sha.slice(0, 7)}?</h2>
+        <section
+          class="confirm"
+          role="dialog"
+          aria-labelledby="revert-title"
+          aria-modal="false"
+          onKeyDown={(e) => e.key === 'Escape' && setRevert(null)}
+        >
+          <h2 id="revert-title" ref={dialogTitle} tabIndex={-1}>
+            Revert the RPC URLs to {revert.entry.commit.sha.slice(0, 7)}?
+          </h2>
           <p>This changes the current RPC URLs as follows:</p>
-          <Diff lines={rpcDiff(urlsOf(revert.current), urlsOf(revert.entry.version?.network ?? null))} label="Change the revert makes" />
+          <Diff
+            lines={rpcDiff(urlsOf(revert.current), urlsOf(revert.entry.version?.network ?? null))}
+            label="Change the revert makes"
+          />
           <div class="actions">
-            <button type="button" class="primary" onClick={() => void applyRevert()} disabled={applying || !changed(rpcDiff(urlsOf(revert.current), urlsOf(revert.entry.version?.network ?? null)))}>
+            <button
+              type="button"
+              class="primary"
+              onClick={() => void applyRevert()}
+              disabled={
+                applying || !changed(rpcDiff(urlsOf(revert.current), urlsOf(revert.entry.version?.network ?? null)))
+              }
+            >
               Apply revert
             </button>
             <button type="button" onClick={() => setRevert(null)}>
@@ -146,14 +191,24 @@ export function HistoryPage({ id, api, subscribe, mayWrite }: { id: string; api:
               <code>{entry.commit.sha.slice(0, 7)}</code> {entry.commit.message}
             </h2>
             <p class="meta">
-              {entry.commit.actor ?? `${entry.commit.author} <${entry.commit.email}>`}, <time dateTime={entry.commit.date}>{new Date(entry.commit.date).toLocaleString()}</time>
+              {entry.commit.actor ?? `${entry.commit.author} <${entry.commit.email}>`},{' '}
+              <time dateTime={entry.commit.date}>{new Date(entry.commit.date).toLocaleString()}</time>
             </p>
             {entry.problem && <p class="problem">{entry.problem}</p>}
             {entry.version?.previous_problem && <p class="problem">{entry.version.previous_problem}</p>}
             {entry.version?.network_problem && <p class="problem">{entry.version.network_problem}</p>}
-            {entry.version && <Diff lines={rpcDiff(urlsOf(entry.version.previous), urlsOf(entry.version.network))} label={`Change made by ${entry.commit.sha.slice(0, 7)}`} />}
+            {entry.version && (
+              <Diff
+                lines={rpcDiff(urlsOf(entry.version.previous), urlsOf(entry.version.network))}
+                label={`Change made by ${entry.commit.sha.slice(0, 7)}`}
+              />
+            )}
             {mayWrite && entry.version?.network && (
-              <button type="button" onClick={() => void askRevert(entry)} aria-label={`Revert to ${entry.commit.sha.slice(0, 7)}`}>
+              <button
+                type="button"
+                onClick={() => void askRevert(entry)}
+                aria-label={`Revert to ${entry.commit.sha.slice(0, 7)}`}
+              >
                 Revert
               </button>
             )}

@@ -50,7 +50,17 @@ export function Banner({ ready }: { ready: Readiness | null }) {
 }
 
 /** Previous and next page buttons around "Page n of m"; nothing when there is one page. */
-export function Pager({ page, pages, onPage, labels = ['Previous page', 'Next page'] }: { page: number; pages: number; onPage(page: number): void; labels?: [string, string] }) {
+export function Pager({
+  page,
+  pages,
+  onPage,
+  labels = ['Previous page', 'Next page'],
+}: {
+  page: number;
+  pages: number;
+  onPage(page: number): void;
+  labels?: [string, string];
+}) {
   if (pages <= 1) return null;
   return (
     <nav class="pager" aria-label="Pages">
@@ -75,4 +85,3 @@ export function ReadOnlyNote() {
     </p>
   );
 }
-

@@ -19,7 +19,12 @@ export interface LiveStream {
   close(): void;
 }
 
-export function openLive(headers: Record<string, string>, onEvent: (event: LiveEvent) => void, onState: (connected: boolean) => void, onUnauthorized: () => void): LiveStream {
+export function openLive(
+  headers: Record<string, string>,
+  onEvent: (event: LiveEvent) => void,
+  onState: (connected: boolean) => void,
+  onUnauthorized: () => void,
+): LiveStream {
   const stop = new AbortController();
   let lastId: string | undefined;
   const parser = createParser({
@@ -35,7 +40,10 @@ export function openLive(headers: Record<string, string>, onEvent: (event: LiveE
   void (async () => {
     while (!stop.signal.aborted) {
       try {
-        const res = await fetch('/api/v1/networks/events', { headers: { ...headers, ...(lastId ? { 'last-event-id': lastId } : {}) }, signal: stop.signal });
+        const res = await fetch('/api/v1/networks/events', {
+          headers: { ...headers, ...(lastId ? { 'last-event-id': lastId } : {}) },
+          signal: stop.signal,
+        });
         if (res.status === 401) return onUnauthorized(); // retrying a refused key would only repeat the 401
         if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);
         onState(true);

@@ -30,7 +30,9 @@ function useHash(): string {
 function routeOf(hash: string): { id: string | null; history: boolean } {
   const match = /^#\/networks\/([^/]+)(\/history)?$/.exec(hash);
   try {
-    return match ? { id: decodeURIComponent(match[1] ?? ''), history: match[2] !== undefined } : { id: null, history: false };
+    return match
+      ? { id: decodeURIComponent(match[1] ?? ''), history: match[2] !== undefined }
+      : { id: null, history: false };
   } catch {
     return { id: null, history: false };
   }
@@ -52,7 +54,16 @@ function SignIn({ error, onSubmit }: { error: string | null; onSubmit: (key: str
       <p>This server asks for its API key. It is kept for this browser tab only.</p>
       <form onSubmit={submit}>
         <label for="api-key">API key</label>
-        <input id="api-key" type="password" autocomplete="current-password" required value={key} onInput={(e) => setKey(e.currentTarget.value)} aria-describedby={error ? 'api-key-error' : undefined} aria-invalid={error ? true : undefined} />
+        <input
+          id="api-key"
+          type="password"
+          autocomplete="current-password"
+          required
+          value={key}
+          onInput={(e) => setKey(e.currentTarget.value)}
+          aria-describedby={error ? 'api-key-error' : undefined}
+          aria-invalid={error ? true : undefined}
+        />
         {error && (
           <p id="api-key-error" role="alert" class="problem">
             {error}
@@ -66,7 +77,11 @@ function SignIn({ error, onSubmit }: { error: string | null; onSubmit: (key: str
   );
 }
 
-type Access = { state: 'checking' } | { state: 'signed-in'; api: Api; me: Me } | { state: 'needs-key'; error: string | null } | { state: 'unreachable'; error: string };
+type Access =
+  | { state: 'checking' }
+  | { state: 'signed-in'; api: Api; me: Me }
+  | { state: 'needs-key'; error: string | null }
+  | { state: 'unreachable'; error: string };
 
 /** Whether the API answers with this key (or without one), and who it is; a 401 means a key is needed. */
 async function tryKey(key: string | null, onUnauthorized: () => void): Promise<Access> {
@@ -76,7 +91,8 @@ async function tryKey(key: string | null, onUnauthorized: () => void): Promise<A
     const { data: me } = await new Api(key).get<Me>('/api/v1/access/me');
     return { state: 'signed-in', api, me };
   } catch (err) {
-    if (err instanceof ApiError && err.status === 401) return { state: 'needs-key', error: key ? 'That API key was refused. Check it and try again.' : null };
+    if (err instanceof ApiError && err.status === 401)
+      return { state: 'needs-key', error: key ? 'That API key was refused. Check it and try again.' : null };
     return { state: 'unreachable', error: err instanceof Error ? err.message : String(err) };
   }
 }
@@ -154,7 +170,9 @@ function App() {
         <span class={connected ? 'live on' : 'live'} role="status">
           {connected ? 'Live' : 'Reconnecting...'}
         </span>
-        <span class="who">{me.name === null ? 'No token needed (loopback)' : `Signed in as ${me.name} (${me.role})`}</span>
+        <span class="who">
+          {me.name === null ? 'No token needed (loopback)' : `Signed in as ${me.name} (${me.role})`}
+        </span>
         {sessionStorage.getItem(KEY) !== null && (
           <button type="button" onClick={signOut}>
             Sign out
@@ -163,8 +181,22 @@ function App() {
       </header>
       <main ref={main} tabIndex={-1}>
         {id === null && <Overview api={access.api} subscribe={subscribe} ready={ready} />}
-        {id !== null && !history && <NetworkPage key={id} id={id} api={access.api} subscribe={subscribe} probing={ready?.components.rpc !== undefined} mayWrite={mayWrite} relayers={ready?.components.relayers !== undefined} proposes={proposes} proposals={proposals} />}
-        {id !== null && history && <HistoryPage key={id} id={id} api={access.api} subscribe={subscribe} mayWrite={mayWrite && !proposes} />}
+        {id !== null && !history && (
+          <NetworkPage
+            key={id}
+            id={id}
+            api={access.api}
+            subscribe={subscribe}
+            probing={ready?.components.rpc !== undefined}
+            mayWrite={mayWrite}
+            relayers={ready?.components.relayers !== undefined}
+            proposes={proposes}
+            proposals={proposals}
+          />
+        )}
+        {id !== null && history && (
+          <HistoryPage key={id} id={id} api={access.api} subscribe={subscribe} mayWrite={mayWrite && !proposes} />
+        )}
       </main>
     </>
   );

@@ -17,9 +17,12 @@ import { Diff, rpcDiff } from './rpc-diff.js';
 import { UrlFields } from './url-fields.js';
 import { NetworkProposals } from './proposals.js';
 
-type Notice = { kind: 'saved' | 'info'; text: string; link?: string } | { kind: 'conflict' | 'changed' | 'error'; text: string; link?: never };
+type Notice =
+  | { kind: 'saved' | 'info'; text: string; link?: string }
+  | { kind: 'conflict' | 'changed' | 'error'; text: string; link?: never };
 
-const rowsOf = (network: Network): Row[] => network.rpc_urls.map((e) => ({ url: e.url, weight: String(e.weight), ...(e.secret ? { secret: true } : {}) }));
+const rowsOf = (network: Network): Row[] =>
+  network.rpc_urls.map((e) => ({ url: e.url, weight: String(e.weight), ...(e.secret ? { secret: true } : {}) }));
 const same = (a: Row[], b: Row[]): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 function Fields({ network }: { network: Network }) {
@@ -29,7 +32,13 @@ function Fields({ network }: { network: Network }) {
       {shown.map(([key, value]) => (
         <div key={key}>
           <dt>{key}</dt>
-          <dd>{Array.isArray(value) ? value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(', ') : typeof value === 'object' ? JSON.stringify(value) : String(value)}</dd>
+          <dd>
+            {Array.isArray(value)
+              ? value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(', ')
+              : typeof value === 'object'
+                ? JSON.stringify(value)
+                : String(value)}
+          </dd>
         </div>
       ))}
     </dl>
@@ -42,7 +51,16 @@ interface Changes {
   proposals?: boolean;
 }
 
-export function NetworkPage(props: { id: string; api: Api; subscribe: Subscribe; probing: boolean; mayWrite: boolean; relayers?: boolean } & Changes) {
+export function NetworkPage(
+  props: {
+    id: string;
+    api: Api;
+    subscribe: Subscribe;
+    probing: boolean;
+    mayWrite: boolean;
+    relayers?: boolean;
+  } & Changes,
+) {
   const { id, api, subscribe, probing, mayWrite, relayers = false, proposes = false, proposals = false } = props;
   const [proposed, setProposed] = useState(0);
   const [opened, setOpened] = useState<{ network: Network; etag: string } | null>(null);
@@ -81,16 +99,22 @@ export function NetworkPage(props: { id: string; api: Api; subscribe: Subscribe;
   const changedOnServer = (etag: string | undefined): void => {
     if (etag !== undefined && etag === latest.current.etag) return; // our own save
     if (latest.current.dirty) {
-      setNotice({ kind: 'changed', text: 'This network changed on the server since you opened it. Your unsaved edit is kept; Reload shows the new version and discards your edit.' });
+      setNotice({
+        kind: 'changed',
+        text: 'This network changed on the server since you opened it. Your unsaved edit is kept; Reload shows the new version and discards your edit.',
+      });
     } else {
-      void open().then(() => setNotice({ kind: 'info', text: 'This network changed on the server; the new version is shown.' }));
+      void open().then(() =>
+        setNotice({ kind: 'info', text: 'This network changed on the server; the new version is shown.' }),
+      );
     }
   };
   useEffect(() => {
     void open();
     return subscribe((event) => {
       if (event.data.id !== id && event.kind !== 'reset') return;
-      if (event.kind === 'deleted') return setNotice({ kind: 'changed', text: 'This network was deleted on the server.' });
+      if (event.kind === 'deleted')
+        return setNotice({ kind: 'changed', text: 'This network was deleted on the server.' });
       if (!['added', 'modified', 'reset'].includes(event.kind)) return;
       // While saving, our own write's event may come before its answer: judged once the answer is in.
       if (latest.current.saving) return void (latest.current.seenWhileSaving = event.data.etag ?? '');
@@ -100,21 +124,36 @@ export function NetworkPage(props: { id: string; api: Api; subscribe: Subscribe;
   useEffect(() => {
     if (!probing) return;
     const load = (): void => {
-      api.get<Array<{ index: number; status: string; error: string | null; auto_disabled_at?: string; reason?: string }>>(`${path}/rpc-health`).then(
-        ({ data }) => setHealth(new Map(data.map((h) => [h.index, `${h.error ? `${h.status}: ${h.error}` : h.status}${h.auto_disabled_at ? `; auto-disabled by netcfg's prober at ${h.auto_disabled_at} (${h.reason ?? ''}); see history` : ''}`]))),
-        () => undefined, // shown again at the next rpc_health event
-      );
+      api
+        .get<
+          Array<{ index: number; status: string; error: string | null; auto_disabled_at?: string; reason?: string }>
+        >(`${path}/rpc-health`)
+        .then(
+          ({ data }) =>
+            setHealth(
+              new Map(
+                data.map((h) => [
+                  h.index,
+                  `${h.error ? `${h.status}: ${h.error}` : h.status}${h.auto_disabled_at ? `; auto-disabled by netcfg's prober at ${h.auto_disabled_at} (${h.reason ?? ''}); see history` : ''}`,
+                ]),
+              ),
+            ),
+          () => undefined, // shown again at the next rpc_health event
+        );
     };
     load();
     // A change to the network can move its URLs, and with them what each index means.
     return subscribe((event) => {
-      if (event.kind === 'reset' || (event.data.id === id && ['rpc_health', 'added', 'modified'].includes(event.kind))) load();
+      if (event.kind === 'reset' || (event.data.id === id && ['rpc_health', 'added', 'modified'].includes(event.kind)))
+        load();
     });
   }, [id, probing]);
 
   const dirty = opened !== null && !same(rows, rowsOf(opened.network));
   // A finding belongs to the URL the server has at that index: shown at a row that still holds it.
-  const rowHealth = new Map([...health].filter(([i]) => rows[i] !== undefined && rows[i]?.url.trim() === opened?.network.rpc_urls[i]?.url));
+  const rowHealth = new Map(
+    [...health].filter(([i]) => rows[i] !== undefined && rows[i]?.url.trim() === opened?.network.rpc_urls[i]?.url),
+  );
   latest.current = { ...latest.current, etag: opened?.etag ?? '', dirty };
   const clientProblems = edited ? checkRows(rows) : {};
   const problems: Problems = { ...clientProblems };
@@ -141,7 +180,10 @@ export function NetworkPage(props: { id: string; api: Api; subscribe: Subscribe;
       return;
     }
     if (!opened.etag) {
-      setNotice({ kind: 'error', text: 'Not saved: the server sent no ETag for this network, so a concurrent change could not be detected. Reload and try again.' });
+      setNotice({
+        kind: 'error',
+        text: 'Not saved: the server sent no ETag for this network, so a concurrent change could not be detected. Reload and try again.',
+      });
       return;
     }
     setBusy(true);
@@ -156,7 +198,11 @@ export function NetworkPage(props: { id: string; api: Api; subscribe: Subscribe;
         setRows(rowsOf(opened.network));
         setEdited(false);
         setProposed((n) => n + 1);
-        setNotice({ kind: 'saved', text: `Proposed: pull request #${number} ${updated ? 'updated' : 'opened'}${warned ? `, with RPC warnings: ${warned}` : ''}.`, link: url });
+        setNotice({
+          kind: 'saved',
+          text: `Proposed: pull request #${number} ${updated ? 'updated' : 'opened'}${warned ? `, with RPC warnings: ${warned}` : ''}.`,
+          link: url,
+        });
         return;
       }
       const { data, etag, rpc_warnings } = await api.patch(id, bodyOf(rows), opened.etag);
@@ -165,10 +211,16 @@ export function NetworkPage(props: { id: string; api: Api; subscribe: Subscribe;
       setRows(rowsOf(data));
       setEdited(false);
       const warned = (rpc_warnings ?? []).map((w) => `${w.url}: ${w.status}${w.error ? ` (${w.error})` : ''}`);
-      setNotice({ kind: 'saved', text: warned.length > 0 ? `Saved, with RPC warnings: ${warned.join('; ')}` : 'Saved.' });
+      setNotice({
+        kind: 'saved',
+        text: warned.length > 0 ? `Saved, with RPC warnings: ${warned.join('; ')}` : 'Saved.',
+      });
     } catch (err) {
       if (err instanceof ApiError && err.status === 412) {
-        setNotice({ kind: 'conflict', text: 'Not saved: this network changed since you opened it. Reload to see the current version, then make your edit again.' });
+        setNotice({
+          kind: 'conflict',
+          text: 'Not saved: this network changed since you opened it. Reload to see the current version, then make your edit again.',
+        });
       } else if (err instanceof ApiError && err.details.length > 0) {
         setServerProblems(problemsOf(err.details));
         setNotice({ kind: 'error', text: `Not saved: ${err.message}` });
@@ -177,7 +229,12 @@ export function NetworkPage(props: { id: string; api: Api; subscribe: Subscribe;
       }
     } finally {
       const seen = latest.current.seenWhileSaving;
-      latest.current = { ...latest.current, saving: false, seenWhileSaving: null, ...(saved !== null ? { etag: saved, dirty: false } : {}) };
+      latest.current = {
+        ...latest.current,
+        saving: false,
+        seenWhileSaving: null,
+        ...(saved !== null ? { etag: saved, dirty: false } : {}),
+      };
       setBusy(false);
       // A change that was not our own came while saving (after our write): show it now.
       if (seen !== null && seen !== saved && saved !== null) changedOnServer(seen);
@@ -196,17 +253,23 @@ export function NetworkPage(props: { id: string; api: Api; subscribe: Subscribe;
     );
   }
   if (!opened) return <p role="status">Loading {id}...</p>;
-  const alerting = notice !== null && (notice.kind === 'conflict' || notice.kind === 'changed' || notice.kind === 'error');
+  const alerting =
+    notice !== null && (notice.kind === 'conflict' || notice.kind === 'changed' || notice.kind === 'error');
   return (
     <>
       <nav class="crumbs" aria-label="Breadcrumb">
-        <a href="#/">Networks</a> / <span aria-current="page">{id}</span> / <a href={`#/networks/${encodeURIComponent(id)}/history`}>History</a>
+        <a href="#/">Networks</a> / <span aria-current="page">{id}</span> /{' '}
+        <a href={`#/networks/${encodeURIComponent(id)}/history`}>History</a>
       </nav>
       <h1>{id}</h1>
       <Fields network={opened.network} />
       <NetworkOnRelayers id={id} api={api} subscribe={subscribe} enabled={relayers} />
       {notice && (
-        <div key={alerting ? 'alert' : 'status'} class={alerting ? 'notice problem' : 'notice'} role={alerting ? 'alert' : 'status'}>
+        <div
+          key={alerting ? 'alert' : 'status'}
+          class={alerting ? 'notice problem' : 'notice'}
+          role={alerting ? 'alert' : 'status'}
+        >
           <span>{notice.text}</span>
           {notice.link && (
             <a href={notice.link} target="_blank" rel="noopener noreferrer">
@@ -225,7 +288,13 @@ export function NetworkPage(props: { id: string; api: Api; subscribe: Subscribe;
         {dirty && !hasProblems(clientProblems) && (
           <section aria-labelledby="pending-title">
             <h2 id="pending-title">{proposes ? 'Propose' : 'Save'} will change the RPC URLs as follows</h2>
-            <Diff lines={rpcDiff(opened.network.rpc_urls, bodyOf(rows).rpc_urls.map((e) => ({ url: e.url, weight: Number(e.weight) })))} label={proposes ? 'Changes to propose' : 'Changes to save'} />
+            <Diff
+              lines={rpcDiff(
+                opened.network.rpc_urls,
+                bodyOf(rows).rpc_urls.map((e) => ({ url: e.url, weight: Number(e.weight) })),
+              )}
+              label={proposes ? 'Changes to propose' : 'Changes to save'}
+            />
           </section>
         )}
         {mayWrite ? (

@@ -13,7 +13,8 @@ const PER_PAGE = 50;
 
 function matches(network: Network, filter: string): boolean {
   if (filter === '') return true;
-  const text = `${network.id} ${network.network_type ?? ''} ${network.chain_id ?? ''} ${network.rpc_urls.map((u) => u.url).join(' ')}`.toLowerCase();
+  const text =
+    `${network.id} ${network.network_type ?? ''} ${network.chain_id ?? ''} ${network.rpc_urls.map((u) => u.url).join(' ')}`.toLowerCase();
   return filter
     .toLowerCase()
     .split(/\s+/)
@@ -37,7 +38,11 @@ export function Overview({ api, subscribe, ready }: { api: Api; subscribe: Subsc
       asked.current.set(id, mine);
       api.get<Network>(`/api/v1/networks/${encodeURIComponent(id)}`).then(
         ({ data }) => asked.current.get(id) === mine && setNetworks((m) => m && new Map(m).set(id, data)),
-        (err: unknown) => asked.current.get(id) === mine && err instanceof ApiError && err.status === 404 && setNetworks((m) => m && new Map([...m].filter(([k]) => k !== id))),
+        (err: unknown) =>
+          asked.current.get(id) === mine &&
+          err instanceof ApiError &&
+          err.status === 404 &&
+          setNetworks((m) => m && new Map([...m].filter(([k]) => k !== id))),
       );
     };
     const loadAll = (): void => {
@@ -64,7 +69,10 @@ export function Overview({ api, subscribe, ready }: { api: Api; subscribe: Subsc
     });
   }, [api]);
 
-  const shown = useMemo(() => [...(networks?.values() ?? [])].filter((n) => matches(n, filter)).sort((a, b) => a.id.localeCompare(b.id)), [networks, filter]);
+  const shown = useMemo(
+    () => [...(networks?.values() ?? [])].filter((n) => matches(n, filter)).sort((a, b) => a.id.localeCompare(b.id)),
+    [networks, filter],
+  );
   const pages = Math.max(1, Math.ceil(shown.length / PER_PAGE));
   const current = Math.min(page, pages);
   const rows = shown.slice((current - 1) * PER_PAGE, current * PER_PAGE);
@@ -81,7 +89,13 @@ export function Overview({ api, subscribe, ready }: { api: Api; subscribe: Subsc
       )}
       <div class="toolbar">
         <label for="filter">Filter</label>
-        <input id="filter" type="search" value={filter} placeholder="id, family, chain id or URL" onInput={(e) => (setFilter(e.currentTarget.value), setPage(1))} />
+        <input
+          id="filter"
+          type="search"
+          value={filter}
+          placeholder="id, family, chain id or URL"
+          onInput={(e) => (setFilter(e.currentTarget.value), setPage(1))}
+        />
         <span role="status">{networks ? `${shown.length} of ${networks.size} networks` : 'Loading networks...'}</span>
       </div>
       <div class="table-wrap">

@@ -6,7 +6,17 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, type Api, type ListedProposal } from './api.js';
 
-export function NetworkProposals({ id, api, enabled, refresh }: { id: string; api: Api; enabled: boolean; refresh: number }) {
+export function NetworkProposals({
+  id,
+  api,
+  enabled,
+  refresh,
+}: {
+  id: string;
+  api: Api;
+  enabled: boolean;
+  refresh: number;
+}) {
   const [open, setOpen] = useState<ListedProposal[] | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   useEffect(() => {

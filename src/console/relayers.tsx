@@ -16,7 +16,8 @@ const value = (v: unknown): string => (v === null || v === undefined ? '(none)' 
 
 /** Why a network is not in sync on a relayer, in words. */
 function why(network: RelayerStatus['networks'][number]): string {
-  if (network.state === 'drifted') return `drifted: the relayer holds ${value(network.relayer?.rpc_urls)}; netcfg has ${value(network.netcfg?.rpc_urls)}`;
+  if (network.state === 'drifted')
+    return `drifted: the relayer holds ${value(network.relayer?.rpc_urls)}; netcfg has ${value(network.netcfg?.rpc_urls)}`;
   return `${network.state}: ${network.error ?? ''}`;
 }
 
@@ -31,17 +32,25 @@ function SyncNow({ api, name }: { api: Api; name: string }) {
   const [busy, setBusy] = useState(false);
   const run = (): void => {
     setBusy(true);
-    api.post<RelayerStatus>(`/api/v1/relayers/${encodeURIComponent(name)}/sync`).then(
-      ({ data }) => setSaid({ text: `Pass ended: ${data.state} (${counts(data)})`, problem: false }),
-      (err: unknown) => setSaid({ text: err instanceof ApiError ? err.message : String(err), problem: true }),
-    ).finally(() => setBusy(false));
+    api
+      .post<RelayerStatus>(`/api/v1/relayers/${encodeURIComponent(name)}/sync`)
+      .then(
+        ({ data }) => setSaid({ text: `Pass ended: ${data.state} (${counts(data)})`, problem: false }),
+        (err: unknown) => setSaid({ text: err instanceof ApiError ? err.message : String(err), problem: true }),
+      )
+      .finally(() => setBusy(false));
   };
   return (
     <p>
       <button type="button" onClick={run} disabled={busy} aria-label={`Sync ${name} now`}>
         {busy ? 'Syncing...' : 'Sync now'}
       </button>
-      {said && <span role={said.problem ? 'alert' : 'status'} class={said.problem ? 'problem' : ''}> {said.text}</span>}
+      {said && (
+        <span role={said.problem ? 'alert' : 'status'} class={said.problem ? 'problem' : ''}>
+          {' '}
+          {said.text}
+        </span>
+      )}
     </p>
   );
 }
@@ -53,8 +62,18 @@ function Relayer({ api, r }: { api: Api; r: RelayerStatus }) {
       <h3>{r.name}</h3>
       <dl>
         <dt>State</dt>
-        <dd>{r.state}{r.self_heal ? '' : ' (self_heal off: drift is reported, not set back)'}</dd>
-        {r.lease && (<><dt>Lease holder</dt><dd>{r.lease.holder ?? 'none'} (this replica: {r.lease.this_replica})</dd></>)}
+        <dd>
+          {r.state}
+          {r.self_heal ? '' : ' (self_heal off: drift is reported, not set back)'}
+        </dd>
+        {r.lease && (
+          <>
+            <dt>Lease holder</dt>
+            <dd>
+              {r.lease.holder ?? 'none'} (this replica: {r.lease.this_replica})
+            </dd>
+          </>
+        )}
         <dt>Last pass</dt>
         <dd>{when(r.last_pass_at)}</dd>
         <dt>Counts</dt>
@@ -66,15 +85,29 @@ function Relayer({ api, r }: { api: Api; r: RelayerStatus }) {
           <table aria-label={`Latest findings on ${r.name}`}>
             <thead>
               <tr>
-                <th scope="col">Network</th><th scope="col">Kind</th><th scope="col">Fields</th><th scope="col">Relayer holds</th>
-                <th scope="col">netcfg has</th><th scope="col">Found</th><th scope="col">Resolved</th>
+                <th scope="col">Network</th>
+                <th scope="col">Kind</th>
+                <th scope="col">Fields</th>
+                <th scope="col">Relayer holds</th>
+                <th scope="col">netcfg has</th>
+                <th scope="col">Found</th>
+                <th scope="col">Resolved</th>
               </tr>
             </thead>
             <tbody>
               {latest.map((f, i) => (
                 <tr key={i}>
-                  <td>{f.network ?? '(the relayer)'}</td><td>{f.kind}</td><td>{f.fields.join(', ')}</td><td><code>{value(f.relayer_value)}</code></td>
-                  <td><code>{value(f.netcfg_value)}</code></td><td>{when(f.found_at)}</td><td>{f.resolved_at === null ? 'open' : when(f.resolved_at)}</td>
+                  <td>{f.network ?? '(the relayer)'}</td>
+                  <td>{f.kind}</td>
+                  <td>{f.fields.join(', ')}</td>
+                  <td>
+                    <code>{value(f.relayer_value)}</code>
+                  </td>
+                  <td>
+                    <code>{value(f.netcfg_value)}</code>
+                  </td>
+                  <td>{when(f.found_at)}</td>
+                  <td>{f.resolved_at === null ? 'open' : when(f.resolved_at)}</td>
                 </tr>
               ))}
             </tbody>
@@ -82,7 +115,9 @@ function Relayer({ api, r }: { api: Api; r: RelayerStatus }) {
         </div>
       )}
       {r.extra.length > 0 && (
-        <p aria-label={`Only on ${r.name}`}>Only on {r.name} (left alone): {r.extra.join(', ')}</p>
+        <p aria-label={`Only on ${r.name}`}>
+          Only on {r.name} (left alone): {r.extra.join(', ')}
+        </p>
       )}
     </section>
   );
@@ -93,57 +128,89 @@ export function Relayers({ api, subscribe, enabled }: { api: Api; subscribe: Sub
   if (!relayers) return null;
   return (
     <>
-    <section class={relayers.every((r) => r.state === 'in_sync' || r.state === 'standby') ? 'banner' : 'banner problem'} aria-labelledby="relayers-title">
-      <h2 id="relayers-title">Relayers kept in sync</h2>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Relayer</th><th scope="col">State</th><th scope="col">In sync</th><th scope="col">Drifted</th>
-            <th scope="col">Stale</th><th scope="col">Missing</th><th scope="col">Failing</th>
-          </tr>
-        </thead>
-        <tbody>
-          {relayers.map((r) => (
-            <tr key={r.name}>
-              <th scope="row">{r.name}</th><td>{r.state}</td><td>{r.counts.in_sync}</td><td>{r.counts.drifted}</td>
-              <td>{r.counts.stale}</td><td>{r.counts.missing}</td><td>{r.counts.failing}</td>
+      <section
+        class={relayers.every((r) => r.state === 'in_sync' || r.state === 'standby') ? 'banner' : 'banner problem'}
+        aria-labelledby="relayers-title"
+      >
+        <h2 id="relayers-title">Relayers kept in sync</h2>
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Relayer</th>
+              <th scope="col">State</th>
+              <th scope="col">In sync</th>
+              <th scope="col">Drifted</th>
+              <th scope="col">Stale</th>
+              <th scope="col">Missing</th>
+              <th scope="col">Failing</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
-      {relayers.map(
-        (r) =>
-          (r.last_error !== null || r.networks.length > 0) && (
-            <ul key={r.name} aria-label={`Not in sync on ${r.name}`}>
-              {r.last_error && <li>{r.last_error}</li>}
-              {r.networks.map((n) => (
-                <li key={n.id}>
-                  <a href={`#/networks/${encodeURIComponent(n.id)}`}>{n.id}</a>: {why(n)}
-                </li>
-              ))}
-            </ul>
-          ),
-      )}
-    </section>
-    {relayers.map((r) => (
-      <Relayer key={r.name} api={api} r={r} />
-    ))}
+          </thead>
+          <tbody>
+            {relayers.map((r) => (
+              <tr key={r.name}>
+                <th scope="row">{r.name}</th>
+                <td>{r.state}</td>
+                <td>{r.counts.in_sync}</td>
+                <td>{r.counts.drifted}</td>
+                <td>{r.counts.stale}</td>
+                <td>{r.counts.missing}</td>
+                <td>{r.counts.failing}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {relayers.map(
+          (r) =>
+            (r.last_error !== null || r.networks.length > 0) && (
+              <ul key={r.name} aria-label={`Not in sync on ${r.name}`}>
+                {r.last_error && <li>{r.last_error}</li>}
+                {r.networks.map((n) => (
+                  <li key={n.id}>
+                    <a href={`#/networks/${encodeURIComponent(n.id)}`}>{n.id}</a>: {why(n)}
+                  </li>
+                ))}
+              </ul>
+            ),
+        )}
+      </section>
+      {relayers.map((r) => (
+        <Relayer key={r.name} api={api} r={r} />
+      ))}
     </>
   );
 }
 
 /** `id` matched by a glob of RELAYER_SYNC_FILE (`*` any run of characters). */
 const inScope = (scope: string[] | null, id: string): boolean =>
-  scope === null || scope.some((g) => new RegExp(`^${g.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(id));
+  scope === null ||
+  scope.some((g) =>
+    new RegExp(
+      `^${g
+        .split('*')
+        .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*')}$`,
+    ).test(id),
+  );
 
 /** One network's state on every relayer that takes it (its page). */
-export function NetworkOnRelayers({ id, api, subscribe, enabled }: { id: string; api: Api; subscribe: Subscribe; enabled: boolean }) {
+export function NetworkOnRelayers({
+  id,
+  api,
+  subscribe,
+  enabled,
+}: {
+  id: string;
+  api: Api;
+  subscribe: Subscribe;
+  enabled: boolean;
+}) {
   const relayers = useRelayers(api, subscribe, enabled)?.filter((r) => inScope(r.scope, id));
   if (!relayers || relayers.length === 0) return null;
   const stateOn = (r: RelayerStatus): string => {
     const n = r.networks.find((x) => x.id === id);
     if (n) return why(n);
-    if (r.state === 'failing' || r.state === 'pending' || r.state === 'standby') return `unknown: ${r.name} is ${r.state}`;
+    if (r.state === 'failing' || r.state === 'pending' || r.state === 'standby')
+      return `unknown: ${r.name} is ${r.state}`;
     return `in sync, as of ${when(r.counts_at)}`;
   };
   return (

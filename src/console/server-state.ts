@@ -15,7 +15,16 @@ export interface Readiness {
   status: string;
   components: {
     index: { invalid_files: Array<{ path: string; line: number; column: number; error: string }> };
-    git?: { status: string; pending_commits?: number; head?: string; upstream?: string; ahead?: number; behind?: number; last_error?: string | null; error?: string };
+    git?: {
+      status: string;
+      pending_commits?: number;
+      head?: string;
+      upstream?: string;
+      ahead?: number;
+      behind?: number;
+      last_error?: string | null;
+      error?: string;
+    };
     rpc?: { status: string };
     relayers?: { status: string };
   };
@@ -102,7 +111,14 @@ export interface RelayerStatus {
   last_error: string | null;
   counts: { in_sync: number; drifted: number; stale: number; missing: number; failing: number; extra: number };
   counts_at: string | null;
-  networks: Array<{ id: string; state: string; fields?: string[]; relayer?: Record<string, unknown>; netcfg?: Record<string, unknown>; error?: string }>;
+  networks: Array<{
+    id: string;
+    state: string;
+    fields?: string[];
+    relayer?: Record<string, unknown>;
+    netcfg?: Record<string, unknown>;
+    error?: string;
+  }>;
   extra: string[];
   lease?: { holder: string | null; this_replica: string; expires_at: string | null };
   /** Newest first (GET /api/v1/relayers/{name}). */
@@ -119,7 +135,13 @@ export function useRelayers(api: Api, subscribe: Subscribe, enabled: boolean): R
       // Each relayer with its findings (the list route has no findings): read one by one, as it changes rarely.
       api
         .get<RelayerStatus[]>('/api/v1/relayers')
-        .then(({ data }) => Promise.all(data.map((r) => api.get<RelayerStatus>(`/api/v1/relayers/${encodeURIComponent(r.name)}`).then((d) => d.data))))
+        .then(({ data }) =>
+          Promise.all(
+            data.map((r) =>
+              api.get<RelayerStatus>(`/api/v1/relayers/${encodeURIComponent(r.name)}`).then((d) => d.data),
+            ),
+          ),
+        )
         .then(setRelayers, () => setRelayers(null));
     };
     load();

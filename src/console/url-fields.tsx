@@ -26,7 +26,8 @@ function Messages({ id, messages }: { id: string; messages: string[] | undefined
 }
 
 export function UrlFields({ rows, problems, health, disabled, onChange }: UrlFieldsProps) {
-  const set = (i: number, change: Partial<Row>): void => onChange(rows.map((r, k) => (k === i ? { ...r, ...change } : r)));
+  const set = (i: number, change: Partial<Row>): void =>
+    onChange(rows.map((r, k) => (k === i ? { ...r, ...change } : r)));
   // Adding or removing a row moves focus to where the keyboard user continues, not to the page's top.
   const focusNext = useRef<string | null>(null);
   useEffect(() => {
@@ -54,14 +55,37 @@ export function UrlFields({ rows, problems, health, disabled, onChange }: UrlFie
           <div class="url-row" key={i}>
             <div class="url-field">
               <label for={`url-${i}`}>RPC URL {n}</label>
-              <input id={`url-${i}`} type="text" inputMode="url" spellcheck={false} autocomplete="off" value={row.url} readOnly={row.secret} aria-invalid={urlProblems ? true : undefined} aria-describedby={urlProblems ? `url-${i}-problem` : undefined} onInput={(e) => set(i, { url: e.currentTarget.value })} />
+              <input
+                id={`url-${i}`}
+                type="text"
+                inputMode="url"
+                spellcheck={false}
+                autocomplete="off"
+                value={row.url}
+                readOnly={row.secret}
+                aria-invalid={urlProblems ? true : undefined}
+                aria-describedby={urlProblems ? `url-${i}-problem` : undefined}
+                onInput={(e) => set(i, { url: e.currentTarget.value })}
+              />
               <Messages id={`url-${i}-problem`} messages={urlProblems} />
-              {row.secret && <p class="secret">Secret: its value stays in netcfg's environment and the file keeps its reference.</p>}
+              {row.secret && (
+                <p class="secret">Secret: its value stays in netcfg's environment and the file keeps its reference.</p>
+              )}
               {probe && <p class="probe">Probe: {probe}</p>}
             </div>
             <div class="weight-field">
               <label for={`weight-${i}`}>Weight {n}</label>
-              <input id={`weight-${i}`} type="number" min={0} max={100} step={1} value={row.weight} aria-invalid={weightProblems ? true : undefined} aria-describedby={weightProblems ? `weight-${i}-problem` : undefined} onInput={(e) => set(i, { weight: e.currentTarget.value })} />
+              <input
+                id={`weight-${i}`}
+                type="number"
+                min={0}
+                max={100}
+                step={1}
+                value={row.weight}
+                aria-invalid={weightProblems ? true : undefined}
+                aria-describedby={weightProblems ? `weight-${i}-problem` : undefined}
+                onInput={(e) => set(i, { weight: e.currentTarget.value })}
+              />
               <Messages id={`weight-${i}-problem`} messages={weightProblems} />
             </div>
             <button type="button" class="remove" onClick={() => remove(i)}>

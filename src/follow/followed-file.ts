@@ -74,7 +74,10 @@ export class FollowedFile<T> {
   }
 
   state(): FollowedState {
-    const graceEnds = this.failingSince === null || this.refusingSince !== null || !Number.isFinite(this.options.graceMs) ? null : this.failingSince + this.options.graceMs;
+    const graceEnds =
+      this.failingSince === null || this.refusingSince !== null || !Number.isFinite(this.options.graceMs)
+        ? null
+        : this.failingSince + this.options.graceMs;
     return {
       problem: this.problem,
       grace_ends_at: graceEnds === null ? null : new Date(graceEnds).toISOString(),
@@ -121,7 +124,10 @@ export class FollowedFile<T> {
       this.problem = reply.problems[0] ?? 'cannot be used';
       if (this.failingSince === null && this.refusingSince === null) this.startGrace();
       const until = this.state().grace_ends_at;
-      const holds = this.refusingSince !== null ? 'nothing of it is used' : `what it held before still holds${until === null ? '' : ` until ${until}`}`;
+      const holds =
+        this.refusingSince !== null
+          ? 'nothing of it is used'
+          : `what it held before still holds${until === null ? '' : ` until ${until}`}`;
       log.error({ problems: reply.problems }, `${what} changed but cannot be used; ${holds}`);
     }
     this.tell();
@@ -135,7 +141,10 @@ export class FollowedFile<T> {
       this.failingSince = null;
       this.refusingSince = this.now();
       this.options.onValue(null);
-      this.options.log.error({ problem: this.problem }, `${this.options.what} has not been good for its grace; what it held is no longer used`);
+      this.options.log.error(
+        { problem: this.problem },
+        `${this.options.what} has not been good for its grace; what it held is no longer used`,
+      );
       this.tell();
     }, this.options.graceMs);
     this.graceTimer.unref();

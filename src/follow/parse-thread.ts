@@ -42,7 +42,12 @@ function outcome(parse: TextParser<unknown>, id: number, file: string): ParseRep
       closeSync(fd);
     }
   } catch (err) {
-    return { id, seen: statOf(file), ok: false, problems: [`${file}:1:1: cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`] };
+    return {
+      id,
+      seen: statOf(file),
+      ok: false,
+      problems: [`${file}:1:1: cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`],
+    };
   }
   const { value, problems } = parse(text);
   if (problems.length === 0) return { id, seen, ok: true, value };
@@ -52,6 +57,12 @@ function outcome(parse: TextParser<unknown>, id: number, file: string): ParseRep
 port.on('message', ({ id, file }: ParseRequest) => {
   void parser.then(
     (parse) => port.postMessage(outcome(parse, id, file)),
-    (err: unknown) => port.postMessage({ id, seen: statOf(file), ok: false, problems: [`${file}:1:1: the parser could not be loaded (${String(err)})`] }),
+    (err: unknown) =>
+      port.postMessage({
+        id,
+        seen: statOf(file),
+        ok: false,
+        problems: [`${file}:1:1: the parser could not be loaded (${String(err)})`],
+      }),
   );
 });

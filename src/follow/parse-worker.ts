@@ -68,7 +68,8 @@ export class ParseWorker<T> {
     });
     const failed = (why: string): void => {
       if (this.thread === thread) this.thread = null;
-      for (const [id, resolve] of this.waiting) resolve({ id, seen: 'unknown', ok: false, problems: [`the parsing thread ${why}`] });
+      for (const [id, resolve] of this.waiting)
+        resolve({ id, seen: 'unknown', ok: false, problems: [`the parsing thread ${why}`] });
       this.waiting.clear();
     };
     thread.once('error', (err) => failed(`failed (${err.message})`));

@@ -46,7 +46,11 @@ export class TargetsFollow {
   async start(): Promise<void> {
     const first = await this.followed.first();
     if ('value' in first) this.take(first.value);
-    else this.log.error({ problems: first.problems }, 'RELAYER_SYNC_FILE changed since the start and cannot be used; the relayers read at start are kept in sync');
+    else
+      this.log.error(
+        { problems: first.problems },
+        'RELAYER_SYNC_FILE changed since the start and cannot be used; the relayers read at start are kept in sync',
+      );
     this.followed.start();
     this.log.info({}, 'RELAYER_SYNC_FILE followed: a change takes effect within a second');
   }
@@ -71,7 +75,10 @@ export class TargetsFollow {
     const resolved = this.keys(specs);
     if ('problem' in resolved) {
       this.keyProblem = `${this.file}: ${resolved.problem}`;
-      this.log.error({ problem: this.keyProblem }, 'RELAYER_SYNC_FILE changed but cannot be used; the relayers before the change are still kept in sync');
+      this.log.error(
+        { problem: this.keyProblem },
+        'RELAYER_SYNC_FILE changed but cannot be used; the relayers before the change are still kept in sync',
+      );
       return;
     }
     this.keyProblem = null;

@@ -16,23 +16,42 @@ export function answerError(place: ForgePlace, what: string, answer: Answer): Ne
   const retryAfterSeconds = retryAfterOf(answer.headers);
   if (isRateLimited(answer)) {
     const wait = retryAfterSeconds === undefined ? 'retry later' : `retry in ${retryAfterSeconds} s`;
-    return new NetcfgError('FORGE_UNAVAILABLE', `${place.where} is rate-limiting the token (${status}: ${sentence}); ${wait}.`, { retryAfterSeconds });
+    return new NetcfgError(
+      'FORGE_UNAVAILABLE',
+      `${place.where} is rate-limiting the token (${status}: ${sentence}); ${wait}.`,
+      { retryAfterSeconds },
+    );
   }
-  if (status === 401) return new NetcfgError('FORGE_REFUSED', `${place.where} refused the token (401: ${sentence}); check GIT_FORGE_TOKEN.`);
-  if (status === 403) return new NetcfgError('FORGE_REFUSED', `${place.where} refused ${what} (403: ${sentence}); ${SCOPES}.`);
+  if (status === 401)
+    return new NetcfgError(
+      'FORGE_REFUSED',
+      `${place.where} refused the token (401: ${sentence}); check GIT_FORGE_TOKEN.`,
+    );
+  if (status === 403)
+    return new NetcfgError('FORGE_REFUSED', `${place.where} refused ${what} (403: ${sentence}); ${SCOPES}.`);
   if (status === 404) {
     const why = `404 on ${what}: ${sentence}`;
-    return new NetcfgError('FORGE_REFUSED', `${place.where} has no such repository, or the token cannot see it (${why}); check GIT_FORGE_REPO.`);
+    return new NetcfgError(
+      'FORGE_REFUSED',
+      `${place.where} has no such repository, or the token cannot see it (${why}); check GIT_FORGE_REPO.`,
+    );
   }
   if (status >= 500) {
-    return new NetcfgError('FORGE_UNAVAILABLE', `${place.where} failed on ${what} (${status}: ${sentence}); retry later.`, { retryAfterSeconds });
+    return new NetcfgError(
+      'FORGE_UNAVAILABLE',
+      `${place.where} failed on ${what} (${status}: ${sentence}); retry later.`,
+      { retryAfterSeconds },
+    );
   }
   return new NetcfgError('FORGE_REFUSED', `${place.where} refused ${what} (${status}: ${sentence}).`);
 }
 
 /** An answer that is not what the forge's API answers (not JSON, or not the shape documented). */
 export function badAnswer(place: ForgePlace, what: string, why: string): NetcfgError {
-  return new NetcfgError('FORGE_REFUSED', `${place.where} answered ${what} with ${why}, which is not its API's answer; check GIT_FORGE_URL.`);
+  return new NetcfgError(
+    'FORGE_REFUSED',
+    `${place.where} answered ${what} with ${why}, which is not its API's answer; check GIT_FORGE_URL.`,
+  );
 }
 
 /**
@@ -41,7 +60,9 @@ export function badAnswer(place: ForgePlace, what: string, why: string): NetcfgE
  */
 function isRateLimited(answer: Answer): boolean {
   if (answer.status === 429) return true;
-  return answer.status === 403 && (answer.headers.get('x-ratelimit-remaining') === '0' || answer.headers.has('retry-after'));
+  return (
+    answer.status === 403 && (answer.headers.get('x-ratelimit-remaining') === '0' || answer.headers.has('retry-after'))
+  );
 }
 
 /** Whole seconds to wait: `retry-after` (seconds or a date), else when GitHub's or GitLab's limit resets. */
@@ -54,7 +75,8 @@ export function retryAfterOf(headers: Headers, now = Date.now()): number | undef
   }
   const remaining = headers.get('x-ratelimit-remaining') ?? headers.get('ratelimit-remaining');
   const reset = headers.get('x-ratelimit-reset') ?? headers.get('ratelimit-reset');
-  if (remaining === '0' && reset && /^\d+$/.test(reset.trim())) return Math.max(1, Number(reset) - Math.floor(now / 1000));
+  if (remaining === '0' && reset && /^\d+$/.test(reset.trim()))
+    return Math.max(1, Number(reset) - Math.floor(now / 1000));
   return undefined;
 }
 
@@ -67,14 +89,18 @@ function sentenceOf(text: string): string {
     return text.trim() || 'no reason given';
   }
   const { message, error, errors } = (parsed ?? {}) as { message?: unknown; error?: unknown; errors?: unknown };
-  const parts = [...flatten(message ?? error), ...flatten(Array.isArray(errors) ? errors.map((e: { message?: unknown }) => e?.message) : [])];
+  const parts = [
+    ...flatten(message ?? error),
+    ...flatten(Array.isArray(errors) ? errors.map((e: { message?: unknown }) => e?.message) : []),
+  ];
   return parts.join('; ') || 'no reason given';
 }
 
 function flatten(value: unknown): string[] {
   if (typeof value === 'string') return [value];
   if (Array.isArray(value)) return value.flatMap(flatten);
-  if (value && typeof value === 'object') return Object.entries(value).flatMap(([key, v]) => flatten(v).map((s) => `${key} ${s}`));
+  if (value && typeof value === 'object')
+    return Object.entries(value).flatMap(([key, v]) => flatten(v).map((s) => `${key} ${s}`));
   return [];
 }
 

@@ -29,25 +29,38 @@ export interface ForgePlace {
   token: string;
 }
 
-export async function forgeFetch(place: ForgePlace, url: string, init: RequestInit, limits: ForgeLimits): Promise<Answer> {
+export async function forgeFetch(
+  place: ForgePlace,
+  url: string,
+  init: RequestInit,
+  limits: ForgeLimits,
+): Promise<Answer> {
   const what = `${init.method ?? 'GET'} ${new URL(url).pathname}`;
   const signal = AbortSignal.timeout(limits.timeoutMs);
   const late = (): NetcfgError =>
-    new NetcfgError('FORGE_UNAVAILABLE', `${place.where} did not answer ${shown(place, what)} within ${limits.timeoutMs} ms; retry later.`);
+    new NetcfgError(
+      'FORGE_UNAVAILABLE',
+      `${place.where} did not answer ${shown(place, what)} within ${limits.timeoutMs} ms; retry later.`,
+    );
   let response: Response;
   try {
     response = await fetch(url, { ...init, redirect: 'manual', signal });
   } catch (err) {
     if ((err as Error).name === 'TimeoutError') throw late();
     const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message;
-    throw new NetcfgError('FORGE_UNAVAILABLE', `${place.where} cannot be reached (${shown(place, String(cause))}); retry later.`);
+    throw new NetcfgError(
+      'FORGE_UNAVAILABLE',
+      `${place.where} cannot be reached (${shown(place, String(cause))}); retry later.`,
+    );
   }
   let text: string;
   try {
     text = await readCapped(response, limits.maxBytes);
   } catch (err) {
     if (signal.aborted) throw late(); // the deadline passed while the answer was still coming
-    throw err instanceof NetcfgError ? withPlace(err, place) : new NetcfgError('FORGE_UNAVAILABLE', `${place.where} broke off its answer; retry later.`);
+    throw err instanceof NetcfgError
+      ? withPlace(err, place)
+      : new NetcfgError('FORGE_UNAVAILABLE', `${place.where} broke off its answer; retry later.`);
   }
   if (response.status >= 300 && response.status < 400) {
     const redirect = `a redirect (${response.status}), which netcfg does not follow`;

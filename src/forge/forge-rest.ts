@@ -37,7 +37,11 @@ export function restClient(options: RestOptions): RestCall {
 }
 
 /** A field of a forge's JSON object, checked to be what its API documents. */
-export function field<T>(object: unknown, key: string, type: 'string' | 'number' | 'boolean' | 'object'): T | undefined {
+export function field<T>(
+  object: unknown,
+  key: string,
+  type: 'string' | 'number' | 'boolean' | 'object',
+): T | undefined {
   const value = (object as Record<string, unknown> | null)?.[key];
   if (type === 'object') return value !== null && typeof value === 'object' ? (value as T) : undefined;
   return typeof value === type ? (value as T) : undefined;

@@ -67,7 +67,10 @@ export class ProposalExists extends Error {
  * Opens the pull request, or updates the one open for the branch: the forge's own "already exists"
  * decides, so two replicas proposing at once both end on the same pull request.
  */
-export async function createOrUpdate(forge: Forge, request: ProposalRequest): Promise<{ proposal: Proposal; created: boolean }> {
+export async function createOrUpdate(
+  forge: Forge,
+  request: ProposalRequest,
+): Promise<{ proposal: Proposal; created: boolean }> {
   try {
     return { proposal: await forge.create(request), created: true };
   } catch (err) {
@@ -80,7 +83,10 @@ export async function createOrUpdate(forge: Forge, request: ProposalRequest): Pr
       return { proposal: await forge.create(request), created: true };
     } catch (err) {
       if (!(err instanceof ProposalExists)) throw err;
-      throw new NetcfgError('FORGE_REFUSED', `The forge says a pull request from ${request.branch} is open, but lists none; retry later.`);
+      throw new NetcfgError(
+        'FORGE_REFUSED',
+        `The forge says a pull request from ${request.branch} is open, but lists none; retry later.`,
+      );
     }
   }
   return { proposal: await forge.update(open.number, { title: request.title, body: request.body }), created: false };

@@ -27,7 +27,13 @@ export function giteaForge(settings: ForgeSettings, limits: ForgeLimits): Forge 
     const branch = field<string>(field(pull, 'head', 'object'), 'ref', 'string');
     const base = field<string>(field(pull, 'base', 'object'), 'ref', 'string');
     const state = field<string>(pull, 'state', 'string');
-    if (number === undefined || url === undefined || branch === undefined || base === undefined || state === undefined) {
+    if (
+      number === undefined ||
+      url === undefined ||
+      branch === undefined ||
+      base === undefined ||
+      state === undefined
+    ) {
       throw badAnswer(place, what, 'a pull request without number, html_url, head.ref, base.ref or state');
     }
     return {
@@ -73,7 +79,10 @@ export function giteaForge(settings: ForgeSettings, limits: ForgeLimits): Forge 
       return proposalOf(pull, 'the new pull request');
     },
     async update(number, change) {
-      return proposalOf(await call('PATCH', `${repo}/pulls/${number}`, { title: change.title, body: change.body }), `pull request #${number}`);
+      return proposalOf(
+        await call('PATCH', `${repo}/pulls/${number}`, { title: change.title, body: change.body }),
+        `pull request #${number}`,
+      );
     },
     async listOpen(headPrefix) {
       return (await listOwn()).filter((p) => p.branch.startsWith(headPrefix));

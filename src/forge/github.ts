@@ -37,20 +37,39 @@ export function githubForge(settings: ForgeSettings, limits: ForgeLimits): Forge
     const empty = answer.status === 204 || answer.status === 205 || answer.status === 304;
     return new Response(empty ? null : answer.text, { status: answer.status, headers: answer.headers });
   };
-  const octokit = new Octokit({ auth: settings.token, baseUrl: settings.url, userAgent: 'netcfg', log: silent, request: { fetch: fetchThrough } });
+  const octokit = new Octokit({
+    auth: settings.token,
+    baseUrl: settings.url,
+    userAgent: 'netcfg',
+    log: silent,
+    request: { fetch: fetchThrough },
+  });
 
   /** Octokit's errors as netcfg's: forgeFetch's own pass through, a failing answer goes through the one mapping. */
   const failed = (what: string, err: unknown, onFailure?: (answer: Answer) => Error | null): Error => {
     const cause = (err as { cause?: unknown }).cause;
     if (cause instanceof NetcfgError) return cause;
-    const { status, response } = err as { status?: number; response?: { headers?: Record<string, string>; data?: unknown } };
-    if (typeof status !== 'number' || response === undefined) return new NetcfgError('FORGE_UNAVAILABLE', `${place.where} failed on ${what}; retry later.`);
+    const { status, response } = err as {
+      status?: number;
+      response?: { headers?: Record<string, string>; data?: unknown };
+    };
+    if (typeof status !== 'number' || response === undefined)
+      return new NetcfgError('FORGE_UNAVAILABLE', `${place.where} failed on ${what}; retry later.`);
     const data = response.data;
-    const answer: Answer = { status, headers: new Headers(response.headers ?? {}), text: typeof data === 'string' ? data : JSON.stringify(data ?? '') };
+    const answer: Answer = {
+      status,
+      headers: new Headers(response.headers ?? {}),
+      text: typeof data === 'string' ? data : JSON.stringify(data ?? ''),
+    };
     return onFailure?.(answer) ?? answerError(place, what, answer);
   };
   const proposalOf = (pull: GitHubPull, what: string): Proposal => {
-    if (typeof pull?.number !== 'number' || typeof pull.html_url !== 'string' || typeof pull.head?.ref !== 'string' || typeof pull.base?.ref !== 'string') {
+    if (
+      typeof pull?.number !== 'number' ||
+      typeof pull.html_url !== 'string' ||
+      typeof pull.head?.ref !== 'string' ||
+      typeof pull.base?.ref !== 'string'
+    ) {
       throw badAnswer(place, what, 'a pull request without number, html_url, head.ref or base.ref');
     }
     const state = pull.state === 'open' ? 'open' : pull.merged_at ? 'merged' : 'closed';
@@ -60,9 +79,11 @@ export function githubForge(settings: ForgeSettings, limits: ForgeLimits): Forge
   const list = async (head: string | undefined): Promise<GitHubPull[]> => {
     const all: GitHubPull[] = [];
     for (let page = 1; page <= MAX_PAGES; page++) {
-      const { data } = await octokit.pulls.list({ owner, repo, state: 'open', per_page: PER_PAGE, page, ...(head ? { head } : {}) }).catch((err: unknown) => {
-        throw failed('GET /pulls', err);
-      });
+      const { data } = await octokit.pulls
+        .list({ owner, repo, state: 'open', per_page: PER_PAGE, page, ...(head ? { head } : {}) })
+        .catch((err: unknown) => {
+          throw failed('GET /pulls', err);
+        });
       if (!Array.isArray(data)) throw badAnswer(place, 'GET /pulls', 'something that is not a list');
       all.push(...(data as GitHubPull[]));
       if (data.length < PER_PAGE) break;
@@ -86,20 +107,29 @@ export function githubForge(settings: ForgeSettings, limits: ForgeLimits): Forge
     async create(request: ProposalRequest) {
       const exists = (answer: Answer): Error | null =>
         answer.status === 422 && /already exists/i.test(wordsOf(answer)) ? new ProposalExists(request.branch) : null;
-      const { head, base, title, body } = { head: request.branch, base: request.base, title: request.title, body: request.body };
+      const { head, base, title, body } = {
+        head: request.branch,
+        base: request.base,
+        title: request.title,
+        body: request.body,
+      };
       const { data } = await octokit.pulls.create({ owner, repo, head, base, title, body }).catch((err: unknown) => {
         throw failed('POST /pulls', err, exists);
       });
       return proposalOf(data as GitHubPull, 'POST /pulls');
     },
     async update(number, change) {
-      const { data } = await octokit.pulls.update({ owner, repo, pull_number: number, title: change.title, body: change.body }).catch((err: unknown) => {
-        throw failed(`PATCH /pulls/${number}`, err);
-      });
+      const { data } = await octokit.pulls
+        .update({ owner, repo, pull_number: number, title: change.title, body: change.body })
+        .catch((err: unknown) => {
+          throw failed(`PATCH /pulls/${number}`, err);
+        });
       return proposalOf(data as GitHubPull, `PATCH /pulls/${number}`);
     },
     async listOpen(headPrefix) {
-      return (await list(undefined)).filter((p) => own(p) && p.head.ref.startsWith(headPrefix)).map((p) => proposalOf(p, 'GET /pulls'));
+      return (await list(undefined))
+        .filter((p) => own(p) && p.head.ref.startsWith(headPrefix))
+        .map((p) => proposalOf(p, 'GET /pulls'));
     },
   };
 }

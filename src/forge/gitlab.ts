@@ -26,7 +26,13 @@ export function gitlabForge(settings: ForgeSettings, limits: ForgeLimits): Forge
     const branch = field<string>(mr, 'source_branch', 'string');
     const base = field<string>(mr, 'target_branch', 'string');
     const state = field<string>(mr, 'state', 'string');
-    if (number === undefined || url === undefined || branch === undefined || base === undefined || state === undefined) {
+    if (
+      number === undefined ||
+      url === undefined ||
+      branch === undefined ||
+      base === undefined ||
+      state === undefined
+    ) {
       throw badAnswer(place, what, 'a merge request without iid, web_url, source_branch, target_branch or state');
     }
     return {
@@ -41,11 +47,15 @@ export function gitlabForge(settings: ForgeSettings, limits: ForgeLimits): Forge
     };
   };
   /** Merge requests from this project's own branches: one from a fork may carry the same branch name. */
-  const own = (mr: unknown): boolean => field(mr, 'source_project_id', 'number') === field(mr, 'target_project_id', 'number');
+  const own = (mr: unknown): boolean =>
+    field(mr, 'source_project_id', 'number') === field(mr, 'target_project_id', 'number');
   const list = async (query: string, what: string): Promise<unknown[]> => {
     const all: unknown[] = [];
     for (let page = 1; page <= MAX_PAGES; page++) {
-      const answer = await call('GET', `${project}/merge_requests?state=opened&per_page=${PER_PAGE}&page=${page}${query}`);
+      const answer = await call(
+        'GET',
+        `${project}/merge_requests?state=opened&per_page=${PER_PAGE}&page=${page}${query}`,
+      );
       if (!Array.isArray(answer)) throw badAnswer(place, what, 'something that is not a list');
       all.push(...answer);
       if (answer.length < PER_PAGE) break;
@@ -64,14 +74,25 @@ export function gitlabForge(settings: ForgeSettings, limits: ForgeLimits): Forge
       return mr === undefined ? null : proposalOf(mr, 'its merge requests');
     },
     async create(request: ProposalRequest) {
-      const body = { source_branch: request.branch, target_branch: request.base, title: request.title, description: request.body, remove_source_branch: true };
+      const body = {
+        source_branch: request.branch,
+        target_branch: request.base,
+        title: request.title,
+        description: request.body,
+        remove_source_branch: true,
+      };
       const mr = await call('POST', `${project}/merge_requests`, body, (answer) =>
-        (answer.status === 409 || answer.status === 422) && /already exists/i.test(wordsOf(answer)) ? new ProposalExists(request.branch) : null,
+        (answer.status === 409 || answer.status === 422) && /already exists/i.test(wordsOf(answer))
+          ? new ProposalExists(request.branch)
+          : null,
       );
       return proposalOf(mr, 'the new merge request');
     },
     async update(number, change) {
-      const mr = await call('PUT', `${project}/merge_requests/${number}`, { title: change.title, description: change.body });
+      const mr = await call('PUT', `${project}/merge_requests/${number}`, {
+        title: change.title,
+        description: change.body,
+      });
       return proposalOf(mr, `merge request !${number}`);
     },
     async listOpen(headPrefix) {

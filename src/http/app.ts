@@ -69,10 +69,23 @@ export function createApp(store: NetworkStore, options: AppOptions = {}): Koa {
   const tokens = options.tokens ?? (options.apiKey ? new TokenSet([], options.apiKey) : null);
   const guard = tokens ? tokenGuard(tokens) : OPEN;
   const { proposals } = options;
-  healthRoutes(router, store, { rpcHealth: options.rpcHealth, autoHeal: options.autoHeal, relayers: options.relayers, relayerTargets: options.relayerTargets, access: options.access, tokens, proposals });
+  healthRoutes(router, store, {
+    rpcHealth: options.rpcHealth,
+    autoHeal: options.autoHeal,
+    relayers: options.relayers,
+    relayerTargets: options.relayerTargets,
+    access: options.access,
+    tokens,
+    proposals,
+  });
   docRoutes(router, loadSchemas());
   // Before the item routes: /networks/events would otherwise match /networks/:network_id.
-  eventRoutes(router, store, guard, { heartbeatMs: options.heartbeatMs ?? 15_000, shutdown: options.shutdown ?? new AbortController().signal, rpcHealth: options.rpcHealth, relayers: options.relayers });
+  eventRoutes(router, store, guard, {
+    heartbeatMs: options.heartbeatMs ?? 15_000,
+    shutdown: options.shutdown ?? new AbortController().signal,
+    rpcHealth: options.rpcHealth,
+    relayers: options.relayers,
+  });
   if (options.rpcHealth) rpcHealthRoutes(router, store, guard, options.rpcHealth, options.autoHeal);
   networkRoutes(router, store, guard, { requireIfMatch: options.requireIfMatch ?? false, proposals });
   proposalRoutes(router, store, guard, proposals);

@@ -14,7 +14,9 @@ import { matchesAny } from '../id-glob.js';
 import { parseNetworkId } from '../store/index.js';
 
 /** Said to a propose token refused a route: its changes are proposals, which the PATCH route takes only with GIT_PROPOSALS. */
-const PROPOSE_ONLY_HINT: Partial<Record<Role, string>> = { propose: ' A propose token changes networks only through proposals, which need GIT_PROPOSALS.' };
+const PROPOSE_ONLY_HINT: Partial<Record<Role, string>> = {
+  propose: ' A propose token changes networks only through proposals, which need GIT_PROPOSALS.',
+};
 
 /** The middleware a route of `role` runs first. */
 export type Guard = (role: Role) => Middleware[];
@@ -46,8 +48,13 @@ export function principalOf(tokens: TokenSet, ctx: Context): Principal | null {
 function requireToken(tokens: TokenSet, role: Role): Middleware {
   return async function requireBearer(ctx: Context, next: Next): Promise<void> {
     const principal = principalOf(tokens, ctx);
-    if (!principal) throw new NetcfgError('UNAUTHORIZED', 'Missing or wrong API key; send "Authorization: Bearer <API_KEY>".');
-    if (!mayAct(principal, role)) throw new NetcfgError('FORBIDDEN', `This needs a token with the ${role} role; ${principal.name}'s role is ${principal.role}.${PROPOSE_ONLY_HINT[principal.role] ?? ''}`);
+    if (!principal)
+      throw new NetcfgError('UNAUTHORIZED', 'Missing or wrong API key; send "Authorization: Bearer <API_KEY>".');
+    if (!mayAct(principal, role))
+      throw new NetcfgError(
+        'FORBIDDEN',
+        `This needs a token with the ${role} role; ${principal.name}'s role is ${principal.role}.${PROPOSE_ONLY_HINT[principal.role] ?? ''}`,
+      );
     ctx.state.principal = principal;
     ctx.state.actor = { kind: 'token', name: principal.name }; // what the token's holder writes is theirs, down to the commit
     await next();
@@ -67,6 +74,7 @@ export function scopeOf(ctx: Context): ((id: string) => boolean) | null {
 export const withinScope: Middleware = async (ctx, next) => {
   const id = String(ctx.params.network_id);
   const scope = scopeOf(ctx);
-  if (scope && parseNetworkId(id) !== null && !scope(id)) throw new NetcfgError('NETWORK_NOT_FOUND', `Network ${id} was not found; GET /api/v1/networks lists the ids.`);
+  if (scope && parseNetworkId(id) !== null && !scope(id))
+    throw new NetcfgError('NETWORK_NOT_FOUND', `Network ${id} was not found; GET /api/v1/networks lists the ids.`);
   await next();
 };

@@ -67,22 +67,34 @@ function fromHttpError(err: HttpishError): NetcfgError | null {
       return new NetcfgError('UNSUPPORTED_MEDIA_TYPE', `${err.message}; send UTF-8 JSON.`);
     default:
       // co-body throws JSON.parse's SyntaxError with status 400 and no type.
-      if (status === 400 && err.name === 'SyntaxError') return new NetcfgError('MALFORMED_JSON', `The request body is not valid JSON: ${err.message}.`);
+      if (status === 400 && err.name === 'SyntaxError')
+        return new NetcfgError('MALFORMED_JSON', `The request body is not valid JSON: ${err.message}.`);
       if (status === 415) return new NetcfgError('UNSUPPORTED_MEDIA_TYPE', err.message);
       if (status === 413) return new NetcfgError('PAYLOAD_TOO_LARGE', TOO_LARGE);
-      return new NetcfgError('BAD_REQUEST', err.expose === false ? 'The request could not be read.' : `The request could not be read: ${err.message}.`);
+      return new NetcfgError(
+        'BAD_REQUEST',
+        err.expose === false ? 'The request could not be read.' : `The request could not be read: ${err.message}.`,
+      );
   }
 }
 
 /** A 404, 405 (with Allow) or 501 that @koa/router left without a body, as an error; else null. */
 export function unanswered(ctx: Context): NetcfgError | null {
   if (ctx.body !== undefined && ctx.body !== null) return null;
-  if (ctx.status === 405) return new NetcfgError('METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on ${ctx.path}; use ${ctx.response.get('Allow')}.`);
+  if (ctx.status === 405)
+    return new NetcfgError(
+      'METHOD_NOT_ALLOWED',
+      `${ctx.method} is not allowed on ${ctx.path}; use ${ctx.response.get('Allow')}.`,
+    );
   if (ctx.status === 501) {
     ctx.remove('Allow'); // the router sets an empty one for a method it does not know
     return new NetcfgError('NOT_IMPLEMENTED', `${ctx.method} is not supported by netcfg.`);
   }
-  if (ctx.status === 404) return new NetcfgError('ROUTE_NOT_FOUND', `No route ${ctx.method} ${ctx.path}; the API lives under /api/v1 (see the README).`);
+  if (ctx.status === 404)
+    return new NetcfgError(
+      'ROUTE_NOT_FOUND',
+      `No route ${ctx.method} ${ctx.path}; the API lives under /api/v1 (see the README).`,
+    );
   return null;
 }
 
@@ -91,7 +103,9 @@ export function respondWithError(ctx: Context, caught: unknown, log: Logger): vo
   let err: NetcfgError;
   if (caught instanceof NetcfgError) err = caught;
   else {
-    err = fromHttpError(caught as HttpishError) ?? new NetcfgError('INTERNAL', 'Something went wrong inside netcfg; the error has been logged.');
+    err =
+      fromHttpError(caught as HttpishError) ??
+      new NetcfgError('INTERNAL', 'Something went wrong inside netcfg; the error has been logged.');
     if (err.code === 'INTERNAL') log.error({ err: caught, req_id: ctx.state.requestId }, 'unhandled error');
   }
   const status = STATUS_OF[err.code];
@@ -133,6 +147,13 @@ export function requestFrame(log: Logger) {
     }
     const ms = Math.round((performance.now() - started) * 100) / 100;
     const actor = ctx.state.actor as Actor | undefined;
-    logRequest(log, { reqId: requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms, actor: actor && actorLabel(actor) });
+    logRequest(log, {
+      reqId: requestId,
+      method: ctx.method,
+      path: ctx.path,
+      status: ctx.status,
+      ms,
+      actor: actor && actorLabel(actor),
+    });
   };
 }

@@ -11,6 +11,9 @@ export function loopGuard(instanceId: string) {
   return async function refuseOwnRequests(ctx: Context, next: Next): Promise<void> {
     if (ctx.get(INSTANCE_HEADER) !== instanceId) return next();
     ctx.set(INSTANCE_HEADER, instanceId);
-    throw new NetcfgError('LOOP_DETECTED', 'This request came from this netcfg itself: a relayer target in RELAYER_SYNC_FILE points at it.');
+    throw new NetcfgError(
+      'LOOP_DETECTED',
+      'This request came from this netcfg itself: a relayer target in RELAYER_SYNC_FILE points at it.',
+    );
   };
 }

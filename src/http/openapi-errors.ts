@@ -29,14 +29,16 @@ const ERROR_EXAMPLES: Partial<Record<ErrorCode, string>> = {
   FORBIDDEN: "This needs a token with the write role; relayer-eu's role is read.",
   NETWORK_NOT_FOUND: 'Network evm:nope was not found.',
   FILE_INVALID: 'evm/sepolia.yaml is not valid YAML, so it cannot be edited safely.',
-  PROPOSAL_BRANCH_MOVED: 'netcfg/relayer-eu/evm-sepolia was moved on origin by someone else while this proposal was pushed; nothing was changed.',
+  PROPOSAL_BRANCH_MOVED:
+    'netcfg/relayer-eu/evm-sepolia was moved on origin by someone else while this proposal was pushed; nothing was changed.',
   PRECONDITION_FAILED: 'evm:sepolia has changed since the ETag in If-Match was read.',
   PAYLOAD_TOO_LARGE: `The request body is larger than ${BODY_LIMIT_BYTES / 1024} KiB.`,
   UNSUPPORTED_MEDIA_TYPE: 'The body must be JSON.',
   EXPORT_INCOMPLETE: 'strict=true: 1 thing(s) would be left out of the export (see details); nothing was exported.',
   PRECONDITION_REQUIRED: 'This server requires If-Match on PATCH.',
   STORAGE_UNAVAILABLE: 'The disk refused to write evm/sepolia.yaml (ENOSPC); the file is unchanged.',
-  GIT_REMOTE_UNAVAILABLE: 'The change could not be pushed to origin/main (unable to connect); nothing was changed, retry later.',
+  GIT_REMOTE_UNAVAILABLE:
+    'The change could not be pushed to origin/main (unable to connect); nothing was changed, retry later.',
   FORGE_UNAVAILABLE: 'GitHub (https://api.github.com) is rate-limiting the token (403); retry in 60 s.',
   FORGE_REFUSED: 'GitHub (https://api.github.com) refused the token (401: Bad credentials); check GIT_FORGE_TOKEN.',
   ROUTE_NOT_FOUND: 'No route GET /nope.',

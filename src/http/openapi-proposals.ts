@@ -18,7 +18,15 @@ const EXAMPLE_LISTED = {
   updated_at: '2026-11-28T08:05:00Z',
 };
 
-const EXAMPLE_OPENED = { number: 12, url: EXAMPLE_LISTED.url, branch: EXAMPLE_LISTED.branch, network: 'evm:sepolia', state: 'open', updated: false, commit: '9fceb02d0ae598e95dc970b74767f19372d61af8' };
+const EXAMPLE_OPENED = {
+  number: 12,
+  url: EXAMPLE_LISTED.url,
+  branch: EXAMPLE_LISTED.branch,
+  network: 'evm:sepolia',
+  state: 'open',
+  updated: false,
+  commit: '9fceb02d0ae598e95dc970b74767f19372d61af8',
+};
 
 const LIST_ERRORS = errors('UNAUTHORIZED', 'NOT_IMPLEMENTED', 'FORGE_REFUSED', 'FORGE_UNAVAILABLE');
 
@@ -37,7 +45,15 @@ export const PROPOSAL_SCHEMAS: Record<string, JsonSchema> = {
       updated_at: { type: 'string', format: 'date-time' },
     },
   },
-  ProposalList: { type: 'object', required: ['success', 'data', 'error'], properties: { success: { const: true }, data: { type: 'array', items: ref('ListedProposal') }, error: { type: 'null' } } },
+  ProposalList: {
+    type: 'object',
+    required: ['success', 'data', 'error'],
+    properties: {
+      success: { const: true },
+      data: { type: 'array', items: ref('ListedProposal') },
+      error: { type: 'null' },
+    },
+  },
   OpenedProposal: {
     type: 'object',
     required: ['number', 'url', 'branch', 'network', 'state', 'updated', 'commit'],
@@ -47,7 +63,10 @@ export const PROPOSAL_SCHEMAS: Record<string, JsonSchema> = {
       branch: { type: 'string' },
       network: { type: 'string' },
       state: { enum: ['open', 'closed', 'merged'] },
-      updated: { type: 'boolean', description: 'true: the open pull request of this branch was updated; false: one was opened' },
+      updated: {
+        type: 'boolean',
+        description: 'true: the open pull request of this branch was updated; false: one was opened',
+      },
       commit: { type: 'string', description: "The branch's one commit" },
     },
   },
@@ -58,7 +77,11 @@ export const PROPOSAL_SCHEMAS: Record<string, JsonSchema> = {
       success: { const: true },
       data: { type: 'object', required: ['proposal'], properties: { proposal: ref('OpenedProposal') } },
       error: { type: 'null' },
-      rpc_warnings: { type: 'array', items: { type: 'object' }, description: 'RPC_PROBE_ON_PATCH: what the new URLs answered that was not fine' },
+      rpc_warnings: {
+        type: 'array',
+        items: { type: 'object' },
+        description: 'RPC_PROBE_ON_PATCH: what the new URLs answered that was not fine',
+      },
     },
   },
 };
@@ -67,9 +90,21 @@ export const PROPOSAL_PATHS: Record<string, Record<string, JsonSchema>> = {
   '/api/v1/proposals': {
     get: {
       operationId: 'listProposals',
-      summary: 'The open pull requests netcfg opened (GIT_PROPOSALS), from the forge; a scoped token sees its networks\' only',
+      summary:
+        "The open pull requests netcfg opened (GIT_PROPOSALS), from the forge; a scoped token sees its networks' only",
       security: auth,
-      responses: { 200: { description: 'The open proposals, by network then number.', content: { 'application/json': { schema: ref('ProposalList'), example: { success: true, data: [EXAMPLE_LISTED], error: null } } } }, ...LIST_ERRORS },
+      responses: {
+        200: {
+          description: 'The open proposals, by network then number.',
+          content: {
+            'application/json': {
+              schema: ref('ProposalList'),
+              example: { success: true, data: [EXAMPLE_LISTED], error: null },
+            },
+          },
+        },
+        ...LIST_ERRORS,
+      },
     },
   },
   '/api/v1/networks/{network_id}/proposals': {
@@ -77,8 +112,14 @@ export const PROPOSAL_PATHS: Record<string, Record<string, JsonSchema>> = {
       operationId: 'listNetworkProposals',
       summary: "One network's open proposals (GIT_PROPOSALS), from the forge",
       security: auth,
-      parameters: [{ name: 'network_id', in: 'path', required: true, schema: { type: 'string' }, example: 'evm:sepolia' }],
-      responses: { 200: { description: 'Its open proposals.', content: { 'application/json': { schema: ref('ProposalList') } } }, ...LIST_ERRORS, ...errors('INVALID_ID', 'NETWORK_NOT_FOUND') },
+      parameters: [
+        { name: 'network_id', in: 'path', required: true, schema: { type: 'string' }, example: 'evm:sepolia' },
+      ],
+      responses: {
+        200: { description: 'Its open proposals.', content: { 'application/json': { schema: ref('ProposalList') } } },
+        ...LIST_ERRORS,
+        ...errors('INVALID_ID', 'NETWORK_NOT_FOUND'),
+      },
     },
   },
 };
@@ -88,22 +129,37 @@ export const PATCH_PROPOSE_PARAM = {
   name: 'propose',
   in: 'query',
   schema: { enum: ['true', 'false'] },
-  description: 'true: open a pull request instead of writing (GIT_PROPOSALS; a write or admin token). A propose token always proposes, and so does everyone under GIT_PROPOSE_ONLY.',
+  description:
+    'true: open a pull request instead of writing (GIT_PROPOSALS; a write or admin token). A propose token always proposes, and so does everyone under GIT_PROPOSE_ONLY.',
 };
 
 export const PATCH_PROPOSED = {
   202: {
-    description: 'Proposed: the change is one commit on netcfg/<actor>/<family>-<name> and its pull request is open; nothing served changed.',
+    description:
+      'Proposed: the change is one commit on netcfg/<actor>/<family>-<name> and its pull request is open; nothing served changed.',
     headers: { Location: { description: "The pull request's page on the forge", schema: { type: 'string' } } },
-    content: { 'application/json': { schema: ref('ProposalEnvelope'), example: { success: true, data: { proposal: EXAMPLE_OPENED }, error: null } } },
+    content: {
+      'application/json': {
+        schema: ref('ProposalEnvelope'),
+        example: { success: true, data: { proposal: EXAMPLE_OPENED }, error: null },
+      },
+    },
   },
 };
 
-export const PATCH_PROPOSAL_ERRORS = ['BAD_REQUEST', 'PROPOSAL_BRANCH_MOVED', 'FORGE_REFUSED', 'FORGE_UNAVAILABLE'] as const;
+export const PATCH_PROPOSAL_ERRORS = [
+  'BAD_REQUEST',
+  'PROPOSAL_BRANCH_MOVED',
+  'FORGE_REFUSED',
+  'FORGE_UNAVAILABLE',
+] as const;
 
 /** /access/me's `proposals`. */
 export const ME_PROPOSALS = {
   type: 'object',
   required: ['enabled', 'propose_only'],
-  properties: { enabled: { type: 'boolean', description: 'GIT_PROPOSALS is set' }, propose_only: { type: 'boolean', description: 'GIT_PROPOSE_ONLY: every change is a proposal' } },
+  properties: {
+    enabled: { type: 'boolean', description: 'GIT_PROPOSALS is set' },
+    propose_only: { type: 'boolean', description: 'GIT_PROPOSE_ONLY: every change is a proposal' },
+  },
 };

@@ -11,7 +11,14 @@ function json(schema: JsonSchema, example: unknown, description: string): JsonSc
   return { description, content: { 'application/json': { schema, example } } };
 }
 
-const RELAYER_PARAM = { name: 'name', in: 'path', required: true, description: 'The relayer\'s name in RELAYER_SYNC_FILE.', schema: { type: 'string' }, example: 'relayer-eu' };
+const RELAYER_PARAM = {
+  name: 'name',
+  in: 'path',
+  required: true,
+  description: "The relayer's name in RELAYER_SYNC_FILE.",
+  schema: { type: 'string' },
+  example: 'relayer-eu',
+};
 const FINDING = {
   type: 'object',
   required: ['network', 'kind', 'fields', 'relayer_value', 'netcfg_value', 'sent', 'found_at', 'resolved_at'],
@@ -31,7 +38,11 @@ const RELAYER_DETAIL = {
   required: ['success', 'data', 'error'],
   properties: {
     success: { const: true },
-    data: { type: 'object', required: ['name', 'url', 'state', 'counts', 'counts_at', 'last_pass', 'networks', 'findings'], properties: { findings: { type: 'array', maxItems: 1000, items: FINDING } } },
+    data: {
+      type: 'object',
+      required: ['name', 'url', 'state', 'counts', 'counts_at', 'last_pass', 'networks', 'findings'],
+      properties: { findings: { type: 'array', maxItems: 1000, items: FINDING } },
+    },
     error: { type: 'null' },
   },
 };
@@ -49,42 +60,87 @@ export const RELAYER_PATHS: Record<string, Record<string, JsonSchema>> = {
   '/api/v1/relayers': {
     get: {
       operationId: 'relayers',
-      summary: 'Each relayer kept in sync (only with RELAYER_SYNC_FILE): state, last pass, counts, PATCHes sent, last error, each network not in sync and why',
+      summary:
+        'Each relayer kept in sync (only with RELAYER_SYNC_FILE): state, last pass, counts, PATCHes sent, last error, each network not in sync and why',
       security: auth,
-      responses: { 200: json({ type: 'object', required: ['success', 'data', 'error'], properties: { success: { const: true }, data: { type: 'array', items: { type: 'object', required: ['name', 'url', 'state', 'counts', 'networks'] } }, lease: { type: 'object', required: ['holder', 'this_replica', 'expires_at'] }, error: { type: 'null' } } }, undefined, 'One entry per relayer of RELAYER_SYNC_FILE (never a key), and which replica speaks to them.'), ...errors('UNAUTHORIZED', 'FORBIDDEN') },
+      responses: {
+        200: json(
+          {
+            type: 'object',
+            required: ['success', 'data', 'error'],
+            properties: {
+              success: { const: true },
+              data: {
+                type: 'array',
+                items: { type: 'object', required: ['name', 'url', 'state', 'counts', 'networks'] },
+              },
+              lease: { type: 'object', required: ['holder', 'this_replica', 'expires_at'] },
+              error: { type: 'null' },
+            },
+          },
+          undefined,
+          'One entry per relayer of RELAYER_SYNC_FILE (never a key), and which replica speaks to them.',
+        ),
+        ...errors('UNAUTHORIZED', 'FORBIDDEN'),
+      },
     },
   },
   '/api/v1/relayers/{name}': {
     get: {
       operationId: 'relayer',
-      summary: "One relayer kept in sync: its status, its last pass (started, ended, pages, networks compared) and its findings newest first (at most 1,000 kept)",
+      summary:
+        'One relayer kept in sync: its status, its last pass (started, ended, pages, networks compared) and its findings newest first (at most 1,000 kept)',
       security: auth,
       parameters: [RELAYER_PARAM],
-      responses: { 200: json(RELAYER_DETAIL, undefined, 'The relayer and what its passes found; values redacted, never a key.'), ...errors('UNAUTHORIZED', 'FORBIDDEN', 'RELAYER_NOT_FOUND') },
+      responses: {
+        200: json(RELAYER_DETAIL, undefined, 'The relayer and what its passes found; values redacted, never a key.'),
+        ...errors('UNAUTHORIZED', 'FORBIDDEN', 'RELAYER_NOT_FOUND'),
+      },
     },
   },
   '/api/v1/relayers/{name}/sync': {
     post: {
       operationId: 'syncRelayer',
-      summary: 'A pass over one relayer now, answered with what it found when it ends; 409 from a replica that does not hold the relayer lease (it names the holder)',
+      summary:
+        'A pass over one relayer now, answered with what it found when it ends; 409 from a replica that does not hold the relayer lease (it names the holder)',
       security: auth,
       parameters: [RELAYER_PARAM],
-      responses: { 200: json(RELAYER_DETAIL, undefined, 'The relayer after the pass.'), ...errors('UNAUTHORIZED', 'FORBIDDEN', 'RELAYER_NOT_FOUND', 'NOT_LEASE_HOLDER') },
+      responses: {
+        200: json(RELAYER_DETAIL, undefined, 'The relayer after the pass.'),
+        ...errors('UNAUTHORIZED', 'FORBIDDEN', 'RELAYER_NOT_FOUND', 'NOT_LEASE_HOLDER'),
+      },
     },
   },
   '/api/v1/export/relayer': {
     get: {
       operationId: 'exportRelayer',
-      summary: "The networks served, as one OpenZeppelin Relayer networks file (its loader's format, not the envelope); what it would refuse, "
-        + 'and by default a network holding secret references, is left out: Netcfg-Left-Out counts it, Netcfg-Left-Out-Ids names the networks',
+      summary:
+        "The networks served, as one OpenZeppelin Relayer networks file (its loader's format, not the envelope); what it would refuse, " +
+        'and by default a network holding secret references, is left out: Netcfg-Left-Out counts it, Netcfg-Left-Out-Ids names the networks',
       security: auth,
       parameters: [
-        { ...BOOLEAN_QUERY, name: 'resolve_secrets', description: 'References as their values (relayer v1.8); reveal_secrets tokens only, else 403' },
-        { ...BOOLEAN_QUERY, name: 'keep_references', description: 'References as {type: env, value} (a relayer with its PR #517); not with resolve_secrets' },
-        { ...BOOLEAN_QUERY, name: 'strict', description: 'Anything left out is a 422 EXPORT_INCOMPLETE whose details say each' },
+        {
+          ...BOOLEAN_QUERY,
+          name: 'resolve_secrets',
+          description: 'References as their values (relayer v1.8); reveal_secrets tokens only, else 403',
+        },
+        {
+          ...BOOLEAN_QUERY,
+          name: 'keep_references',
+          description: 'References as {type: env, value} (a relayer with its PR #517); not with resolve_secrets',
+        },
+        {
+          ...BOOLEAN_QUERY,
+          name: 'strict',
+          description: 'Anything left out is a 422 EXPORT_INCOMPLETE whose details say each',
+        },
       ],
       responses: {
-        200: json(EXPORT_DOCUMENT, undefined, 'The relayer loader\'s document: {"networks": [...]}, each network flat, only its type\'s fields.'),
+        200: json(
+          EXPORT_DOCUMENT,
+          undefined,
+          'The relayer loader\'s document: {"networks": [...]}, each network flat, only its type\'s fields.',
+        ),
         ...errors('INVALID_QUERY', 'UNAUTHORIZED', 'FORBIDDEN', 'EXPORT_INCOMPLETE'),
       },
     },

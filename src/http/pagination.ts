@@ -22,7 +22,10 @@ function integer(query: Context['query'], name: string, fallback: number, max: n
   const value = typeof raw === 'string' && /^[0-9]{1,10}$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isInteger(value) || value < 1 || value > max) {
     const shown = Array.isArray(raw) ? raw.join(',') : raw;
-    details.push({ pointer: `/${name}`, message: `${name} must be a whole number from 1 to ${max}; got "${shown.slice(0, 40)}".` });
+    details.push({
+      pointer: `/${name}`,
+      message: `${name} must be a whole number from 1 to ${max}; got "${shown.slice(0, 40)}".`,
+    });
     return fallback;
   }
   return value;
@@ -37,7 +40,10 @@ export function parsePageQuery(ctx: Context): PageQuery {
   let family: string | undefined;
   if (rawFamily !== undefined) {
     if (typeof rawFamily !== 'string' || !ID_PART.test(rawFamily)) {
-      details.push({ pointer: '/network_type', message: 'network_type must be a network family such as evm, solana or stellar.' });
+      details.push({
+        pointer: '/network_type',
+        message: 'network_type must be a network family such as evm, solana or stellar.',
+      });
     } else {
       family = rawFamily;
     }

@@ -18,7 +18,10 @@ export interface Family<L extends string> {
 }
 
 /** A gauge whose series are exactly those `series()` gives at each scrape. */
-export function gaugeFrom<L extends string>(registry: Registry, { name, help, labelNames, series }: Family<L>): Gauge<L> {
+export function gaugeFrom<L extends string>(
+  registry: Registry,
+  { name, help, labelNames, series }: Family<L>,
+): Gauge<L> {
   return new Gauge<L>({
     name,
     help,
@@ -35,7 +38,10 @@ export function gaugeFrom<L extends string>(registry: Registry, { name, help, la
  * A counter whose values are counts a part keeps since start (only ever growing), read at each
  * scrape: the part counts once, and every registry reads the same numbers.
  */
-export function counterFrom<L extends string>(registry: Registry, { name, help, labelNames, series }: Family<L>): Counter<L> {
+export function counterFrom<L extends string>(
+  registry: Registry,
+  { name, help, labelNames, series }: Family<L>,
+): Counter<L> {
   return new Counter<L>({
     name,
     help,

@@ -25,7 +25,12 @@ export class RequestFamilies {
 
   constructor(registry: Registry) {
     const labelNames = ['route', 'method', 'status'] as const;
-    counterFrom(registry, { name: 'netcfg_http_requests_total', help: 'HTTP requests answered, by route template, method and status.', labelNames, series: () => [...this.counts.values()].map(({ labels, n }) => [labels, n]) });
+    counterFrom(registry, {
+      name: 'netcfg_http_requests_total',
+      help: 'HTTP requests answered, by route template, method and status.',
+      labelNames,
+      series: () => [...this.counts.values()].map(({ labels, n }) => [labels, n]),
+    });
     this.durations = new Histogram({
       name: 'netcfg_http_request_duration_seconds',
       help: 'Time from a request reaching netcfg to its answer being produced (for the change stream: until it is open), by route template, method and status.',

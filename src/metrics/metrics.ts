@@ -12,7 +12,11 @@ import { relayerFamilies, type RelayerSource } from './relayer-families.js';
 import { storeFamilies, type StoreSource } from './store-families.js';
 
 /** prom-client's default gauges whose `_total` suffix says counter: their per-type twins (`nodejs_active_handles`, ...) carry the same counts. */
-const MISNAMED_DEFAULTS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
+const MISNAMED_DEFAULTS = [
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources_total',
+];
 
 export type { AutoHealCounts } from './probe-families.js';
 

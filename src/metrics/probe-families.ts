@@ -63,11 +63,14 @@ function keptRedactions(): () => (url: string) => string {
 export function probeFamilies(registry: Registry, prober: ProberSource): { clear(): void } {
   const redactions = keptRedactions();
   const now = new PerScrape(() => probedUrls(prober, redactions()));
-  const each = <L extends string>(value: (p: Probed) => [Partial<Record<L, string>>, number | null]): Array<Series<L | 'network' | 'url'>> => {
+  const each = <L extends string>(
+    value: (p: Probed) => [Partial<Record<L, string>>, number | null],
+  ): Array<Series<L | 'network' | 'url'>> => {
     const out: Array<Series<L | 'network' | 'url'>> = [];
     for (const p of now.read()) {
       const [labels, v] = value(p);
-      if (v !== null) out.push([{ network: p.network, url: p.url, ...labels } as Partial<Record<L | 'network' | 'url', string>>, v]);
+      if (v !== null)
+        out.push([{ network: p.network, url: p.url, ...labels } as Partial<Record<L | 'network' | 'url', string>>, v]);
     }
     return out;
   };
@@ -100,14 +103,29 @@ export interface AutoHealCounts {
 
 export function autoHealFamilies(registry: Registry, heal: AutoHealCounts): { clear(): void } {
   const now = new PerScrape(() => heal.counts());
-  counterFrom(registry, { name: 'netcfg_rpc_auto_disabled_total', help: 'RPC URLs the prober disabled (weight 0) since start.', labelNames: [], series: () => [[{}, now.read().disabled]] });
-  counterFrom(registry, { name: 'netcfg_rpc_auto_restored_total', help: 'RPC URLs the prober gave their weight back since start.', labelNames: [], series: () => [[{}, now.read().restored]] });
+  counterFrom(registry, {
+    name: 'netcfg_rpc_auto_disabled_total',
+    help: 'RPC URLs the prober disabled (weight 0) since start.',
+    labelNames: [],
+    series: () => [[{}, now.read().disabled]],
+  });
+  counterFrom(registry, {
+    name: 'netcfg_rpc_auto_restored_total',
+    help: 'RPC URLs the prober gave their weight back since start.',
+    labelNames: [],
+    series: () => [[{}, now.read().restored]],
+  });
   counterFrom(registry, {
     name: 'netcfg_rpc_auto_skipped_total',
     help: 'Automatic changes the prober did not make since start, by the guard that stopped it.',
     labelNames: ['reason'],
     series: () => Object.entries(now.read().skipped).map(([reason, n]) => [{ reason }, n]),
   });
-  gaugeFrom(registry, { name: 'netcfg_rpc_auto_disabled_urls', help: 'RPC URLs standing disabled by the prober now.', labelNames: [], series: () => [[{}, heal.disabledNow()]] });
+  gaugeFrom(registry, {
+    name: 'netcfg_rpc_auto_disabled_urls',
+    help: 'RPC URLs standing disabled by the prober now.',
+    labelNames: [],
+    series: () => [[{}, heal.disabledNow()]],
+  });
   return now;
 }

@@ -17,8 +17,16 @@ export interface RelayerSource {
 
 export function relayerFamilies(registry: Registry, relayers: RelayerSource): { clear(): void } {
   const now = new PerScrape(() => relayers.status());
-  const each = <L extends string>(value: (t: TargetStatus) => Array<[Partial<Record<L, string>>, number | null]>): Array<Series<L | 'target'>> =>
-    now.read().flatMap((t) => value(t).flatMap(([labels, v]) => (v === null ? [] : [[{ target: t.name, ...labels }, v] as Series<L | 'target'>])));
+  const each = <L extends string>(
+    value: (t: TargetStatus) => Array<[Partial<Record<L, string>>, number | null]>,
+  ): Array<Series<L | 'target'>> =>
+    now
+      .read()
+      .flatMap((t) =>
+        value(t).flatMap(([labels, v]) =>
+          v === null ? [] : [[{ target: t.name, ...labels }, v] as Series<L | 'target'>],
+        ),
+      );
   gaugeFrom(registry, {
     name: 'netcfg_relayer_state',
     help: 'Each relayer kept in sync, labelled with its state (pending, standby, in_sync, drifted, stale, missing, failing), value 1.',
@@ -29,7 +37,8 @@ export function relayerFamilies(registry: Registry, relayers: RelayerSource): { 
     name: 'netcfg_relayer_networks',
     help: 'Networks of each relayer by state: in_sync, drifted, stale (a field its API cannot change), missing, failing (its last PATCH refused), extra (only the relayer has it).',
     labelNames: ['target', 'state'],
-    series: () => each((t) => Object.entries(t.counts).map(([state, n]): [Record<string, string>, number] => [{ state }, n])),
+    series: () =>
+      each((t) => Object.entries(t.counts).map(([state, n]): [Record<string, string>, number] => [{ state }, n])),
   });
   counterFrom(registry, {
     name: 'netcfg_relayer_patches_sent_total',
@@ -41,7 +50,10 @@ export function relayerFamilies(registry: Registry, relayers: RelayerSource): { 
     name: 'netcfg_relayer_findings_total',
     help: 'Findings opened on each relayer since start, by kind: drift (rpc_urls), stale (another field), missing, extra, failing.',
     labelNames: ['target', 'kind'],
-    series: () => each((t) => Object.entries(t.findings_opened).map(([kind, n]): [Record<string, string>, number] => [{ kind }, n])),
+    series: () =>
+      each((t) =>
+        Object.entries(t.findings_opened).map(([kind, n]): [Record<string, string>, number] => [{ kind }, n]),
+      ),
   });
   gaugeFrom(registry, {
     name: 'netcfg_relayer_last_pass_timestamp_seconds',

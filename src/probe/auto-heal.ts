@@ -76,9 +76,22 @@ export class AutoHeal {
       const before = this.streaks.get(key);
       // A file changed since the last verdict (by a person, another replica or this one) starts the count again.
       const same = before && before.url === result.url && before.bad === bad && before.etag === network.etag;
-      const streak: Streak = same ? { ...before, count: before.count + 1, last: result.checked_at, status: result.status, error: result.error } : { url: result.url, bad, count: 1, first: result.checked_at, last: result.checked_at, status: result.status, error: result.error, etag: network.etag };
+      const streak: Streak = same
+        ? { ...before, count: before.count + 1, last: result.checked_at, status: result.status, error: result.error }
+        : {
+            url: result.url,
+            bad,
+            count: 1,
+            first: result.checked_at,
+            last: result.checked_at,
+            status: result.status,
+            error: result.error,
+            etag: network.etag,
+          };
       this.streaks.set(key, streak);
-      const long = streak.count >= this.options.probes && Date.parse(streak.last) - Date.parse(streak.first) >= this.options.spanMs;
+      const long =
+        streak.count >= this.options.probes &&
+        Date.parse(streak.last) - Date.parse(streak.first) >= this.options.spanMs;
       if (!long) continue;
       if (bad && served.weight > 0) this.queue(() => this.disable(probe.id, result.index, streak));
       if (!bad && served.weight === 0) this.queue(() => this.restore(probe.id, result.index, streak));
@@ -87,7 +100,11 @@ export class AutoHeal {
 
   /** What the prober disabled in network `id` and has not restored, by place in rpc_urls. */
   of(id: string): Map<number, AutoDisabled> {
-    return new Map([...this.disabled].filter(([key]) => key.startsWith(`${id}#`)).map(([key, v]) => [Number(key.slice(id.length + 1)), v]));
+    return new Map(
+      [...this.disabled]
+        .filter(([key]) => key.startsWith(`${id}#`))
+        .map(([key, v]) => [Number(key.slice(id.length + 1)), v]),
+    );
   }
 
   counts(): { disabled: number; restored: number; skipped: Record<string, number> } {
@@ -110,7 +127,14 @@ export class AutoHeal {
   }
 
   private queue(act: () => Promise<void>): void {
-    this.acting = this.acting.then(act).catch((err: unknown) => this.log.warn({ err: (err as Error).message }, 'rpc self-healing: a change failed; the next verdicts try again'));
+    this.acting = this.acting
+      .then(act)
+      .catch((err: unknown) =>
+        this.log.warn(
+          { err: (err as Error).message },
+          'rpc self-healing: a change failed; the next verdicts try again',
+        ),
+      );
   }
 
   private async disable(id: string, index: number, streak: Streak): Promise<void> {
@@ -123,12 +147,23 @@ export class AutoHeal {
     const entry = network.written[index];
     const trailer = `disabled rpc_urls[${index}] weight=${served.weight} url=${fingerprint(entry)} status=${streak.status}`;
     const body = `rpc_urls[${index}] (${streak.url}) was ${streak.status} for ${streak.count} probes in a row, from ${streak.first} to ${streak.last}${streak.error ? `: ${streak.error}` : ''}.\nnetcfg's prober set its weight from ${served.weight} to 0 (RPC_AUTO_DISABLE); it restores ${served.weight} once the URL answers ok for ${this.options.probes} probes over ${this.options.spanMs} ms.`;
-    const note = { subject: `netcfg: disable rpc_urls[${index}] of ${id} (${streak.status})`, body, trailers: [`Netcfg-Rpc-Auto: ${trailer}`] };
-    if ((await this.target.write(id, withWeight(network.written, index, 0), streak.etag, note)) === 'moved') return this.skip('changed', id, index);
+    const note = {
+      subject: `netcfg: disable rpc_urls[${index}] of ${id} (${streak.status})`,
+      body,
+      trailers: [`Netcfg-Rpc-Auto: ${trailer}`],
+    };
+    if ((await this.target.write(id, withWeight(network.written, index, 0), streak.etag, note)) === 'moved')
+      return this.skip('changed', id, index);
     this.changes.push(Date.now());
     this.tally.disabled++;
-    this.disabled.set(`${id}#${index}`, { at: streak.last, reason: `${streak.status}${streak.error ? `: ${streak.error}` : ''}` });
-    this.log.warn({ network: id, index, url: streak.url, status: streak.status, probes: streak.count }, 'rpc self-healing: URL disabled');
+    this.disabled.set(`${id}#${index}`, {
+      at: streak.last,
+      reason: `${streak.status}${streak.error ? `: ${streak.error}` : ''}`,
+    });
+    this.log.warn(
+      { network: id, index, url: streak.url, status: streak.status, probes: streak.count },
+      'rpc self-healing: URL disabled',
+    );
   }
 
   private async restore(id: string, index: number, streak: Streak): Promise<void> {
@@ -140,8 +175,15 @@ export class AutoHeal {
     if (weight === null) return this.skip('not_ours', id, index);
     if (!this.mayChange()) return this.skip('hourly_cap', id, index);
     const body = `rpc_urls[${index}] (${streak.url}) answered ok for ${streak.count} probes in a row, from ${streak.first} to ${streak.last}.\nnetcfg's prober restored the weight it had before it disabled it: ${weight}.`;
-    const note = { subject: `netcfg: restore rpc_urls[${index}] of ${id} (ok again)`, body, trailers: [`Netcfg-Rpc-Auto: restored rpc_urls[${index}] weight=${weight} url=${fingerprint(network.written[index])}`] };
-    if ((await this.target.write(id, withWeight(network.written, index, weight), streak.etag, note)) === 'moved') return this.skip('changed', id, index);
+    const note = {
+      subject: `netcfg: restore rpc_urls[${index}] of ${id} (ok again)`,
+      body,
+      trailers: [
+        `Netcfg-Rpc-Auto: restored rpc_urls[${index}] weight=${weight} url=${fingerprint(network.written[index])}`,
+      ],
+    };
+    if ((await this.target.write(id, withWeight(network.written, index, weight), streak.etag, note)) === 'moved')
+      return this.skip('changed', id, index);
     this.changes.push(Date.now());
     this.tally.restored++;
     this.disabled.delete(`${id}#${index}`);
@@ -152,7 +194,10 @@ export class AutoHeal {
     const found = recorded(await this.target.records(id), index, fingerprint(entry));
     if (!found) return;
     this.disabled.set(`${id}#${index}`, { at: found.at, reason: found.status });
-    this.log.info({ network: id, index, at: found.at }, 'rpc self-healing: a URL it disabled, read back from its commit');
+    this.log.info(
+      { network: id, index, at: found.at },
+      'rpc self-healing: a URL it disabled, read back from its commit',
+    );
   }
 
   /** Whether another change fits in the last hour's budget. */
@@ -172,7 +217,10 @@ export class AutoHeal {
 function withWeight(written: readonly unknown[], index: number, weight: number): unknown[] {
   return written.map((entry, k) => {
     if (k !== index) return entry;
-    const object = typeof entry === 'object' && entry !== null && 'url' in entry ? (entry as Record<string, unknown>) : { url: entry };
+    const object =
+      typeof entry === 'object' && entry !== null && 'url' in entry
+        ? (entry as Record<string, unknown>)
+        : { url: entry };
     return { ...object, weight };
   });
 }
@@ -188,7 +236,11 @@ export function fingerprint(entry: unknown): string {
  * of its own commits since the last commit of anyone else (newest first); null when a person
  * committed since, or the newest record of it is a restore.
  */
-export function recorded(records: HealRecord[], index: number, url: string): { weight: number; at: string; status: string } | null {
+export function recorded(
+  records: HealRecord[],
+  index: number,
+  url: string,
+): { weight: number; at: string; status: string } | null {
   for (const { at, record } of records) {
     const match = /^(disabled|restored) rpc_urls\[(\d+)\] weight=(\d+) url=([0-9a-f]+)(?: status=(\S+))?$/.exec(record);
     if (!match || match[4] !== url || Number(match[2]) !== index) continue;

@@ -21,9 +21,16 @@ export const LAG_BOUND: Record<string, number> = { evm: 5, solana: 150, stellar:
 export function judgeHeads(results: UrlHealth[], bound: number, now = Date.now()): UrlHealth[] {
   const sane = results.map((r): UrlHealth => {
     if (r.status !== 'ok' || r.head === null || r.head <= now) return r;
-    return { ...r, status: 'bad_response', error: `its head ${r.head} is more than any chain has reached (a thousand blocks a second since 1970: ${now})` };
+    return {
+      ...r,
+      status: 'bad_response',
+      error: `its head ${r.head} is more than any chain has reached (a thousand blocks a second since 1970: ${now})`,
+    };
   });
-  const heads = sane.filter((r) => r.status === 'ok' && r.head !== null).map((r) => r.head as number).sort((a, b) => a - b);
+  const heads = sane
+    .filter((r) => r.status === 'ok' && r.head !== null)
+    .map((r) => r.head as number)
+    .sort((a, b) => a - b);
   const median = heads[Math.floor(heads.length / 2)];
   if (median === undefined) return sane;
   const best = Math.max(...heads.filter((head) => head <= median + bound));
@@ -31,12 +38,14 @@ export function judgeHeads(results: UrlHealth[], bound: number, now = Date.now()
     if (r.head === null || r.status !== 'ok') return r;
     if (r.head > median + bound) {
       const ahead = r.head - median;
-      const error = `its head ${r.head} is ${ahead} ahead of the median head of this network's URLs, ${median} (more than ${bound}): `
-        + 'a head most of them do not share is not believed';
+      const error =
+        `its head ${r.head} is ${ahead} ahead of the median head of this network's URLs, ${median} (more than ${bound}): ` +
+        'a head most of them do not share is not believed';
       return { ...r, status: 'bad_response', error };
     }
     const lag = best - r.head;
-    if (lag > bound) return { ...r, lag, status: 'lagging', error: `${lag} behind the network's head ${best} (more than ${bound})` };
+    if (lag > bound)
+      return { ...r, lag, status: 'lagging', error: `${lag} behind the network's head ${best} (more than ${bound})` };
     return { ...r, lag };
   });
 }

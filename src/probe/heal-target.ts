@@ -33,7 +33,11 @@ export function healTargetOf(store: NetworkStore): HealTarget {
       } catch {
         return null; // not served (any more)
       }
-      return { etag: record.etag, served: networkOf(record).rpc_urls as Array<{ url: string; weight: number }>, written: writtenNetworkOf(record).rpc_urls as unknown[] };
+      return {
+        etag: record.etag,
+        served: networkOf(record).rpc_urls as Array<{ url: string; weight: number }>,
+        written: writtenNetworkOf(record).rpc_urls as unknown[],
+      };
     },
     invalid(id) {
       const rel = store.get(id).path;
@@ -44,7 +48,8 @@ export function healTargetOf(store: NetworkStore): HealTarget {
         await store.update(id, { rpc_urls: rpcUrls }, etag, PROBER, { note });
         return 'written';
       } catch (err) {
-        if (err instanceof NetcfgError && (err.code === 'PRECONDITION_FAILED' || err.code === 'NETWORK_NOT_FOUND')) return 'moved';
+        if (err instanceof NetcfgError && (err.code === 'PRECONDITION_FAILED' || err.code === 'NETWORK_NOT_FOUND'))
+          return 'moved';
         throw err;
       }
     },

@@ -25,11 +25,21 @@ export interface ProbeTarget {
  * (with `disabledToo`, the disabled ones as well: self-healing must see a disabled URL recover) and
  * the chain its file claims.
  */
-export function targetsOf(networks: Iterable<{ id: string; fields: Record<string, unknown> }>, disabledToo = false): ProbeTarget[] {
+export function targetsOf(
+  networks: Iterable<{ id: string; fields: Record<string, unknown> }>,
+  disabledToo = false,
+): ProbeTarget[] {
   const targets: ProbeTarget[] = [];
   for (const { id, fields } of networks) {
     const enabled = enabledUrls(fields, disabledToo);
-    targets.push({ id, family: id.slice(0, id.indexOf(':')), urls: enabled.map((e) => e.url), shown: enabled.map((e) => e.shown), indexes: enabled.map((e) => e.index), claimed: claimedOf(fields) });
+    targets.push({
+      id,
+      family: id.slice(0, id.indexOf(':')),
+      urls: enabled.map((e) => e.url),
+      shown: enabled.map((e) => e.shown),
+      indexes: enabled.map((e) => e.index),
+      claimed: claimedOf(fields),
+    });
   }
   return targets;
 }
@@ -124,13 +134,17 @@ export class LiveProber {
   }
 
   private async probe(target: ProbeTarget): Promise<void> {
-    const results = (await this.prober.probeNetwork(target.family, target.urls, target.claimed)).map((h, i) => showAs(h, target.shown[i] ?? h.url));
+    const results = (await this.prober.probeNetwork(target.family, target.urls, target.claimed)).map((h, i) =>
+      showAs(h, target.shown[i] ?? h.url),
+    );
     if (this.stopping.signal.aborted) return;
     const before = new Map((this.health.get(target.id) ?? []).map((h) => [h.url, h.status]));
     this.health.set(target.id, results);
     for (const [i, h] of results.entries()) {
       const previous = before.get(h.url) ?? null;
-      if (previous !== h.status) for (const listener of this.listeners) listener({ id: target.id, index: target.indexes[i] ?? i, url: h.url, status: h.status, previous });
+      if (previous !== h.status)
+        for (const listener of this.listeners)
+          listener({ id: target.id, index: target.indexes[i] ?? i, url: h.url, status: h.status, previous });
     }
     const probe = { id: target.id, results: results.map((h, i) => ({ ...h, index: target.indexes[i] ?? i })) };
     for (const listener of this.probedListeners) listener(probe);

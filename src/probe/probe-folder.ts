@@ -28,7 +28,11 @@ export interface ProbeFinding {
   severity: 'problem' | 'warning';
 }
 
-export async function probeNetworks(networks: ProbedNetwork[], prober: Prober, positionOf: (rel: string, pointer: string) => { line: number; column: number }): Promise<{ findings: ProbeFinding[]; urls: number }> {
+export async function probeNetworks(
+  networks: ProbedNetwork[],
+  prober: Prober,
+  positionOf: (rel: string, pointer: string) => { line: number; column: number },
+): Promise<{ findings: ProbeFinding[]; urls: number }> {
   let urls = 0;
   const perNetwork = await Promise.all(
     networks
@@ -39,14 +43,37 @@ export async function probeNetworks(networks: ProbedNetwork[], prober: Prober, p
         const reEnabled = entries.flatMap(({ index, shown }): ProbeFinding[] => {
           const disabled = recorded(network.records ?? [], index, fingerprint(network.written?.[index]));
           if (!disabled) return [];
-          return [{ path: network.path, ...positionOf(network.path, `/rpc_urls/${index}/url`), error: `rpc_urls[${index}] (${redactUrl(shown)}) was disabled by netcfg's prober at ${disabled.at} (${disabled.status}) and is enabled here by hand; its probe below says whether it answers now`, severity: 'warning' }];
+          return [
+            {
+              path: network.path,
+              ...positionOf(network.path, `/rpc_urls/${index}/url`),
+              error: `rpc_urls[${index}] (${redactUrl(shown)}) was disabled by netcfg's prober at ${disabled.at} (${disabled.status}) and is enabled here by hand; its probe below says whether it answers now`,
+              severity: 'warning',
+            },
+          ];
         });
-        const health = (await prober.probeNetwork(network.family, entries.map((e) => e.url), claimedOf(network.fields))).map((h, i) => showAs(h, entries[i]?.shown ?? h.url));
-        return [...reEnabled, ...health.flatMap((h, i): ProbeFinding[] => {
-          if (h.status === 'ok') return [];
-          const index = entries[i]?.index ?? 0;
-          return [{ path: network.path, ...positionOf(network.path, `/rpc_urls/${index}/url`), error: sentence(index, h), severity: h.status === 'lagging' ? 'warning' : 'problem' }];
-        })];
+        const health = (
+          await prober.probeNetwork(
+            network.family,
+            entries.map((e) => e.url),
+            claimedOf(network.fields),
+          )
+        ).map((h, i) => showAs(h, entries[i]?.shown ?? h.url));
+        return [
+          ...reEnabled,
+          ...health.flatMap((h, i): ProbeFinding[] => {
+            if (h.status === 'ok') return [];
+            const index = entries[i]?.index ?? 0;
+            return [
+              {
+                path: network.path,
+                ...positionOf(network.path, `/rpc_urls/${index}/url`),
+                error: sentence(index, h),
+                severity: h.status === 'lagging' ? 'warning' : 'problem',
+              },
+            ];
+          }),
+        ];
       }),
   );
   const findings = perNetwork.flat().sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line);
@@ -54,6 +81,12 @@ export async function probeNetworks(networks: ProbedNetwork[], prober: Prober, p
 }
 
 function sentence(index: number, h: UrlHealth): string {
-  const what = { wrong_chain: 'serves another chain', unreachable: 'is unreachable', bad_response: 'does not answer as an RPC endpoint', lagging: 'is behind', ok: 'is fine' }[h.status];
+  const what = {
+    wrong_chain: 'serves another chain',
+    unreachable: 'is unreachable',
+    bad_response: 'does not answer as an RPC endpoint',
+    lagging: 'is behind',
+    ok: 'is fine',
+  }[h.status];
   return `rpc_urls[${index}] (${redactUrl(h.url)}) ${what}: ${h.error ?? ''}`.trim();
 }

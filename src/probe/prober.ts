@@ -13,7 +13,12 @@ export interface ProberOptions extends CallOptions {
   concurrency: number;
 }
 
-export const DEFAULT_PROBER: ProberOptions = { timeoutMs: 5000, maxBytes: 64 * 1024, blockPrivate: false, concurrency: 32 };
+export const DEFAULT_PROBER: ProberOptions = {
+  timeoutMs: 5000,
+  maxBytes: 64 * 1024,
+  blockPrivate: false,
+  concurrency: 32,
+};
 
 export class Prober {
   private readonly call: CallOptions;
@@ -36,7 +41,12 @@ export class Prober {
   }
 
   /** Every URL of one network, in the order given; its calls take `slots` (the prober's own unless given). */
-  async probeNetwork(family: string, urls: string[], claimed: Claimed, slots: Slots = this.slots): Promise<UrlHealth[]> {
+  async probeNetwork(
+    family: string,
+    urls: string[],
+    claimed: Claimed,
+    slots: Slots = this.slots,
+  ): Promise<UrlHealth[]> {
     const results = await Promise.all(urls.map((url) => slots.run(() => probeUrl(family, url, claimed, this.call))));
     return judgeHeads(results, LAG_BOUND[family] ?? 0);
   }

@@ -56,7 +56,10 @@ class ReusedSocketReset extends CallFailed {}
  */
 export async function rpcCalls(url: string, methods: string[], options: CallOptions): Promise<unknown[]> {
   const what = methods.join(', ');
-  const answer = parseJson(await send(url, JSON.stringify(methods.map((method, id) => ({ jsonrpc: '2.0', id, method, params: [] }))), options), what);
+  const answer = parseJson(
+    await send(url, JSON.stringify(methods.map((method, id) => ({ jsonrpc: '2.0', id, method, params: [] }))), options),
+    what,
+  );
   if (!Array.isArray(answer)) {
     if (answer !== null && typeof answer === 'object' && 'error' in answer) {
       const results: unknown[] = [];
@@ -71,7 +74,10 @@ export async function rpcCalls(url: string, methods: string[], options: CallOpti
 
 /** The `result` of `method` asked alone, for an endpoint that refuses batches. */
 async function oneCall(url: string, method: string, options: CallOptions): Promise<unknown> {
-  return resultOf(parseJson(await send(url, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [] }), options), method), method);
+  return resultOf(
+    parseJson(await send(url, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [] }), options), method),
+    method,
+  );
 }
 
 /** POST `body`; a kept-alive connection the server closed as we reused it is retried once on a new one (node's documented answer). */
@@ -93,8 +99,13 @@ function parseJson(text: string, what: string): unknown {
 /** One JSON-RPC response's result; its error, or its absence, as a CallFailed naming the method. */
 function resultOf(parsed: unknown, method: string): unknown {
   const answer = parsed as { result?: unknown; error?: { message?: unknown } } | null | undefined;
-  if (answer === null || answer === undefined || typeof answer !== 'object') throw new CallFailed('bad_response', `${method}: the answer is not a JSON-RPC object`);
-  if (answer.error !== undefined) throw new CallFailed('bad_response', `${method}: error ${clip(JSON.stringify(String(answer.error?.message ?? answer.error)), 200)}`);
+  if (answer === null || answer === undefined || typeof answer !== 'object')
+    throw new CallFailed('bad_response', `${method}: the answer is not a JSON-RPC object`);
+  if (answer.error !== undefined)
+    throw new CallFailed(
+      'bad_response',
+      `${method}: error ${clip(JSON.stringify(String(answer.error?.message ?? answer.error)), 200)}`,
+    );
   if (!('result' in answer)) throw new CallFailed('bad_response', `${method}: the answer has no result`);
   return answer.result;
 }
@@ -105,33 +116,45 @@ function post(url: string, body: string, options: CallOptions): Promise<string> 
     // An address written in the URL is never looked up, so it is checked here.
     const literal = target.hostname.replace(/^\[|\]$/g, '');
     if (options.blockPrivate && isIP(literal) !== 0 && isInternalHost(literal)) {
-      return reject(new CallFailed('unreachable', `${literal} is an internal address; RPC_BLOCK_PRIVATE_IPS forbids it`));
+      return reject(
+        new CallFailed('unreachable', `${literal} is an internal address; RPC_BLOCK_PRIVATE_IPS forbids it`),
+      );
     }
     const lookup = guardedLookup(options);
     const secure = target.protocol === 'https:';
     const send = secure ? https.request : http.request;
     const agent = (secure ? options.agents?.https : options.agents?.http) ?? false;
-    const req = send(target, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }, lookup, agent }, (res) => {
-      const status = res.statusCode ?? 0;
-      if (status >= 300 && status < 400) {
-        res.resume();
-        const to = res.headers.location ? ` to ${redactUrl(new URL(res.headers.location, url).href)}` : '';
-        return fail('bad_response', `redirected (${status})${to}; redirects are not followed`);
-      }
-      if (status !== 200) {
-        res.resume();
-        return fail('bad_response', `HTTP ${status}`);
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > options.maxBytes) return fail('bad_response', `the answer is larger than ${options.maxBytes} bytes`);
-        chunks.push(chunk);
-      });
-      res.on('end', () => finish(() => resolve(Buffer.concat(chunks).toString('utf8'))));
-      res.on('error', (err) => fail('unreachable', err.message));
-    });
+    const req = send(
+      target,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        lookup,
+        agent,
+      },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        if (status >= 300 && status < 400) {
+          res.resume();
+          const to = res.headers.location ? ` to ${redactUrl(new URL(res.headers.location, url).href)}` : '';
+          return fail('bad_response', `redirected (${status})${to}; redirects are not followed`);
+        }
+        if (status !== 200) {
+          res.resume();
+          return fail('bad_response', `HTTP ${status}`);
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > options.maxBytes)
+            return fail('bad_response', `the answer is larger than ${options.maxBytes} bytes`);
+          chunks.push(chunk);
+        });
+        res.on('end', () => finish(() => resolve(Buffer.concat(chunks).toString('utf8'))));
+        res.on('error', (err) => fail('unreachable', err.message));
+      },
+    );
     const timer = setTimeout(() => fail('unreachable', `no answer within ${options.timeoutMs} ms`), options.timeoutMs);
     let done = false;
     function finish(settle: () => void): void {
@@ -145,7 +168,8 @@ function post(url: string, body: string, options: CallOptions): Promise<string> 
       req.destroy();
     }
     req.on('error', (err: NodeJS.ErrnoException) => {
-      if (req.reusedSocket && err.code === 'ECONNRESET') return finish(() => reject(new ReusedSocketReset('unreachable', err.message)));
+      if (req.reusedSocket && err.code === 'ECONNRESET')
+        return finish(() => reject(new ReusedSocketReset('unreachable', err.message)));
       fail('unreachable', err.code === 'EPRIVATE' ? err.message : `${err.code ?? 'error'}: ${err.message}`);
     });
     req.end(body);
@@ -162,7 +186,12 @@ function guardedLookup(options: CallOptions): LookupFunction {
       const addresses = found as unknown as LookupAddress[];
       const internal = addresses.find((a) => isInternalHost(a.address));
       if (internal || addresses.length === 0) {
-        const refused = Object.assign(new Error(`${hostname} resolves to ${internal?.address ?? 'nothing'}, an internal address; RPC_BLOCK_PRIVATE_IPS forbids it`), { code: 'EPRIVATE' });
+        const refused = Object.assign(
+          new Error(
+            `${hostname} resolves to ${internal?.address ?? 'nothing'}, an internal address; RPC_BLOCK_PRIVATE_IPS forbids it`,
+          ),
+          { code: 'EPRIVATE' },
+        );
         return callback(refused, '', 0);
       }
       if (lookupOptions.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);

@@ -16,7 +16,11 @@ import { Slots } from './slots.js';
  */
 export const PATCH_PROBES = { each: 8, total: 64 };
 
-export function urlCheckOf(prober: Prober, mode: UrlCheck['mode'], bounds: { each: number; total: number } = PATCH_PROBES): UrlCheck {
+export function urlCheckOf(
+  prober: Prober,
+  mode: UrlCheck['mode'],
+  bounds: { each: number; total: number } = PATCH_PROBES,
+): UrlCheck {
   const patches = new Slots(bounds.total);
   return {
     mode,

@@ -79,14 +79,30 @@ export class Proposals {
 
   /** Readiness' `proposals` component: the forge and its last answer; the token is never in it. */
   component(): Record<string, unknown> {
-    return { status: this.state.status, forge: this.parts.forge.kind, problem: this.state.problem, checked_at: this.state.checked_at };
+    return {
+      status: this.state.status,
+      forge: this.parts.forge.kind,
+      problem: this.state.problem,
+      checked_at: this.state.checked_at,
+    };
   }
 
   /** The change checked and pushed to the actor's branch, then its pull request opened or updated; what the URLs answered comes with it. */
-  async propose(id: string, body: unknown, ifMatch: string | undefined, actor: Actor, how: ProposeOptions = {}): Promise<{ proposal: OpenedProposal; findings: UrlFinding[] }> {
+  async propose(
+    id: string,
+    body: unknown,
+    ifMatch: string | undefined,
+    actor: Actor,
+    how: ProposeOptions = {},
+  ): Promise<{ proposal: OpenedProposal; findings: UrlFinding[] }> {
     const { store, forge, probed } = this.parts;
     const made = await store.proposeUpdate(id, body, ifMatch, actor, how);
-    const request = { branch: made.branch, base: store.proposalBase(), title: made.subject, body: proposalBody({ proposal: made, actor: actorLabel(actor), probed }) };
+    const request = {
+      branch: made.branch,
+      base: store.proposalBase(),
+      title: made.subject,
+      body: proposalBody({ proposal: made, actor: actorLabel(actor), probed }),
+    };
     let opened: { proposal: PullRequest; created: boolean };
     try {
       opened = await this.heard(createOrUpdate(forge, request));
@@ -94,7 +110,18 @@ export class Proposals {
       throw await this.takeBack(err, made.branch, made.commit, made.previous);
     }
     const { number, url, state } = opened.proposal;
-    return { proposal: { number, url, branch: made.branch, network: made.network, state, updated: !opened.created, commit: made.commit }, findings: made.findings };
+    return {
+      proposal: {
+        number,
+        url,
+        branch: made.branch,
+        network: made.network,
+        state,
+        updated: !opened.created,
+        commit: made.commit,
+      },
+      findings: made.findings,
+    };
   }
 
   /** The open proposals netcfg made whose network `scope` lets through (null: all), by network then number. */
@@ -132,7 +159,10 @@ export class Proposals {
       });
     }
     if (!(err instanceof NetcfgError)) return err;
-    return new NetcfgError(err.code, `${err.message} ${done}`, { retryAfterSeconds: err.retryAfterSeconds, cause: err });
+    return new NetcfgError(err.code, `${err.message} ${done}`, {
+      retryAfterSeconds: err.retryAfterSeconds,
+      cause: err,
+    });
   }
 
   /** The forge's answer to `call`, remembered for readiness: a refusal or an outage makes the component degraded with its sentence. */

@@ -54,7 +54,8 @@ export const OPERATOR_TOKENS: ReadonlySet<string> = new Set(['api-key', ANONYMOU
  */
 export function authorLineOf(actor: Actor, netcfg: { name: string; email: string }): string {
   const clean = (s: string): string => s.replace(/[<>\r\n\0]/g, '').trim() || 'unknown';
-  if (actor.kind === 'token' && !OPERATOR_TOKENS.has(actor.name)) return `${clean(actor.name)} <${clean(actor.name)}@netcfg>`;
+  if (actor.kind === 'token' && !OPERATOR_TOKENS.has(actor.name))
+    return `${clean(actor.name)} <${clean(actor.name)}@netcfg>`;
   const name = actor.kind === 'system' ? `netcfg ${actor.name}` : netcfg.name;
   return `${clean(name)} <${clean(netcfg.email)}>`;
 }

@@ -31,7 +31,14 @@ const BODY_HEAD = '{"success":true,"data":';
 const BODY_TAIL = ',"error":null}';
 
 /** A record from its parts; `json` is the wire view as JSON. */
-export function recordOf(id: string, relPath: string, etag: string, json: string, writtenRpcUrls?: string, secrets: SecretEntry[] = []): NetworkRecord {
+export function recordOf(
+  id: string,
+  relPath: string,
+  etag: string,
+  json: string,
+  writtenRpcUrls?: string,
+  secrets: SecretEntry[] = [],
+): NetworkRecord {
   const record: NetworkRecord = { id, path: relPath, etag, body: BODY_HEAD + json + BODY_TAIL };
   if (writtenRpcUrls !== undefined) record.writtenRpcUrls = writtenRpcUrls;
   if (secrets.length > 0) record.secrets = secrets;

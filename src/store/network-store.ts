@@ -122,18 +122,52 @@ export class NetworkStore {
     const maxWaitMs = options.lock?.maxWaitMs ?? Math.max(DEFAULT_LOCK.maxWaitMs, staleMs * 2 + 2000); // a killed process's lock goes stale and is taken over within it
     const locks = new WriteLocks(() => path.join(this.folder.forWriting(), LOCK_DIR), fs, { staleMs, maxWaitMs });
     const author = options.gitAuthor ?? { name: 'netcfg', email: 'netcfg@localhost' };
-    this.git = new StoreGit({ root: this.root, cloneTop: this.folder.cloneTop, author, gitCommit: options.gitCommit ?? false, gitSync: options.gitSync, locks, retries: this.retries });
-    this.writer = new NetworkWriter({ netcfgAuthor: author, folder: this.folder, index: this.index, served: this.disk, policy: this.policy, fs, locks, strategy: this.git, retries: this.retries });
+    this.git = new StoreGit({
+      root: this.root,
+      cloneTop: this.folder.cloneTop,
+      author,
+      gitCommit: options.gitCommit ?? false,
+      gitSync: options.gitSync,
+      locks,
+      retries: this.retries,
+    });
+    this.writer = new NetworkWriter({
+      netcfgAuthor: author,
+      folder: this.folder,
+      index: this.index,
+      served: this.disk,
+      policy: this.policy,
+      fs,
+      locks,
+      strategy: this.git,
+      retries: this.retries,
+    });
     this.cache = options.indexCache ? new IndexCache(options.indexCache, this.policy, onError) : null;
-    const state = () => ({ closing: this.closing, writesOpen: this.writesOpen, loaded: this.loaded, git: this.git.follower?.refusal() ?? null });
+    const state = () => ({
+      closing: this.closing,
+      writesOpen: this.writesOpen,
+      loaded: this.loaded,
+      git: this.git.follower?.refusal() ?? null,
+    });
     this.checks = new PatchChecks({ index: this.index, policy: this.policy, urlCheck: options.urlCheck, state });
     const served = (id: string) => this.get(id);
-    this.proposer = new Proposer({ git: this.git, watcher: this.watcher, checks: this.checks, served, folder: this.folder, policy: this.policy, author });
+    this.proposer = new Proposer({
+      git: this.git,
+      watcher: this.watcher,
+      checks: this.checks,
+      served,
+      folder: this.folder,
+      policy: this.policy,
+      author,
+    });
   }
 
   /** Loads every file, then watches; a change between a file's load and its watch is found by a stat once chokidar is ready. */
   async start(): Promise<void> {
-    await Promise.all([firstLoad(this.folder, this.disk, this.index, this.cache?.read() ?? null), this.git.open().then(() => (this.writesOpen = true))]);
+    await Promise.all([
+      firstLoad(this.folder, this.disk, this.index, this.cache?.read() ?? null),
+      this.git.open().then(() => (this.writesOpen = true)),
+    ]);
     // Ready once git is open too: a PATCH answered before that would be neither committed nor pushed.
     this.loadedAt = new Date();
     await this.watcher.start();
@@ -146,7 +180,10 @@ export class NetworkStore {
   async close(graceMs = 5000): Promise<void> {
     this.closing = true;
     const grace = new AbortController();
-    await Promise.race([this.writer.settled(), delay(graceMs, undefined, { signal: grace.signal }).catch(() => undefined)]);
+    await Promise.race([
+      this.writer.settled(),
+      delay(graceMs, undefined, { signal: grace.signal }).catch(() => undefined),
+    ]);
     grace.abort();
     await this.git.stop();
     await this.writer.settled();
@@ -165,7 +202,8 @@ export class NetworkStore {
   /** A network by id; INVALID_ID for a malformed id, NETWORK_NOT_FOUND for an unknown one. */
   get(id: string): NetworkRecord {
     const record = this.index.get(requireNetworkId(id).id);
-    if (!record) throw new NetcfgError('NETWORK_NOT_FOUND', `Network ${id} was not found; GET /api/v1/networks lists the ids.`);
+    if (!record)
+      throw new NetcfgError('NETWORK_NOT_FOUND', `Network ${id} was not found; GET /api/v1/networks lists the ids.`);
     return record;
   }
 
@@ -229,13 +267,22 @@ export class NetworkStore {
       (async () => {
         const { networkId, changes } = this.checks.checked(id, body, rightsOf(how));
         const findings = await this.checks.urlFindings(networkId, changes, ifMatch);
-        return { record: await this.writer.update({ id: networkId, changes, ifMatch, actor, note: how.note }), findings };
+        return {
+          record: await this.writer.update({ id: networkId, changes, ifMatch, actor, note: how.note }),
+          findings,
+        };
       })(),
     );
   }
 
   /** update()'s change, checked alike, proposed (GIT_SYNC): pushed to the actor's branch for the network, not written (git/proposal.ts). */
-  proposeUpdate(id: string, body: unknown, ifMatch: string | undefined, actor: Actor, how: ProposeOptions = {}): Promise<Proposal> {
+  proposeUpdate(
+    id: string,
+    body: unknown,
+    ifMatch: string | undefined,
+    actor: Actor,
+    how: ProposeOptions = {},
+  ): Promise<Proposal> {
     return this.proposer.propose(id, body, ifMatch, actor, how);
   }
 
@@ -266,7 +313,11 @@ export class NetworkStore {
 
   /** What happened since start, counted: writes by outcome, the watcher's events by name, GIT_SYNC's pulls and pushes (null without it). */
   counts() {
-    return { writes: this.writes.snapshot(), watcherEvents: this.watcher.eventCounts(), git: this.git.follower?.counts() ?? null };
+    return {
+      writes: this.writes.snapshot(),
+      watcherEvents: this.watcher.eventCounts(),
+      git: this.git.follower?.counts() ?? null,
+    };
   }
 
   /** The slot replicas elect the relayer sync's speaker in: with GIT_SYNC a ref of the remote, else a file beside the write locks. */
@@ -276,8 +327,21 @@ export class NetworkStore {
 
   readiness(): Readiness {
     const { rootProblem, warning: folderWarning } = this.disk.folderReport();
-    const watcher = { status: this.watcher.status, lastEventAt: this.watcher.lastEventAt, lastError: this.watcher.lastError };
-    return readinessOf({ loadedAt: this.loadedAt, rootProblem, folderWarning, networks: this.index.size, invalid: this.index.invalidFiles(), watcher, writeFailure: this.writer.lastFailure, ...this.git.report() });
+    const watcher = {
+      status: this.watcher.status,
+      lastEventAt: this.watcher.lastEventAt,
+      lastError: this.watcher.lastError,
+    };
+    return readinessOf({
+      loadedAt: this.loadedAt,
+      rootProblem,
+      folderWarning,
+      networks: this.index.size,
+      invalid: this.index.invalidFiles(),
+      watcher,
+      writeFailure: this.writer.lastFailure,
+      ...this.git.report(),
+    });
   }
 
   private saveCache(): Promise<void> {

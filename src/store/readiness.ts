@@ -14,10 +14,22 @@ export interface Readiness {
   status: HealthStatus;
   reason?: string;
   components: {
-    index: { status: HealthStatus; networks: number; invalid_files: InvalidFile[]; loaded_at: string | null; problem?: string };
+    index: {
+      status: HealthStatus;
+      networks: number;
+      invalid_files: InvalidFile[];
+      loaded_at: string | null;
+      problem?: string;
+    };
     watcher: { status: HealthStatus; state: string; last_event_at: string | null; error?: string };
     storage: { status: HealthStatus; error?: string; failed_at?: string };
-    git?: { status: HealthStatus; commit_on_write: boolean; pending_commits: number; writes_waiting_for_git: number; error?: string } & Partial<SyncStatus>;
+    git?: {
+      status: HealthStatus;
+      commit_on_write: boolean;
+      pending_commits: number;
+      writes_waiting_for_git: number;
+      error?: string;
+    } & Partial<SyncStatus>;
   };
   timestamp: string;
 }
@@ -39,11 +51,30 @@ export interface ReadinessInputs {
   sync: SyncStatus | null;
 }
 
-export function readinessOf({ loadedAt, rootProblem, folderWarning, networks, invalid, watcher, writeFailure, workTree, gitCommit, sync }: ReadinessInputs): Readiness {
+export function readinessOf({
+  loadedAt,
+  rootProblem,
+  folderWarning,
+  networks,
+  invalid,
+  watcher,
+  writeFailure,
+  workTree,
+  gitCommit,
+  sync,
+}: ReadinessInputs): Readiness {
   const loaded = loadedAt !== null;
   const watcherFailed = watcher.status === 'failed' || watcher.status === 'stopped';
-  const indexStatus: HealthStatus = !loaded || rootProblem ? 'unhealthy' : invalid.length > 0 || folderWarning ? 'degraded' : 'healthy';
-  const watcherStatus: HealthStatus = watcher.status === 'watching' ? (watcher.lastError ? 'degraded' : 'healthy') : watcher.status === 'starting' ? 'degraded' : 'unhealthy';
+  const indexStatus: HealthStatus =
+    !loaded || rootProblem ? 'unhealthy' : invalid.length > 0 || folderWarning ? 'degraded' : 'healthy';
+  const watcherStatus: HealthStatus =
+    watcher.status === 'watching'
+      ? watcher.lastError
+        ? 'degraded'
+        : 'healthy'
+      : watcher.status === 'starting'
+        ? 'degraded'
+        : 'unhealthy';
   const storageStatus: HealthStatus = writeFailure ? 'degraded' : 'healthy';
   // An unreachable remote degrades the git component, never readiness itself: reads go on.
   const gitFailure = workTree?.lastFailure ?? (sync?.problem ? { message: sync.problem } : null);
@@ -53,7 +84,8 @@ export function readinessOf({ loadedAt, rootProblem, folderWarning, networks, in
   else if (rootProblem) reason = rootProblem;
   else if (watcherFailed) reason = `the file watcher is ${watcher.status}`;
   else if (folderWarning) reason = folderWarning;
-  else if (invalid.length > 0) reason = `${invalid.length} problem(s) in the config folder; the last valid version of each network is served`;
+  else if (invalid.length > 0)
+    reason = `${invalid.length} problem(s) in the config folder; the last valid version of each network is served`;
   else if (writeFailure) reason = writeFailure.message;
   else if (gitFailure) reason = gitFailure.message;
   else if (watcher.lastError) reason = `the file watcher reported: ${watcher.lastError}`;
@@ -65,14 +97,23 @@ export function readinessOf({ loadedAt, rootProblem, folderWarning, networks, in
     status,
     ...(reason === undefined ? {} : { reason }),
     components: {
-      index: { status: indexStatus, networks, invalid_files: invalid, loaded_at: loadedAt?.toISOString() ?? null, ...(folderWarning && loaded ? { problem: folderWarning } : {}) },
+      index: {
+        status: indexStatus,
+        networks,
+        invalid_files: invalid,
+        loaded_at: loadedAt?.toISOString() ?? null,
+        ...(folderWarning && loaded ? { problem: folderWarning } : {}),
+      },
       watcher: {
         status: watcherStatus,
         state: watcher.status,
         last_event_at: watcher.lastEventAt?.toISOString() ?? null,
         ...(watcher.lastError ? { error: watcher.lastError } : {}),
       },
-      storage: { status: storageStatus, ...(writeFailure ? { error: writeFailure.message, failed_at: writeFailure.at.toISOString() } : {}) },
+      storage: {
+        status: storageStatus,
+        ...(writeFailure ? { error: writeFailure.message, failed_at: writeFailure.at.toISOString() } : {}),
+      },
       ...(workTree
         ? {
             git: {

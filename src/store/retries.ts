@@ -20,13 +20,38 @@ interface AttemptBound {
 
 export const ATTEMPT_RETRIES: Record<AttemptRetry, AttemptBound> = {
   /** The file changed between the read and the rename (another replica, a checkout): read again, holding the network's lock. */
-  moved: { attempts: 3, refusal: (id) => new NetcfgError('PRECONDITION_FAILED', `${id} kept changing on disk while it was being written; read it again and retry.`) },
+  moved: {
+    attempts: 3,
+    refusal: (id) =>
+      new NetcfgError(
+        'PRECONDITION_FAILED',
+        `${id} kept changing on disk while it was being written; read it again and retry.`,
+      ),
+  },
   /** In a git work tree, the file was not there while git rewrote the tree: read again once git's lock is free. Elsewhere the first is final. */
-  gone: { attempts: 5, refusal: (id) => new NetcfgError('NETWORK_NOT_FOUND', `Network ${id} does not exist (its file is gone); nothing was written.`) },
+  gone: {
+    attempts: 5,
+    refusal: (id) =>
+      new NetcfgError('NETWORK_NOT_FOUND', `Network ${id} does not exist (its file is gone); nothing was written.`),
+  },
   /** In a git work tree, the file was not whole (git writes in place after creating it): read again once git's lock is free. */
-  'git-busy': { attempts: 5, refusal: (id) => new NetcfgError('LOCK_TIMEOUT', `git kept rewriting ${id}'s file while it was being read; nothing was written, retry the request.`) },
+  'git-busy': {
+    attempts: 5,
+    refusal: (id) =>
+      new NetcfgError(
+        'LOCK_TIMEOUT',
+        `git kept rewriting ${id}'s file while it was being read; nothing was written, retry the request.`,
+      ),
+  },
   /** GIT_SYNC: the remote moved on and refused the push: the write is made again on its new head (and for at most two remote deadlines). */
-  rejected: { attempts: 10, refusal: (id) => new NetcfgError('GIT_REMOTE_UNAVAILABLE', `The remote kept moving while ${id} was pushed; nothing was changed, retry the request.`) },
+  rejected: {
+    attempts: 10,
+    refusal: (id) =>
+      new NetcfgError(
+        'GIT_REMOTE_UNAVAILABLE',
+        `The remote kept moving while ${id} was pushed; nothing was changed, retry the request.`,
+      ),
+  },
 };
 
 /**

@@ -47,7 +47,10 @@ export interface GitParts {
  * (network-writer.ts): what the writer asks of it is known once `open()` found the work tree.
  */
 export class StoreGit implements WriteStrategy {
-  private opened: { workTree: WorkTree | null; follower: GitSync | null; proposals?: ProposalBranches } = { workTree: null, follower: null };
+  private opened: { workTree: WorkTree | null; follower: GitSync | null; proposals?: ProposalBranches } = {
+    workTree: null,
+    follower: null,
+  };
 
   constructor(private readonly parts: GitParts) {}
 
@@ -59,7 +62,10 @@ export class StoreGit implements WriteStrategy {
   /** GIT_SYNC: the branches proposals are pushed to, next to the remote branch the clone follows; NOT_IMPLEMENTED without it. */
   requireProposals(): ProposalBranches {
     if (this.opened.proposals) return this.opened.proposals;
-    throw new NetcfgError('NOT_IMPLEMENTED', 'A proposal needs GIT_SYNC (the config folder in a clone following a remote branch); it is off.');
+    throw new NetcfgError(
+      'NOT_IMPLEMENTED',
+      'A proposal needs GIT_SYNC (the config folder in a clone following a remote branch); it is off.',
+    );
   }
 
   /** GIT_SYNC: the clone following its remote branch, once open. */
@@ -107,7 +113,11 @@ export class StoreGit implements WriteStrategy {
   /** The commits of a network's file, newest first. */
   async history(id: NetworkId, skip: number, limit: number): Promise<{ commits: Commit[]; total: number }> {
     const workTree = this.requireWorkTree();
-    return workTree.history(candidatesOf(id).map(({ rel }) => path.join(this.parts.root, rel)), skip, limit);
+    return workTree.history(
+      candidatesOf(id).map(({ rel }) => path.join(this.parts.root, rel)),
+      skip,
+      limit,
+    );
   }
 
   /** The network as of commit `sha` and just before it. */
@@ -118,7 +128,10 @@ export class StoreGit implements WriteStrategy {
   /** git in the work tree, for what only a work tree can answer; NOT_IMPLEMENTED outside one. */
   private requireWorkTree(): WorkTree {
     if (this.workTree) return this.workTree;
-    throw new NetcfgError('NOT_IMPLEMENTED', 'History needs the config folder to be inside a git work tree; it is not.');
+    throw new NetcfgError(
+      'NOT_IMPLEMENTED',
+      'History needs the config folder to be inside a git work tree; it is not.',
+    );
   }
 
   /** Where the relayer lease lives: with GIT_SYNC a ref of the remote (lease-ref.ts), else a file in `lockDir` (lease-file.ts). */
@@ -137,7 +150,11 @@ export class StoreGit implements WriteStrategy {
   report(): Pick<ReadinessInputs, 'workTree' | 'gitCommit' | 'sync'> {
     const workTree = this.workTree;
     return {
-      workTree: workTree && { pendingCount: workTree.pendingCount, waiting: workTree.indexLock.waiting, lastFailure: workTree.lastFailure },
+      workTree: workTree && {
+        pendingCount: workTree.pendingCount,
+        waiting: workTree.indexLock.waiting,
+        lastFailure: workTree.lastFailure,
+      },
       gitCommit: this.parts.gitCommit,
       sync: this.follower?.status() ?? null,
     };
@@ -151,10 +168,18 @@ export class StoreGit implements WriteStrategy {
       this.opened = { workTree, follower: null };
       return;
     }
-    if (!workTree) throw new Error(`GIT_SYNC needs CONFIG_DIR (${path.resolve(root)}) inside a git clone; it is not in a git work tree.`);
+    if (!workTree)
+      throw new Error(
+        `GIT_SYNC needs CONFIG_DIR (${path.resolve(root)}) inside a git clone; it is not in a git work tree.`,
+      );
     // What moves the work tree waits for the writers' turn: never between a write's read and its commit.
     const remoteTimeoutMs = gitSync.remoteTimeoutMs ?? DEFAULT_REMOTE_TIMEOUT_MS;
-    const follower = await GitSync.open(workTree, (fn) => locks.inTurn('*', fn), { staleMs: locks.staleMs, remoteTimeoutMs, onDropped: gitSync.onDropped, retries });
+    const follower = await GitSync.open(workTree, (fn) => locks.inTurn('*', fn), {
+      staleMs: locks.staleMs,
+      remoteTimeoutMs,
+      onDropped: gitSync.onDropped,
+      retries,
+    });
     this.opened = { workTree, follower, proposals: new ProposalBranches(workTree, follower.upstream, remoteTimeoutMs) };
   }
 }

@@ -28,7 +28,8 @@ export function validateFolder(root: string, policy: UrlPolicy): FolderReport {
   const state = folder.check();
   const rootProblem = state.ok ? null : state.problem;
   const positionOf = (rel: string, pointer: string) => positionIn(readFileSync(path.join(root, rel), 'utf8'), pointer);
-  if (rootProblem) return { networks: 0, problems: [{ path: '.', line: 1, column: 1, error: rootProblem }], records: [], positionOf };
+  if (rootProblem)
+    return { networks: 0, problems: [{ path: '.', line: 1, column: 1, error: rootProblem }], records: [], positionOf };
   index.beginBulk();
   const { ids, foreign } = sync.listTargets();
   for (const id of ids.values()) sync.apply(sync.observe(id));

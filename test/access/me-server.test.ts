@@ -17,10 +17,33 @@ const WRITER = 'ncfg_me-writer-0123456789abcdef0123456789abcde';
 const API_KEY = 'k'.repeat(40);
 
 const TABLE: Array<{ caller: string; server: 'open' | 'tokens'; token?: string; status: number; data?: unknown }> = [
-  { caller: 'no token configured (open on loopback)', server: 'open', status: 200, data: { name: null, role: 'admin', networks: null, reveal_secrets: false } },
-  { caller: "API_KEY's token", server: 'tokens', token: API_KEY, status: 200, data: { name: 'api-key', role: 'admin', networks: null, reveal_secrets: false } },
-  { caller: 'a read token with networks', server: 'tokens', token: READER, status: 200, data: { name: 'relayer-eu', role: 'read', networks: ['evm:*', 'solana:devnet'], reveal_secrets: false } },
-  { caller: 'a write token', server: 'tokens', token: WRITER, status: 200, data: { name: 'ops-alice', role: 'write', networks: null, reveal_secrets: true } },
+  {
+    caller: 'no token configured (open on loopback)',
+    server: 'open',
+    status: 200,
+    data: { name: null, role: 'admin', networks: null, reveal_secrets: false },
+  },
+  {
+    caller: "API_KEY's token",
+    server: 'tokens',
+    token: API_KEY,
+    status: 200,
+    data: { name: 'api-key', role: 'admin', networks: null, reveal_secrets: false },
+  },
+  {
+    caller: 'a read token with networks',
+    server: 'tokens',
+    token: READER,
+    status: 200,
+    data: { name: 'relayer-eu', role: 'read', networks: ['evm:*', 'solana:devnet'], reveal_secrets: false },
+  },
+  {
+    caller: 'a write token',
+    server: 'tokens',
+    token: WRITER,
+    status: 200,
+    data: { name: 'ops-alice', role: 'write', networks: null, reveal_secrets: true },
+  },
   { caller: 'no token where tokens are configured', server: 'tokens', status: 401 },
 ];
 
@@ -38,7 +61,10 @@ describe('GET /api/v1/access/me on the built server (who the token is)', functio
       file,
       `tokens:\n  - name: relayer-eu\n    sha256: "${sha(READER)}"\n    role: read\n    networks: ["evm:*", "solana:devnet"]\n  - name: ops-alice\n    sha256: "${sha(WRITER)}"\n    role: write\n    reveal_secrets: true\n`,
     );
-    [servers.open, servers.tokens] = await Promise.all([startChild({ CONFIG_DIR: root }), startChild({ CONFIG_DIR: root, API_TOKENS_FILE: file, API_KEY })]);
+    [servers.open, servers.tokens] = await Promise.all([
+      startChild({ CONFIG_DIR: root }),
+      startChild({ CONFIG_DIR: root, API_TOKENS_FILE: file, API_KEY }),
+    ]);
   });
   after(async () => {
     await Promise.all([servers.open?.stop(), servers.tokens?.stop()]);
@@ -48,11 +74,17 @@ describe('GET /api/v1/access/me on the built server (who the token is)', functio
 
   for (const row of TABLE) {
     it(`${row.caller} -> ${row.status}`, async () => {
-      const res = await fetch(`${servers[row.server]?.url}/api/v1/access/me`, { headers: row.token ? { authorization: `Bearer ${row.token}` } : {} });
+      const res = await fetch(`${servers[row.server]?.url}/api/v1/access/me`, {
+        headers: row.token ? { authorization: `Bearer ${row.token}` } : {},
+      });
       const body = (await res.json()) as Record<string, unknown>;
       expect(res.status, JSON.stringify(body)).to.equal(row.status);
       if (row.status !== 200) return void expect(body).to.include({ success: false, code: 'UNAUTHORIZED' });
-      expect(body).to.deep.equal({ success: true, data: { ...(row.data ?? {}), proposals: { enabled: false, propose_only: false } }, error: null });
+      expect(body).to.deep.equal({
+        success: true,
+        data: { ...(row.data ?? {}), proposals: { enabled: false, propose_only: false } },
+        error: null,
+      });
       expect(res.headers.get('cache-control')).to.equal('no-store');
     });
   }

@@ -44,25 +44,39 @@ describe('a token scope on the built server (list, one network, PATCH, change st
   });
 
   it('the list shows and counts only the scope; another network is exactly the 404 of one that does not exist', async () => {
-    const list = JSON.parse((await get('/api/v1/networks?per_page=1', EVM_READER)).text) as { data: Array<{ id: string }>; pagination: { total_items: number } };
+    const list = JSON.parse((await get('/api/v1/networks?per_page=1', EVM_READER)).text) as {
+      data: Array<{ id: string }>;
+      pagination: { total_items: number };
+    };
     expect(list.pagination.total_items).to.equal(2);
     expect(list.data.map((n) => n.id)).to.deep.equal(['evm:mainnet']);
-    const all = JSON.parse((await get('/api/v1/networks?per_page=1', ALL_READER)).text) as { pagination: { total_items: number } };
+    const all = JSON.parse((await get('/api/v1/networks?per_page=1', ALL_READER)).text) as {
+      pagination: { total_items: number };
+    };
     expect(all.pagination.total_items, 'the page cache keeps each scope apart').to.equal(3);
     const hidden = await get('/api/v1/networks/solana:devnet', EVM_READER);
     const absent = await get('/api/v1/networks/solana:nope', EVM_READER);
     expect(hidden.status).to.equal(404);
     expect(hidden.text.replace('solana:devnet', 'X')).to.equal(absent.text.replace('solana:nope', 'X'));
     expect((await get('/api/v1/networks/solana:devnet/history', EVM_READER)).status).to.equal(404);
-    const patch = await fetch(`${server.url}/api/v1/networks/evm:mainnet`, { method: 'PATCH', headers: { authorization: `Bearer ${EVM_WRITER}`, 'content-type': 'application/json' }, body: JSON.stringify({ rpc_urls: ['https://w.example.com'] }) });
+    const patch = await fetch(`${server.url}/api/v1/networks/evm:mainnet`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${EVM_WRITER}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ rpc_urls: ['https://w.example.com'] }),
+    });
     expect(patch.status, 'a write token outside its scope').to.equal(404);
     // The fixture's evm networks lack what the relayer requires (symbol...): an unscoped export holds solana:devnet alone.
-    const exportOf = async (token: string) => (JSON.parse((await get('/api/v1/export/relayer', token)).text) as { networks: Array<{ type: string; network: string }> }).networks.map((n) => `${n.type}:${n.network}`);
+    const exportOf = async (token: string) =>
+      (
+        JSON.parse((await get('/api/v1/export/relayer', token)).text) as {
+          networks: Array<{ type: string; network: string }>;
+        }
+      ).networks.map((n) => `${n.type}:${n.network}`);
     expect(await exportOf(ALL_READER)).to.deep.equal(['solana:devnet']);
     expect(await exportOf(EVM_READER), 'export holds only the scope').to.deep.equal([]);
   });
 
-  it('the change stream carries only the scope\'s events', async () => {
+  it("the change stream carries only the scope's events", async () => {
     const stream = await openSse(`${server.url}/api/v1/networks/events`, { authorization: `Bearer ${EVM_READER}` });
     try {
       writeFileSync(path.join(root, 'solana/devnet.yaml'), networkYaml({ rpc_urls: ['https://sol-b.example.com'] }));

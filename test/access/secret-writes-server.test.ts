@@ -5,11 +5,21 @@
  * (403 unless the token reveals) while honest URLs pass.
  */
 import { expect } from 'chai';
-import { BASE, HOLESKY_KEY, KEY, SEPOLIA_MASK, secretsIn, startSecretWorld, TOKENS, type SecretWorld } from '../helpers/secret-refs-world.js';
+import {
+  BASE,
+  HOLESKY_KEY,
+  KEY,
+  SEPOLIA_MASK,
+  secretsIn,
+  startSecretWorld,
+  TOKENS,
+  type SecretWorld,
+} from '../helpers/secret-refs-world.js';
 
 const PUBLIC = { url: 'https://public.example.com', weight: 10 };
 const ref = (value: string) => ({ type: 'env', value });
-const NEEDS = / beyond the references this network has: adding or changing a secret reference needs a token with reveal_secrets or the admin role/;
+const NEEDS =
+  / beyond the references this network has: adding or changing a secret reference needs a token with reveal_secrets or the admin role/;
 
 describe('secret references and values in a PATCH: roles and spellings (built server)', function () {
   this.timeout(60_000);
@@ -20,14 +30,44 @@ describe('secret references and values in a PATCH: roles and spellings (built se
   it('a writer without reveal keeps and drops references, adds or changes none; a revealer or an admin adds', async () => {
     const cases: Array<[string, string, unknown[], number, RegExp]> = [
       ['writer adds an allowed, set variable', TOKENS.writer, [SEPOLIA_MASK, PUBLIC, ref('ETH_OTHER_URL')], 403, NEEDS],
-      ['writer adds a variable no glob allows: the same 403', TOKENS.writer, [SEPOLIA_MASK, PUBLIC, ref('SOL_SECRET_URL')], 403, NEEDS],
+      [
+        'writer adds a variable no glob allows: the same 403',
+        TOKENS.writer,
+        [SEPOLIA_MASK, PUBLIC, ref('SOL_SECRET_URL')],
+        403,
+        NEEDS,
+      ],
       ['writer changes which variable the entry names', TOKENS.writer, [ref('ETH_OTHER_URL'), PUBLIC], 403, NEEDS],
-      ['writer names the same variable twice', TOKENS.writer, [SEPOLIA_MASK, PUBLIC, { url: ref('ETH_SEPOLIA_URL'), weight: 5 }], 403, NEEDS],
-      ['writer keeps it as the mask', TOKENS.writer, [SEPOLIA_MASK, { ...PUBLIC, weight: 20 }], 200, /value: ETH_SEPOLIA_URL/],
-      ['writer keeps it as the reference, elsewhere', TOKENS.writer, [PUBLIC, { url: ref('ETH_SEPOLIA_URL'), weight: 30 }], 200, /value: ETH_SEPOLIA_URL/],
+      [
+        'writer names the same variable twice',
+        TOKENS.writer,
+        [SEPOLIA_MASK, PUBLIC, { url: ref('ETH_SEPOLIA_URL'), weight: 5 }],
+        403,
+        NEEDS,
+      ],
+      [
+        'writer keeps it as the mask',
+        TOKENS.writer,
+        [SEPOLIA_MASK, { ...PUBLIC, weight: 20 }],
+        200,
+        /value: ETH_SEPOLIA_URL/,
+      ],
+      [
+        'writer keeps it as the reference, elsewhere',
+        TOKENS.writer,
+        [PUBLIC, { url: ref('ETH_SEPOLIA_URL'), weight: 30 }],
+        200,
+        /value: ETH_SEPOLIA_URL/,
+      ],
       ['writer removes it', TOKENS.writer, [PUBLIC], 200, /^(?![\s\S]*type: env)/],
       ['revealer adds one', TOKENS.revealer, [SEPOLIA_MASK, PUBLIC, ref('ETH_OTHER_URL')], 200, /value: ETH_OTHER_URL/],
-      ['admin (API_KEY) adds one', TOKENS.admin, [SEPOLIA_MASK, PUBLIC, ref('ETH_OTHER_URL')], 200, /value: ETH_OTHER_URL/],
+      [
+        'admin (API_KEY) adds one',
+        TOKENS.admin,
+        [SEPOLIA_MASK, PUBLIC, ref('ETH_OTHER_URL')],
+        200,
+        /value: ETH_OTHER_URL/,
+      ],
     ];
     const answers: string[] = [];
     for (const [what, token, rpcUrls, status, says] of cases) {
@@ -66,7 +106,9 @@ describe('secret references and values in a PATCH: roles and spellings (built se
       const res = await world.patch(TOKENS.writer, [PUBLIC, { url, weight: 5 }]); // the reference dropped, its value written out instead
       answers.push(res.text);
       expect(res.status, `${what}: ${res.text}`).to.equal(403);
-      expect(res.body.error, what).to.match(/^rpc_urls\[1\] holds the value of (the secret ETH_SEPOLIA_URL|a secret netcfg knows), or a part of it/);
+      expect(res.body.error, what).to.match(
+        /^rpc_urls\[1\] holds the value of (the secret ETH_SEPOLIA_URL|a secret netcfg knows), or a part of it/,
+      );
       expect(world.file(), `${what}: nothing written`).to.equal(BASE);
     }
     expect(secretsIn(answers.join('\n')), 'a value in an answer').to.deep.equal([]);
@@ -80,7 +122,10 @@ describe('secret references and values in a PATCH: roles and spellings (built se
       expect(res.status, `${what}: ${res.text}`).to.equal(200);
     }
     await world.serve(BASE);
-    const onPurpose = await world.patch(TOKENS.revealer, [{ url: `HTTPS://eth-sepolia.g.alchemy.com/v2/${KEY}/`, weight: 5 }, PUBLIC]);
+    const onPurpose = await world.patch(TOKENS.revealer, [
+      { url: `HTTPS://eth-sepolia.g.alchemy.com/v2/${KEY}/`, weight: 5 },
+      PUBLIC,
+    ]);
     expect(onPurpose.status, 'a revealer may, on purpose').to.equal(200);
   });
 });

@@ -17,7 +17,11 @@ import { git, initRepo } from '../helpers/git-repo.js';
 import { within } from '../helpers/deadline.js';
 
 const KEY = 'Kx9aQ2'; // short and digit-light: redactUrl would show it, the secret mask must not
-const TOKENS = { reader: 'ncfg_reader-0123456789abcdef0123456789abcdef', writer: 'ncfg_writer-0123456789abcdef0123456789abcdef', revealer: 'ncfg_reveal-0123456789abcdef0123456789abcdef' };
+const TOKENS = {
+  reader: 'ncfg_reader-0123456789abcdef0123456789abcdef',
+  writer: 'ncfg_writer-0123456789abcdef0123456789abcdef',
+  revealer: 'ncfg_reveal-0123456789abcdef0123456789abcdef',
+};
 const sha = (t: string): string => createHash('sha256').update(t).digest('hex');
 
 describe('secret references in rpc_urls (built server, real environment, GIT_COMMIT)', function () {
@@ -32,12 +36,25 @@ describe('secret references in rpc_urls (built server, real environment, GIT_COM
   beforeEach(async () => {
     rpc = await startFakeRpc({ eth_chainId: { result: '0xaa36a7' }, eth_blockNumber: { result: '0x64' } });
     secretUrl = `${rpc.url}/v2/${KEY}`;
-    root = makeConfigDir({ 'evm/sepolia.yaml': '# sepolia\nrpc_urls:\n  - type: env\n    value: SEPOLIA_SECRET_URL\n  - url: https://public.example.com\n    weight: 0\nchain_id: 11155111\nrequired_confirmations: 1\nsymbol: ETH\n' });
+    root = makeConfigDir({
+      'evm/sepolia.yaml':
+        '# sepolia\nrpc_urls:\n  - type: env\n    value: SEPOLIA_SECRET_URL\n  - url: https://public.example.com\n    weight: 0\nchain_id: 11155111\nrequired_confirmations: 1\nsymbol: ETH\n',
+    });
     initRepo(root);
     dir = mkdtempSync(path.join(os.tmpdir(), 'netcfg-secrets-'));
     const tokens = path.join(dir, 'tokens.yaml');
-    writeFileSync(tokens, `tokens:\n  - name: reader\n    sha256: "${sha(TOKENS.reader)}"\n    role: read\n  - name: writer\n    sha256: "${sha(TOKENS.writer)}"\n    role: write\n  - name: revealer\n    sha256: "${sha(TOKENS.revealer)}"\n    role: write\n    reveal_secrets: true\n`);
-    server = await startChild({ CONFIG_DIR: root, API_TOKENS_FILE: tokens, GIT_COMMIT: 'true', SECRET_REFS_ALLOWED: 'evm:*=SEPOLIA_*', SEPOLIA_SECRET_URL: secretUrl, RPC_PROBE_INTERVAL_MS: '1000' });
+    writeFileSync(
+      tokens,
+      `tokens:\n  - name: reader\n    sha256: "${sha(TOKENS.reader)}"\n    role: read\n  - name: writer\n    sha256: "${sha(TOKENS.writer)}"\n    role: write\n  - name: revealer\n    sha256: "${sha(TOKENS.revealer)}"\n    role: write\n    reveal_secrets: true\n`,
+    );
+    server = await startChild({
+      CONFIG_DIR: root,
+      API_TOKENS_FILE: tokens,
+      GIT_COMMIT: 'true',
+      SECRET_REFS_ALLOWED: 'evm:*=SEPOLIA_*',
+      SEPOLIA_SECRET_URL: secretUrl,
+      RPC_PROBE_INTERVAL_MS: '1000',
+    });
   });
   afterEach(async () => {
     await server.stop();
@@ -46,12 +63,24 @@ describe('secret references in rpc_urls (built server, real environment, GIT_COM
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const call = async (token: string, route: string, init: RequestInit = {}): Promise<{ status: number; text: string; body: ReturnType<typeof JSON.parse> }> => {
-    const res = await fetch(`${server.url}${route}`, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(init.headers as Record<string, string> | undefined) } });
+  const call = async (
+    token: string,
+    route: string,
+    init: RequestInit = {},
+  ): Promise<{ status: number; text: string; body: ReturnType<typeof JSON.parse> }> => {
+    const res = await fetch(`${server.url}${route}`, {
+      ...init,
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        ...(init.headers as Record<string, string> | undefined),
+      },
+    });
     const text = await res.text();
     return { status: res.status, text, body: text.startsWith('{') ? JSON.parse(text) : null };
   };
-  const patch = (token: string, rpcUrls: unknown[]) => call(token, '/api/v1/networks/evm:sepolia', { method: 'PATCH', body: JSON.stringify({ rpc_urls: rpcUrls }) });
+  const patch = (token: string, rpcUrls: unknown[]) =>
+    call(token, '/api/v1/networks/evm:sepolia', { method: 'PATCH', body: JSON.stringify({ rpc_urls: rpcUrls }) });
   const MASKED = (): string => `${rpc.url}/v2/***`;
 
   it('serves the value masked with secret: true, and the value itself only to a token with reveal_secrets', async () => {
@@ -71,16 +100,27 @@ describe('secret references in rpc_urls (built server, real environment, GIT_COM
 
   it('the prober asks the value, and rpc-health, readiness, events, history, export and the log never hold it', async () => {
     await rpc.requestsReached(1, 10_000); // the live prober found the endpoint through the secret's value
-    const health = await within((async () => {
-      for (;;) {
-        const h = await call(TOKENS.reader, '/api/v1/networks/evm:sepolia/rpc-health');
-        if (h.body.data[0].status !== 'pending') return h;
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    })(), 10_000, 'the probe answered');
+    const health = await within(
+      (async () => {
+        for (;;) {
+          const h = await call(TOKENS.reader, '/api/v1/networks/evm:sepolia/rpc-health');
+          if (h.body.data[0].status !== 'pending') return h;
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      })(),
+      10_000,
+      'the probe answered',
+    );
     expect(health.body.data[0]).to.include({ status: 'ok', url: MASKED() });
     expect((await patch(TOKENS.writer, [MASKED(), 'https://new.example.com'])).status).to.equal(200);
-    const routes = ['/api/v1/ready', '/api/v1/networks/evm:sepolia/rpc-health', '/api/v1/networks/evm:sepolia/history', '/api/v1/export/relayer', '/api/v1/networks', '/api/v1/rpc-health'];
+    const routes = [
+      '/api/v1/ready',
+      '/api/v1/networks/evm:sepolia/rpc-health',
+      '/api/v1/networks/evm:sepolia/history',
+      '/api/v1/export/relayer',
+      '/api/v1/networks',
+      '/api/v1/rpc-health',
+    ];
     for (const route of routes) expect((await call(TOKENS.reader, route)).text, route).not.to.include(KEY);
     const sha1 = (await call(TOKENS.reader, '/api/v1/networks/evm:sepolia/history')).body.data[0].sha as string;
     expect((await call(TOKENS.reader, `/api/v1/networks/evm:sepolia/history/${sha1}`)).text).not.to.include(KEY);
@@ -91,11 +131,35 @@ describe('secret references in rpc_urls (built server, real environment, GIT_COM
   it('a PATCH keeps the reference for what was served, and refuses a key, a stray mask or an unset variable', async () => {
     const before = file();
     const refused: Array<[string, string, unknown[], number, RegExp]> = [
-      ['the value as a plain string, no reveal', TOKENS.writer, [secretUrl], 403, /the value of the secret SEPOLIA_SECRET_URL/],
+      [
+        'the value as a plain string, no reveal',
+        TOKENS.writer,
+        [secretUrl],
+        403,
+        /the value of the secret SEPOLIA_SECRET_URL/,
+      ],
       ['a mask that matches no secret', TOKENS.writer, ['https://other.example.com/v2/***'], 400, /holds \*\*\*/],
-      ['marked secret, matching none', TOKENS.writer, [{ url: 'https://x.example.com', weight: 5, secret: true }], 400, /marked secret/],
-      ['a reference to an unset variable', TOKENS.revealer, [{ type: 'env', value: 'SEPOLIA_NOT_SET' }], 400, /SEPOLIA_NOT_SET.*not set/],
-      ["a reference to netcfg's own setting", TOKENS.revealer, [{ type: 'env', value: 'API_TOKENS_FILE' }], 400, /API_TOKENS_FILE/],
+      [
+        'marked secret, matching none',
+        TOKENS.writer,
+        [{ url: 'https://x.example.com', weight: 5, secret: true }],
+        400,
+        /marked secret/,
+      ],
+      [
+        'a reference to an unset variable',
+        TOKENS.revealer,
+        [{ type: 'env', value: 'SEPOLIA_NOT_SET' }],
+        400,
+        /SEPOLIA_NOT_SET.*not set/,
+      ],
+      [
+        "a reference to netcfg's own setting",
+        TOKENS.revealer,
+        [{ type: 'env', value: 'API_TOKENS_FILE' }],
+        400,
+        /API_TOKENS_FILE/,
+      ],
     ];
     for (const [what, token, urls, status, message] of refused) {
       const res = await patch(token, urls);
@@ -106,7 +170,11 @@ describe('secret references in rpc_urls (built server, real environment, GIT_COM
     }
     const kept: Array<[string, string, unknown[]]> = [
       ['the mask sent back as a string', TOKENS.writer, [MASKED(), 'https://a.example.com']],
-      ['the mask in {url, weight}, as the SDK sends it', TOKENS.writer, [{ url: MASKED(), weight: 40 }, 'https://b.example.com']],
+      [
+        'the mask in {url, weight}, as the SDK sends it',
+        TOKENS.writer,
+        [{ url: MASKED(), weight: 40 }, 'https://b.example.com'],
+      ],
       ['the value with secret: true, by a revealer', TOKENS.revealer, [{ url: secretUrl, weight: 60, secret: true }]],
       ['a new reference', TOKENS.writer, [{ url: { type: 'env', value: 'SEPOLIA_SECRET_URL' }, weight: 70 }]],
     ];
@@ -115,20 +183,29 @@ describe('secret references in rpc_urls (built server, real environment, GIT_COM
       expect(res.status, `${what}: ${res.text}`).to.equal(200);
       expect(file(), what).to.include('value: SEPOLIA_SECRET_URL').and.not.include('***').and.not.include(KEY);
     }
-    expect(git(root, 'log', '-p', '--all')).not.to.include(KEY).and.not.include('/v2/***');
+    expect(git(root, 'log', '-p', '--all'))
+      .not.to.include(KEY)
+      .and.not.include('/v2/***');
     const plain = await patch(TOKENS.revealer, [secretUrl]);
     expect(plain.status, 'a revealer may write the value out, on purpose').to.equal(200);
   });
 
   it('an unset variable makes the file invalid at its line and column; the last good version stays served', async () => {
-    writeFileSync(path.join(root, 'evm/sepolia.yaml'), 'rpc_urls:\n  - https://ok.example.com\n  - type: env\n    value: SEPOLIA_GONE\nchain_id: 11155111\n');
-    const ready = await within((async () => {
-      for (;;) {
-        const r = await call(TOKENS.reader, '/api/v1/ready');
-        if (r.body.components.index.invalid_files.length > 0) return r.body;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    })(), 10_000, 'readiness shows the file');
+    writeFileSync(
+      path.join(root, 'evm/sepolia.yaml'),
+      'rpc_urls:\n  - https://ok.example.com\n  - type: env\n    value: SEPOLIA_GONE\nchain_id: 11155111\n',
+    );
+    const ready = await within(
+      (async () => {
+        for (;;) {
+          const r = await call(TOKENS.reader, '/api/v1/ready');
+          if (r.body.components.index.invalid_files.length > 0) return r.body;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      })(),
+      10_000,
+      'readiness shows the file',
+    );
     // A read token is told where; the variable's name is for an admin (docs/access.md, readiness by tier).
     expect(ready.components.index.invalid_files[0]).to.include({ path: 'evm/sepolia.yaml', line: 3, column: 5 });
     expect(JSON.stringify(ready)).not.to.include('SEPOLIA_GONE');

@@ -27,8 +27,18 @@ describe('every change signed by its actor (built server, GIT_COMMIT, a tokens f
     initRepo(root);
     dir = mkdtempSync(path.join(os.tmpdir(), 'netcfg-signed-'));
     const file = path.join(dir, 'tokens.yaml');
-    writeFileSync(file, `tokens:\n  - name: ops-alice\n    sha256: "${createHash('sha256').update(ALICE).digest('hex')}"\n    role: write\n`);
-    server = await startChild({ CONFIG_DIR: root, API_TOKENS_FILE: file, API_KEY, GIT_COMMIT: 'true', GIT_AUTHOR_NAME: 'Ops Bot', GIT_AUTHOR_EMAIL: 'ops@example.com' });
+    writeFileSync(
+      file,
+      `tokens:\n  - name: ops-alice\n    sha256: "${createHash('sha256').update(ALICE).digest('hex')}"\n    role: write\n`,
+    );
+    server = await startChild({
+      CONFIG_DIR: root,
+      API_TOKENS_FILE: file,
+      API_KEY,
+      GIT_COMMIT: 'true',
+      GIT_AUTHOR_NAME: 'Ops Bot',
+      GIT_AUTHOR_EMAIL: 'ops@example.com',
+    });
   });
   afterEach(async () => {
     await server.stop();
@@ -37,14 +47,26 @@ describe('every change signed by its actor (built server, GIT_COMMIT, a tokens f
   });
 
   const patch = (token: string, url: string): Promise<Response> =>
-    fetch(`${server.url}/api/v1/networks/evm:sepolia`, { method: 'PATCH', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ rpc_urls: [url] }) });
+    fetch(`${server.url}/api/v1/networks/evm:sepolia`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ rpc_urls: [url] }),
+    });
 
   it("a PATCH by ops-alice is her commit (trailer, author), netcfg's as committer; history and the access log name her", async () => {
     expect((await patch(ALICE, 'https://alice.example.com')).status).to.equal(200);
     // With GIT_COMMIT the commit is made before the 200.
-    expect(git(root, 'log', '-1', '--format=%an <%ae>|%cn <%ce>').trim()).to.equal('ops-alice <ops-alice@netcfg>|Ops Bot <ops@example.com>');
-    expect(git(root, 'log', '-1', '--format=%(trailers:key=Netcfg-Actor,valueonly)').trim()).to.equal('token:ops-alice');
-    const history = (await (await fetch(`${server.url}/api/v1/networks/evm:sepolia/history`, { headers: { authorization: `Bearer ${ALICE}` } })).json()) as { data: Array<{ author: string; actor: string | null }> };
+    expect(git(root, 'log', '-1', '--format=%an <%ae>|%cn <%ce>').trim()).to.equal(
+      'ops-alice <ops-alice@netcfg>|Ops Bot <ops@example.com>',
+    );
+    expect(git(root, 'log', '-1', '--format=%(trailers:key=Netcfg-Actor,valueonly)').trim()).to.equal(
+      'token:ops-alice',
+    );
+    const history = (await (
+      await fetch(`${server.url}/api/v1/networks/evm:sepolia/history`, {
+        headers: { authorization: `Bearer ${ALICE}` },
+      })
+    ).json()) as { data: Array<{ author: string; actor: string | null }> };
     expect(history.data[0]).to.include({ author: 'ops-alice', actor: 'token:ops-alice' });
     expect(history.data.at(-1)?.actor, 'a commit made outside netcfg has no actor').to.equal(null);
     const line = server.logs.find((l) => l.msg === 'request' && l.method === 'PATCH');
@@ -54,6 +76,8 @@ describe('every change signed by its actor (built server, GIT_COMMIT, a tokens f
   it("API_KEY's holder names no one: the configured operator is the author, the trailer says api-key", async () => {
     expect((await patch(API_KEY, 'https://key.example.com')).status).to.equal(200);
     // With GIT_COMMIT the commit is made before the 200.
-    expect(git(root, 'log', '-1', '--format=%an <%ae>|%(trailers:key=Netcfg-Actor,valueonly)').trim()).to.equal('Ops Bot <ops@example.com>|token:api-key');
+    expect(git(root, 'log', '-1', '--format=%an <%ae>|%(trailers:key=Netcfg-Actor,valueonly)').trim()).to.equal(
+      'Ops Bot <ops@example.com>|token:api-key',
+    );
   });
 });

@@ -16,7 +16,9 @@ const CLI = path.join(PROJECT_ROOT, 'dist', 'src', 'cli.js');
 
 async function tokenNew(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, 'token', 'new', ...args], { env: { PATH: process.env.PATH ?? '' } });
+    const { stdout, stderr } = await run(process.execPath, [CLI, 'token', 'new', ...args], {
+      env: { PATH: process.env.PATH ?? '' },
+    });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -26,14 +28,31 @@ async function tokenNew(args: string[]): Promise<{ code: number; stdout: string;
 
 describe('netcfg token new (built CLI)', () => {
   it('prints a prefixed token of 32 random bytes once, and the entry holding its SHA-256 that the tokens file accepts', async () => {
-    const { code, stdout } = await tokenNew(['--name', 'relayer-eu', '--role', 'read', '--networks', 'evm:*', 'solana:devnet']);
+    const { code, stdout } = await tokenNew([
+      '--name',
+      'relayer-eu',
+      '--role',
+      'read',
+      '--networks',
+      'evm:*',
+      'solana:devnet',
+    ]);
     expect(code).to.equal(0);
     const token = /^(ncfg_[A-Za-z0-9_-]{43})$/m.exec(stdout)?.[1] as string;
     expect(token, stdout).to.be.a('string');
     const entry = stdout.slice(stdout.indexOf('  - name:'));
     const { tokens, problems } = parseTokensFile(`tokens:\n${entry}`);
     expect(problems).to.deep.equal([]);
-    expect(tokens).to.deep.equal([{ name: 'relayer-eu', sha256: createHash('sha256').update(token).digest('hex'), role: 'read', networks: ['evm:*', 'solana:devnet'], revealSecrets: false, expires: null }]);
+    expect(tokens).to.deep.equal([
+      {
+        name: 'relayer-eu',
+        sha256: createHash('sha256').update(token).digest('hex'),
+        role: 'read',
+        networks: ['evm:*', 'solana:devnet'],
+        revealSecrets: false,
+        expires: null,
+      },
+    ]);
   });
 
   it('accepts the propose role, and the tokens file takes its entry', async () => {
@@ -45,7 +64,9 @@ describe('netcfg token new (built CLI)', () => {
   });
 
   it('never prints the same token twice', async () => {
-    const tokens = await Promise.all([1, 2, 3].map(async () => /^ncfg_\S+$/m.exec((await tokenNew(['--name', 'x', '--role', 'write'])).stdout)?.[0]));
+    const tokens = await Promise.all(
+      [1, 2, 3].map(async () => /^ncfg_\S+$/m.exec((await tokenNew(['--name', 'x', '--role', 'write'])).stdout)?.[0]),
+    );
     expect(new Set(tokens).size).to.equal(3);
   });
 

@@ -10,11 +10,27 @@ import type { TokenEntry } from '../../src/access/tokens-file.js';
 
 const KEY = 'k'.repeat(40);
 const sha = (token: string): string => createHash('sha256').update(token).digest('hex');
-const entry = (name: string, extra: Partial<TokenEntry> = {}): TokenEntry => ({ name, sha256: sha(`ncfg_${name}`), role: 'read', networks: null, revealSecrets: false, expires: null, ...extra });
+const entry = (name: string, extra: Partial<TokenEntry> = {}): TokenEntry => ({
+  name,
+  sha256: sha(`ncfg_${name}`),
+  role: 'read',
+  networks: null,
+  revealSecrets: false,
+  expires: null,
+  ...extra,
+});
 const NOW = Date.parse('2026-06-01T12:00:00Z');
 
 describe('access/TokenSet', () => {
-  const set = new TokenSet([entry('reader'), entry('old', { expires: '2026-06-01' }), entry('later', { expires: '2026-06-02', role: 'admin' })], KEY, () => NOW);
+  const set = new TokenSet(
+    [
+      entry('reader'),
+      entry('old', { expires: '2026-06-01' }),
+      entry('later', { expires: '2026-06-02', role: 'admin' }),
+    ],
+    KEY,
+    () => NOW,
+  );
   const TABLE: Array<[string, string, string | null]> = [
     ['API_KEY', KEY, 'api-key'],
     ['a file token', 'ncfg_reader', 'reader'],

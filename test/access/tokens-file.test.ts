@@ -10,10 +10,19 @@ const SHA_B = 'b'.repeat(64);
 
 describe('access/tokens-file', () => {
   it('a good file: each token with its role, scope, reveal and expiry (a day stays a string)', () => {
-    const { tokens, problems } = parseTokensFile(`tokens:\n  - name: relayer-eu\n    sha256: "${SHA_A}"\n    role: read\n    networks: ["evm:*"]\n    expires: 2027-06-30\n  - name: ops-alice\n    sha256: ${SHA_B}\n    role: write\n    reveal_secrets: true\n`);
+    const { tokens, problems } = parseTokensFile(
+      `tokens:\n  - name: relayer-eu\n    sha256: "${SHA_A}"\n    role: read\n    networks: ["evm:*"]\n    expires: 2027-06-30\n  - name: ops-alice\n    sha256: ${SHA_B}\n    role: write\n    reveal_secrets: true\n`,
+    );
     expect(problems).to.deep.equal([]);
     expect(tokens).to.deep.equal([
-      { name: 'relayer-eu', sha256: SHA_A, role: 'read', networks: ['evm:*'], revealSecrets: false, expires: '2027-06-30' },
+      {
+        name: 'relayer-eu',
+        sha256: SHA_A,
+        role: 'read',
+        networks: ['evm:*'],
+        revealSecrets: false,
+        expires: '2027-06-30',
+      },
       { name: 'ops-alice', sha256: SHA_B, role: 'write', networks: null, revealSecrets: true, expires: null },
     ]);
   });
@@ -21,14 +30,38 @@ describe('access/tokens-file', () => {
   const entry = (extra: string) => `tokens:\n  - name: t\n    sha256: "${SHA_A}"\n    role: read\n${extra}`;
   const BAD: Array<[string, string, string]> = [
     ['no tokens list', 'token: []\n', '1:1: the file needs a list `tokens:`'],
-    ['the token itself instead of its hash', entry('    token: ncfg_abc\n'), '5:5: this key is not a setting of a token'],
-    ['a hash that is not 64 hex digits', `tokens:\n  - name: t\n    sha256: "ABC"\n    role: read\n`, '3:13: sha256 must be the 64 lower-case hex digits'],
-    ['an unknown role', `tokens:\n  - name: t\n    sha256: "${SHA_A}"\n    role: root\n`, '4:11: role must be one of read, propose, write, admin'],
-    ['a name used twice', `${entry('')}  - name: t\n    sha256: "${SHA_B}"\n    role: read\n`, '5:11: this name is used by another token too'],
-    ['one hash for two names', `${entry('')}  - name: u\n    sha256: "${SHA_A}"\n    role: read\n`, '6:13: this sha256 is another token\'s too'],
+    [
+      'the token itself instead of its hash',
+      entry('    token: ncfg_abc\n'),
+      '5:5: this key is not a setting of a token',
+    ],
+    [
+      'a hash that is not 64 hex digits',
+      `tokens:\n  - name: t\n    sha256: "ABC"\n    role: read\n`,
+      '3:13: sha256 must be the 64 lower-case hex digits',
+    ],
+    [
+      'an unknown role',
+      `tokens:\n  - name: t\n    sha256: "${SHA_A}"\n    role: root\n`,
+      '4:11: role must be one of read, propose, write, admin',
+    ],
+    [
+      'a name used twice',
+      `${entry('')}  - name: t\n    sha256: "${SHA_B}"\n    role: read\n`,
+      '5:11: this name is used by another token too',
+    ],
+    [
+      'one hash for two names',
+      `${entry('')}  - name: u\n    sha256: "${SHA_A}"\n    role: read\n`,
+      "6:13: this sha256 is another token's too",
+    ],
     ['a scope that is not a glob of ids', entry('    networks: [evm]\n'), '5:15: networks must be a non-empty list'],
     ['an expiry that is no day', entry('    expires: next year\n'), '5:14: expires must be a day'],
-    ['reveal_secrets that is not a flag', entry('    reveal_secrets: "yes"\n'), '5:21: reveal_secrets must be true or false'],
+    [
+      'reveal_secrets that is not a flag',
+      entry('    reveal_secrets: "yes"\n'),
+      '5:21: reveal_secrets must be true or false',
+    ],
     ['YAML that does not parse', 'tokens:\n  - name: [\n', '3:1:'],
   ];
   for (const [name, text, expected] of BAD) {
@@ -42,7 +75,10 @@ describe('access/tokens-file', () => {
   /** A file of `n` good tokens (each hash distinct), as `netcfg token new` would write them. */
   const fileOfSize = (n: number): string => {
     const lines = ['tokens:'];
-    for (let i = 0; i < n; i++) lines.push(`  - name: t${i}\n    sha256: "${createHash('sha256').update(`t${i}`).digest('hex')}"\n    role: read`);
+    for (let i = 0; i < n; i++)
+      lines.push(
+        `  - name: t${i}\n    sha256: "${createHash('sha256').update(`t${i}`).digest('hex')}"\n    role: read`,
+      );
     return `${lines.join('\n')}\n`;
   };
   const timed = (text: string): number => {

@@ -57,7 +57,12 @@ describe('API_TOKENS_GRACE_MS on the built server (a tokens file gone is not for
     dir = mkdtempSync(path.join(os.tmpdir(), 'netcfg-grace-'));
     file = path.join(dir, 'tokens.yaml');
     writeFileSync(file, GOOD);
-    server = await startChild({ CONFIG_DIR: root, API_TOKENS_FILE: file, API_KEY, API_TOKENS_GRACE_MS: String(GRACE_MS) });
+    server = await startChild({
+      CONFIG_DIR: root,
+      API_TOKENS_FILE: file,
+      API_KEY,
+      API_TOKENS_GRACE_MS: String(GRACE_MS),
+    });
   });
   afterEach(async () => {
     await server?.stop();
@@ -68,11 +73,17 @@ describe('API_TOKENS_GRACE_MS on the built server (a tokens file gone is not for
 
   const CASES: Array<[string, () => void]> = [
     ['deleted', () => unlinkSync(file)],
-    ['replaced by a link to a file that does not parse', () => {
-      writeFileSync(path.join(dir, 'passwd'), 'root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1::/usr/sbin:/usr/sbin/nologin\n');
-      unlinkSync(file);
-      symlinkSync(path.join(dir, 'passwd'), file);
-    }],
+    [
+      'replaced by a link to a file that does not parse',
+      () => {
+        writeFileSync(
+          path.join(dir, 'passwd'),
+          'root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1::/usr/sbin:/usr/sbin/nologin\n',
+        );
+        unlinkSync(file);
+        symlinkSync(path.join(dir, 'passwd'), file);
+      },
+    ],
   ];
   for (const [what, breakIt] of CASES) {
     it(`the file ${what}: tokens hold for the grace, then named tokens get 401 (API_KEY still 200), and come back with the file`, async () => {
@@ -87,7 +98,12 @@ describe('API_TOKENS_GRACE_MS on the built server (a tokens file gone is not for
       expect(endsAt).to.be.within(broke, Date.now() + GRACE_MS);
       if (Date.now() < endsAt - 200) expect(await status(READER), 'the reader within the grace').to.equal(200);
 
-      await until(() => status(READER), (s) => s === 401, GRACE_MS + 3000, 'the reader refused after the grace');
+      await until(
+        () => status(READER),
+        (s) => s === 401,
+        GRACE_MS + 3000,
+        'the reader refused after the grace',
+      );
       expect(Date.now(), 'not refused before the grace ends').to.be.at.least(endsAt);
       expect(await status(API_KEY), 'API_KEY keeps working').to.equal(200);
       const after = await access();
@@ -98,7 +114,12 @@ describe('API_TOKENS_GRACE_MS on the built server (a tokens file gone is not for
 
       if (what.startsWith('replaced')) unlinkSync(file);
       writeFileSync(file, GOOD);
-      await until(() => status(READER), (s) => s === 200, 3000, 'the reader back with the file');
+      await until(
+        () => status(READER),
+        (s) => s === 200,
+        3000,
+        'the reader back with the file',
+      );
       expect((await access()).access).to.deep.equal({ status: 'healthy', tokens: 2, problem: null });
     });
   }

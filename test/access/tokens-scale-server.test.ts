@@ -21,7 +21,8 @@ const sha = (token: string): string => createHash('sha256').update(token).digest
 
 function fileOf(count: number, extra = ''): string {
   const lines = ['tokens:'];
-  for (let i = 0; i < count; i++) lines.push(`  - name: client-${i}\n    sha256: "${sha(`ncfg_client-${i}`)}"\n    role: read`);
+  for (let i = 0; i < count; i++)
+    lines.push(`  - name: client-${i}\n    sha256: "${sha(`ncfg_client-${i}`)}"\n    role: read`);
   return `${lines.join('\n')}\n${extra}`;
 }
 
@@ -46,7 +47,11 @@ describe('API_TOKENS_FILE of 20,000 entries on the built server (health answers 
    * One change of the file while health is asked again and again: how long until the new token
    * works, and the slowest health answer meanwhile (measured from here, so this process's turns count too).
    */
-  async function oneChange(url: string, file: string, attempt: number): Promise<{ takenMs: number; worst: number; asked: number }> {
+  async function oneChange(
+    url: string,
+    file: string,
+    attempt: number,
+  ): Promise<{ takenMs: number; worst: number; asked: number }> {
     const latest = `ncfg_the-latest-client-${attempt}-0123456789abcdef0123456`;
     const changed = fileOf(ENTRIES, `  - name: latest-${attempt}\n    sha256: "${sha(latest)}"\n    role: read\n`);
     let done = false;

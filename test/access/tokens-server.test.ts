@@ -14,7 +14,13 @@ import { startChild, type ChildServer } from '../helpers/child-server.js';
 import { makeConfigDir, removeDir, standardFiles } from '../helpers/fixtures.js';
 
 const sha = (token: string): string => createHash('sha256').update(token).digest('hex');
-const TOKENS = { reader: 'ncfg_reader-token-0123456789abcdef0123456789', writer: 'ncfg_writer-token-0123456789abcdef0123456789', admin: 'ncfg_admin-token-0123456789abcdef01234567890', late: 'ncfg_late-token-0123456789abcdef01234567890123', old: 'ncfg_expired-token-0123456789abcdef0123456789' };
+const TOKENS = {
+  reader: 'ncfg_reader-token-0123456789abcdef0123456789',
+  writer: 'ncfg_writer-token-0123456789abcdef0123456789',
+  admin: 'ncfg_admin-token-0123456789abcdef01234567890',
+  late: 'ncfg_late-token-0123456789abcdef01234567890123',
+  old: 'ncfg_expired-token-0123456789abcdef0123456789',
+};
 const API_KEY = 'k'.repeat(40);
 
 function fileOf(entries: Array<{ name: string; token: string; role: string; extra?: string }>): string {
@@ -34,7 +40,11 @@ describe('API_TOKENS_FILE on the built server (roles, rotation, a broken file, e
   let file: string;
   let server: ChildServer | null = null;
   const call = (method: string, route: string, token?: string): Promise<Response> =>
-    fetch(`${server?.url}${route}`, { method, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), 'content-type': 'application/json' }, body: method === 'PATCH' ? JSON.stringify({ rpc_urls: ['https://t.example.com'] }) : undefined });
+    fetch(`${server?.url}${route}`, {
+      method,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), 'content-type': 'application/json' },
+      body: method === 'PATCH' ? JSON.stringify({ rpc_urls: ['https://t.example.com'] }) : undefined,
+    });
   /** Asks until `route` answers `status` for `token` (each ask a request), up to a deadline. */
   async function untilStatus(route: string, token: string, status: number, deadlineMs: number): Promise<number> {
     const started = Date.now();
@@ -42,7 +52,8 @@ describe('API_TOKENS_FILE on the built server (roles, rotation, a broken file, e
       const res = await call('GET', route, token);
       await res.arrayBuffer();
       if (res.status === status) return Date.now() - started;
-      if (Date.now() - started > deadlineMs) throw new Error(`${route} did not answer ${status} within ${deadlineMs} ms (last ${res.status})`);
+      if (Date.now() - started > deadlineMs)
+        throw new Error(`${route} did not answer ${status} within ${deadlineMs} ms (last ${res.status})`);
       await new Promise((r) => setTimeout(r, 20));
     }
   }
@@ -80,7 +91,11 @@ describe('API_TOKENS_FILE on the built server (roles, rotation, a broken file, e
       const res = await call(method, route, token);
       const body = await res.text();
       expect(res.status, `${method} ${route} with ${token?.slice(0, 12) ?? 'no token'}: ${body}`).to.equal(status);
-      if (status === 403) expect(JSON.parse(body)).to.include({ code: 'FORBIDDEN', error: "This needs a token with the write role; relayer-eu's role is read." });
+      if (status === 403)
+        expect(JSON.parse(body)).to.include({
+          code: 'FORBIDDEN',
+          error: "This needs a token with the write role; relayer-eu's role is read.",
+        });
     }
   });
 
@@ -88,19 +103,29 @@ describe('API_TOKENS_FILE on the built server (roles, rotation, a broken file, e
     expect((await call('GET', '/api/v1/networks', TOKENS.late)).status).to.equal(401);
     writeFileSync(file, fileOf([...BASE, { name: 'new-dave', token: TOKENS.late, role: 'read' }]));
     expect(await untilStatus('/api/v1/networks', TOKENS.late, 200, 1000)).to.be.lessThan(1000);
-    writeFileSync(file, fileOf(BASE.filter((e) => e.name !== 'relayer-eu').concat({ name: 'new-dave', token: TOKENS.late, role: 'read' })));
+    writeFileSync(
+      file,
+      fileOf(
+        BASE.filter((e) => e.name !== 'relayer-eu').concat({ name: 'new-dave', token: TOKENS.late, role: 'read' }),
+      ),
+    );
     expect(await untilStatus('/api/v1/networks', TOKENS.reader, 401, 1000)).to.be.lessThan(1000);
     writeFileSync(file, 'tokens:\n  - name: [broken\n');
     const deadline = Date.now() + 2000;
     let access: { status: string; problem: string | null } | undefined;
     while (Date.now() < deadline && access?.problem == null) {
-      access = ((await (await call('GET', '/api/v1/ready', TOKENS.admin)).json()) as { components: { access?: typeof access } }).components.access;
+      access = (
+        (await (await call('GET', '/api/v1/ready', TOKENS.admin)).json()) as { components: { access?: typeof access } }
+      ).components.access;
       await new Promise((r) => setTimeout(r, 20));
     }
     expect(access?.status).to.equal('degraded');
     expect(access?.problem).to.match(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:\\d+: `));
     expect(JSON.stringify(access)).to.not.include('new-dave').and.not.include('ops-alice');
-    expect((await call('GET', '/api/v1/networks', TOKENS.late)).status, 'the tokens before the broken change hold').to.equal(200);
+    expect(
+      (await call('GET', '/api/v1/networks', TOKENS.late)).status,
+      'the tokens before the broken change hold',
+    ).to.equal(200);
   });
 
   it('a file that was never good refuses the start, with its line and column', async () => {

@@ -16,10 +16,15 @@ import { makeConfigDir, removeDir } from '../helpers/fixtures.js';
 const run = promisify(execFile);
 const CLI = path.join(PROJECT_ROOT, 'dist', 'src', 'cli.js');
 
-async function netcfg(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+async function netcfg(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     // Every test here may reference KEYED_*: SECRET_REFS_ALLOWED is the operator's allowance, not what is tested.
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', SECRET_REFS_ALLOWED: 'evm:*=KEYED_*', ...env } });
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], {
+      env: { PATH: process.env.PATH ?? '', SECRET_REFS_ALLOWED: 'evm:*=KEYED_*', ...env },
+    });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -28,22 +33,39 @@ async function netcfg(args: string[], env: Record<string, string> = {}): Promise
 }
 
 const PLAIN = 'rpc_urls: [https://plain.example.com]\nchain_id: 5\nrequired_confirmations: 1\nsymbol: ETH\n';
-const KEYED = 'rpc_urls:\n  - type: env\n    value: KEYED_URL\n  - url: https://public.example.com\n    weight: 5\n'
-  + 'chain_id: 1\nrequired_confirmations: 1\nsymbol: ETH\n';
+const KEYED =
+  'rpc_urls:\n  - type: env\n    value: KEYED_URL\n  - url: https://public.example.com\n    weight: 5\n' +
+  'chain_id: 1\nrequired_confirmations: 1\nsymbol: ETH\n';
 const SECRET = 'https://eth.example.com/v2/k3y';
-const RELAYER_NETWORK = { type: 'evm', network: 'plain', chain_id: 5, required_confirmations: 1, symbol: 'ETH', rpc_urls: ['https://x.example.com'] };
+const RELAYER_NETWORK = {
+  type: 'evm',
+  network: 'plain',
+  chain_id: 5,
+  required_confirmations: 1,
+  symbol: 'ETH',
+  rpc_urls: ['https://x.example.com'],
+};
 const RELAYER_OWN = `${JSON.stringify({ networks: [RELAYER_NETWORK] })}\n`;
 
 /** Each file of `dir` (names and bytes), to prove nothing changed. */
 const snapshot = (dir: string): Record<string, string> =>
-  Object.fromEntries(readdirSync(dir).sort().map((name) => {
-    const file = path.join(dir, name);
-    return [name, statSync(file).isFile() ? readFileSync(file, 'utf8') : '<dir>'];
-  }));
+  Object.fromEntries(
+    readdirSync(dir)
+      .sort()
+      .map((name) => {
+        const file = path.join(dir, name);
+        return [name, statSync(file).isFile() ? readFileSync(file, 'utf8') : '<dir>'];
+      }),
+  );
 /** What the relayer would load from `dir`: each file whose extension is json in any case. */
-const loaded = (dir: string): string[] => readdirSync(dir).filter((n) => /.\.json$/i.test(n) && statSync(path.join(dir, n)).isFile()).sort();
+const loaded = (dir: string): string[] =>
+  readdirSync(dir)
+    .filter((n) => /.\.json$/i.test(n) && statSync(path.join(dir, n)).isFile())
+    .sort();
 const networksIn = (dir: string, file: string): string[] =>
-  (JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as { networks: Array<{ network: string }> }).networks.map((n) => n.network);
+  (JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as { networks: Array<{ network: string }> }).networks.map(
+    (n) => n.network,
+  );
 
 describe('netcfg export relayer: an export that cannot break the relayer (built CLI, real folders)', () => {
   let config: string;
@@ -60,8 +82,16 @@ describe('netcfg export relayer: an export that cannot break the relayer (built 
   const FOREIGN: Array<[string, Record<string, string>]> = [
     ["the relayer's own evm.json", { 'evm.json': RELAYER_OWN }],
     ['NETS.JSON in upper case', { 'NETS.JSON': RELAYER_OWN }],
-    ['both, beside files the relayer does not load',
-      { 'evm.json': RELAYER_OWN, 'NETS.JSON': RELAYER_OWN, 'notes.txt': 'x', '.json': 'x', 'dir.json/a.json': RELAYER_OWN }],
+    [
+      'both, beside files the relayer does not load',
+      {
+        'evm.json': RELAYER_OWN,
+        'NETS.JSON': RELAYER_OWN,
+        'notes.txt': 'x',
+        '.json': 'x',
+        'dir.json/a.json': RELAYER_OWN,
+      },
+    ],
   ];
   for (const [what, files] of FOREIGN) {
     it(`refuses ${what}: exit 1, each named, nothing written; --replace renames them aside, nothing deleted`, async () => {
@@ -73,7 +103,8 @@ describe('netcfg export relayer: an export that cannot break the relayer (built 
       const before = snapshot(out);
       const refused = await netcfg(['export', 'relayer', config, '--out', out]);
       expect(refused.code).to.equal(1);
-      for (const name of foreign) expect(refused.stderr).to.include(`${path.join(out, name)}: the relayer would load it beside netcfg's files`);
+      for (const name of foreign)
+        expect(refused.stderr).to.include(`${path.join(out, name)}: the relayer would load it beside netcfg's files`);
       expect(refused.stderr).to.include('nothing was written');
       expect(snapshot(out)).to.deep.equal(before);
 
@@ -85,13 +116,16 @@ describe('netcfg export relayer: an export that cannot break the relayer (built 
         const aside = readdirSync(out).filter((n) => n.startsWith(`${name}.replaced-by-netcfg-`));
         expect(aside, name).to.have.length(1);
         expect(readFileSync(path.join(out, aside[0] as string), 'utf8'), 'kept whole').to.equal(files[name]);
-        expect(replaced.stderr).to.include(`renamed ${path.join(out, name)} to ${path.join(out, aside[0] as string)}; the relayer no longer loads it`);
+        expect(replaced.stderr).to.include(
+          `renamed ${path.join(out, name)} to ${path.join(out, aside[0] as string)}; the relayer no longer loads it`,
+        );
       }
-      for (const name of Object.keys(files).filter((n) => !foreign.includes(n))) expect(readFileSync(path.join(out, name), 'utf8'), name).to.equal(files[name]);
+      for (const name of Object.keys(files).filter((n) => !foreign.includes(n)))
+        expect(readFileSync(path.join(out, name), 'utf8'), name).to.equal(files[name]);
     });
   }
 
-  it("replaces its own files on the next run, but refuses one edited since it wrote it", async () => {
+  it('replaces its own files on the next run, but refuses one edited since it wrote it', async () => {
     expect((await netcfg(['export', 'relayer', config, '--out', out])).code).to.equal(0);
     writeFileSync(path.join(config, 'evm', 'more.yaml'), PLAIN);
     const again = await netcfg(['export', 'relayer', config, '--out', out]);
@@ -106,21 +140,69 @@ describe('netcfg export relayer: an export that cannot break the relayer (built 
     writeFileSync(path.join(out, 'evm.json'), RELAYER_OWN);
     const edited = await netcfg(['export', 'relayer', config, '--out', out]);
     expect(edited.code).to.equal(1);
-    expect(edited.stderr).to.include(`${path.join(out, 'evm.json')}: the relayer would load it beside netcfg's files (it changed since netcfg wrote it)`);
+    expect(edited.stderr).to.include(
+      `${path.join(out, 'evm.json')}: the relayer would load it beside netcfg's files (it changed since netcfg wrote it)`,
+    );
     expect(readFileSync(path.join(out, 'evm.json'), 'utf8')).to.equal(RELAYER_OWN);
   });
 
   // [what, flags, environment, exit code, evm.json written (its networks, or null: nothing written), keyed's first rpc_url, stderr]
   const SECRETS: Array<[string, string[], Record<string, string>, number, string[] | null, unknown, string]> = [
-    ['default, variable set', [], { KEYED_URL: SECRET }, 0, ['plain'], undefined,
-      'evm:keyed: left out; its rpc_urls hold secret references to KEYED_URL (--resolve-secrets writes their values for relayer v1.8, --keep-references keeps'],
-    ['default, variable unset', [], {}, 0, ['plain'], undefined,
-      "evm/keyed.yaml: left out; its rpc_urls hold secret references to KEYED_URL, not set in netcfg's environment"],
+    [
+      'default, variable set',
+      [],
+      { KEYED_URL: SECRET },
+      0,
+      ['plain'],
+      undefined,
+      'evm:keyed: left out; its rpc_urls hold secret references to KEYED_URL (--resolve-secrets writes their values for relayer v1.8, --keep-references keeps',
+    ],
+    [
+      'default, variable unset',
+      [],
+      {},
+      0,
+      ['plain'],
+      undefined,
+      "evm/keyed.yaml: left out; its rpc_urls hold secret references to KEYED_URL, not set in netcfg's environment",
+    ],
     ['--resolve-secrets', ['--resolve-secrets'], { KEYED_URL: SECRET }, 0, ['keyed', 'plain'], SECRET, ''],
-    ['--resolve-secrets, variable unset', ['--resolve-secrets'], {}, 1, null, undefined, 'KEYED_URL is not set, and --resolve-secrets needs its value'],
-    ['--keep-references', ['--keep-references'], { KEYED_URL: SECRET }, 0, ['keyed', 'plain'], { type: 'env', value: 'KEYED_URL' }, ''],
-    ['--strict, a reference left out', ['--strict'], { KEYED_URL: SECRET }, 1, null, undefined, '--strict: 1 thing(s) left out'],
-    ['--strict, nothing left out', ['--strict', '--keep-references'], { KEYED_URL: SECRET }, 0, ['keyed', 'plain'], { type: 'env', value: 'KEYED_URL' }, ''],
+    [
+      '--resolve-secrets, variable unset',
+      ['--resolve-secrets'],
+      {},
+      1,
+      null,
+      undefined,
+      'KEYED_URL is not set, and --resolve-secrets needs its value',
+    ],
+    [
+      '--keep-references',
+      ['--keep-references'],
+      { KEYED_URL: SECRET },
+      0,
+      ['keyed', 'plain'],
+      { type: 'env', value: 'KEYED_URL' },
+      '',
+    ],
+    [
+      '--strict, a reference left out',
+      ['--strict'],
+      { KEYED_URL: SECRET },
+      1,
+      null,
+      undefined,
+      '--strict: 1 thing(s) left out',
+    ],
+    [
+      '--strict, nothing left out',
+      ['--strict', '--keep-references'],
+      { KEYED_URL: SECRET },
+      0,
+      ['keyed', 'plain'],
+      { type: 'env', value: 'KEYED_URL' },
+      '',
+    ],
   ];
   for (const [what, flags, env, code, written, first, stderr] of SECRETS) {
     it(`secret references, ${what}: exit ${code}${written ? '' : ', nothing written'}`, async () => {
@@ -133,7 +215,9 @@ describe('netcfg export relayer: an export that cannot break the relayer (built 
         return;
       }
       expect(networksIn(out, 'evm.json')).to.deep.equal(written);
-      const evm = JSON.parse(readFileSync(path.join(out, 'evm.json'), 'utf8')) as { networks: Array<{ network: string; rpc_urls: unknown[] }> };
+      const evm = JSON.parse(readFileSync(path.join(out, 'evm.json'), 'utf8')) as {
+        networks: Array<{ network: string; rpc_urls: unknown[] }>;
+      };
       expect(evm.networks.find((n) => n.network === 'keyed')?.rpc_urls[0]).to.deep.equal(first);
       if (first !== SECRET) expect(JSON.stringify(snapshot(out))).to.not.include('k3y');
     });
@@ -159,7 +243,8 @@ describe('netcfg export relayer: an export that cannot break the relayer (built 
     for (const [flags, code, networks] of cases) {
       const result = await netcfg(['export', 'relayer', config, '--out', '-', ...flags]);
       expect(result.code, flags.join(' ')).to.equal(code);
-      const printed = result.stdout === '' ? [] : (JSON.parse(result.stdout) as { networks: Array<{ network: string }> }).networks;
+      const printed =
+        result.stdout === '' ? [] : (JSON.parse(result.stdout) as { networks: Array<{ network: string }> }).networks;
       expect(printed.map((n) => n.network)).to.deep.equal(networks);
     }
   });

@@ -14,7 +14,9 @@ const SEPOLIA = 'evm/sepolia.yaml';
 const ID = { id: 'evm:sepolia', family: 'evm', name: 'sepolia' };
 
 function bodyOf(i: number): { rpc_urls: unknown[] } {
-  return { rpc_urls: [`https://rpc${i}.example.com`, { url: `https://backup${i}.example.com/v1`, weight: (i % 100) + 1 }] };
+  return {
+    rpc_urls: [`https://rpc${i}.example.com`, { url: `https://backup${i}.example.com/v1`, weight: (i % 100) + 1 }],
+  };
 }
 
 const wire = (entries: unknown[]) => entries.map((e) => (typeof e === 'string' ? { url: e, weight: 100 } : e));

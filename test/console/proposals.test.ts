@@ -38,7 +38,7 @@ describe('console/proposals: Propose, the link to the pull request, the open pro
 
   it('a propose token: Propose (no Save), the 202 with a link to the pull request, the open proposals listed', async () => {
     const w = (world = await startProposalsWorld());
-    w.forge.seed({ head: 'netcfg/proposer-us/evm-sepolia', title: 'evm:sepolia: a teammate\'s proposal' });
+    w.forge.seed({ head: 'netcfg/proposer-us/evm-sepolia', title: "evm:sepolia: a teammate's proposal" });
     const page = await signIn(w, 'proposer-eu');
     const list = page.getByRole('list', { name: 'Open proposals' });
     await list.getByText('by proposer-us').waitFor();
@@ -47,8 +47,12 @@ describe('console/proposals: Propose, the link to the pull request, the open pro
     await page.getByRole('button', { name: 'Propose' }).click();
     await page.getByRole('status').filter({ hasText: 'Proposed: pull request #2 opened.' }).waitFor();
     expect(w.forge.pulls[1]?.head).to.equal('netcfg/proposer-eu/evm-sepolia');
-    expect(await page.getByRole('link', { name: 'Open the pull request' }).getAttribute('href')).to.equal('https://github.example/octo/networks/pull/2');
-    expect(await page.getByLabel('RPC URL 1').inputValue(), 'what is served, unchanged').to.equal('https://rpc.example.com');
+    expect(await page.getByRole('link', { name: 'Open the pull request' }).getAttribute('href')).to.equal(
+      'https://github.example/octo/networks/pull/2',
+    );
+    expect(await page.getByLabel('RPC URL 1').inputValue(), 'what is served, unchanged').to.equal(
+      'https://rpc.example.com',
+    );
     await list.getByText('by proposer-eu').waitFor();
     expect(await list.locator('li').count()).to.equal(2);
     expect((await w.call('GET', '/api/v1/networks/evm:sepolia', 'reader')).text).to.not.include('proposed.example.com');

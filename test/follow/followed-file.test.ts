@@ -13,7 +13,8 @@ import { moduleNear } from '../../src/follow/parse-worker.js';
 import type { TokenEntry } from '../../src/access/tokens-file.js';
 import { within } from '../helpers/deadline.js';
 
-const entry = (name: string, hex: string): string => `  - name: ${name}\n    sha256: "${hex.repeat(64)}"\n    role: read\n`;
+const entry = (name: string, hex: string): string =>
+  `  - name: ${name}\n    sha256: "${hex.repeat(64)}"\n    role: read\n`;
 const GOOD_A = `tokens:\n${entry('alpha', 'a')}`;
 const GOOD_B = `tokens:\n${entry('alpha', 'a')}${entry('bravo', 'b')}`;
 const GRACE_MS = 400;
@@ -35,7 +36,11 @@ describe('follow/FollowedFile (a settings file followed off the event loop, with
     });
     return followed;
   };
-  const until = (f: FollowedFile<TokenEntry[]>, test: (s: FollowedState) => boolean, what: string): Promise<FollowedState> =>
+  const until = (
+    f: FollowedFile<TokenEntry[]>,
+    test: (s: FollowedState) => boolean,
+    what: string,
+  ): Promise<FollowedState> =>
     within(
       new Promise((resolve) => {
         if (test(f.state())) return resolve(f.state());
@@ -67,7 +72,13 @@ describe('follow/FollowedFile (a settings file followed off the event loop, with
     expect('value' in first && first.value.map((t) => t.name)).to.deep.equal(['alpha']);
     f.start();
     writeFileSync(file, GOOD_B);
-    await within((async () => { while (values.length === 0) await new Promise((r) => f.onState(r)); })(), 5000, 'the change taken');
+    await within(
+      (async () => {
+        while (values.length === 0) await new Promise((r) => f.onState(r));
+      })(),
+      5000,
+      'the change taken',
+    );
     expect(values).to.deep.equal([['alpha', 'bravo']]);
     expect(f.state()).to.deep.equal({ problem: null, grace_ends_at: null, refusing_since: null });
   });
@@ -85,17 +96,26 @@ describe('follow/FollowedFile (a settings file followed off the event loop, with
     expect('value' in (await f.first())).to.equal(true);
     f.start();
     swap('..v2', GOOD_B);
-    await within((async () => { while (values.length === 0) await new Promise((r) => f.onState(r)); })(), 5000, 'the swap seen');
+    await within(
+      (async () => {
+        while (values.length === 0) await new Promise((r) => f.onState(r));
+      })(),
+      5000,
+      'the swap seen',
+    );
     expect(values).to.deep.equal([['alpha', 'bravo']]);
   });
 
   const GONE: Array<[string, (file: string) => void]> = [
     ['deleted', (file) => unlinkSync(file)],
-    ['replaced by a link to a file that is no tokens file', (file) => {
-      writeFileSync(path.join(dir, 'passwd'), 'root:x:0:0:root:/root:/bin/bash\n');
-      unlinkSync(file);
-      symlinkSync(path.join(dir, 'passwd'), file);
-    }],
+    [
+      'replaced by a link to a file that is no tokens file',
+      (file) => {
+        writeFileSync(path.join(dir, 'passwd'), 'root:x:0:0:root:/root:/bin/bash\n');
+        unlinkSync(file);
+        symlinkSync(path.join(dir, 'passwd'), file);
+      },
+    ],
     ['rewritten so it does not parse', (file) => writeFileSync(file, 'tokens:\n  - name: [broken\n')],
   ];
   for (const [what, breakIt] of GONE) {

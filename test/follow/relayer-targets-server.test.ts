@@ -13,7 +13,11 @@ import { makeConfigDir, networkYaml, removeDir } from '../helpers/fixtures.js';
 import { startStandInRelayer, type StandInRelayer } from '../helpers/stand-in-relayer.js';
 
 const ADMIN = 'admin-key-0123456789abcdef0123456789';
-const KEYS = { EU_KEY: 'eu-relayer-key-0123456789', US_KEY: 'us-relayer-key-0123456789', US_KEY_2: 'us-relayer-key-rotated-01' };
+const KEYS = {
+  EU_KEY: 'eu-relayer-key-0123456789',
+  US_KEY: 'us-relayer-key-0123456789',
+  US_KEY_2: 'us-relayer-key-rotated-01',
+};
 
 describe('follow: RELAYER_SYNC_FILE followed by the built server (stand-in relayers on loopback)', function () {
   this.timeout(60_000);
@@ -23,21 +27,33 @@ describe('follow: RELAYER_SYNC_FILE followed by the built server (stand-in relay
   let us: StandInRelayer;
   let file: string;
 
-  const entry = (name: string, relayer: StandInRelayer, keyEnv: string): string => `  - name: ${name}\n    url: ${relayer.url}\n    api_key_env: ${keyEnv}\n`;
+  const entry = (name: string, relayer: StandInRelayer, keyEnv: string): string =>
+    `  - name: ${name}\n    url: ${relayer.url}\n    api_key_env: ${keyEnv}\n`;
   const write = (text: string): void => {
     writeFileSync(`${file}.next`, text);
     renameSync(`${file}.next`, file);
   };
   const relayers = async (): Promise<string[]> => {
-    const body = (await (await fetch(`${server?.url}/api/v1/relayers`, { headers: { authorization: `Bearer ${ADMIN}` } })).json()) as { data: Array<{ name: string }> };
+    const body = (await (
+      await fetch(`${server?.url}/api/v1/relayers`, { headers: { authorization: `Bearer ${ADMIN}` } })
+    ).json()) as { data: Array<{ name: string }> };
     return body.data.map((r) => r.name);
   };
-  const ready = async (): Promise<{ status: string; components: { relayers: { status: string; targets_file_problem?: string } } }> =>
-    (await (await fetch(`${server?.url}/api/v1/ready`, { headers: { authorization: `Bearer ${ADMIN}` } })).json()) as never;
+  const ready = async (): Promise<{
+    status: string;
+    components: { relayers: { status: string; targets_file_problem?: string } };
+  }> =>
+    (await (
+      await fetch(`${server?.url}/api/v1/ready`, { headers: { authorization: `Bearer ${ADMIN}` } })
+    ).json()) as never;
   /** The next time the server takes the file, from the log lines written after this call. */
   const taken = (): Promise<unknown> => {
     const mark = server!.logs.length;
-    return server!.untilLog((l) => l.msg === 'RELAYER_SYNC_FILE reloaded' && server!.logs.indexOf(l) >= mark, 10_000, 'the file taken');
+    return server!.untilLog(
+      (l) => l.msg === 'RELAYER_SYNC_FILE reloaded' && server!.logs.indexOf(l) >= mark,
+      10_000,
+      'the file taken',
+    );
   };
 
   beforeEach(async () => {
@@ -46,7 +62,13 @@ describe('follow: RELAYER_SYNC_FILE followed by the built server (stand-in relay
     eu = await startStandInRelayer(KEYS.EU_KEY, []);
     us = await startStandInRelayer(KEYS.US_KEY_2, []);
     writeFileSync(file, `relayers:\n${entry('eu', eu, 'EU_KEY')}`);
-    server = await startChild({ CONFIG_DIR: root, API_KEY: ADMIN, RELAYER_SYNC_FILE: file, RELAYER_SYNC_INTERVAL_MS: '60000', ...KEYS });
+    server = await startChild({
+      CONFIG_DIR: root,
+      API_KEY: ADMIN,
+      RELAYER_SYNC_FILE: file,
+      RELAYER_SYNC_INTERVAL_MS: '60000',
+      ...KEYS,
+    });
     await eu.untilRequests(1, 'GET');
     await server.untilLog((l) => String(l.msg).startsWith('RELAYER_SYNC_FILE followed'), 10_000, 'the file followed');
   });
@@ -69,7 +91,11 @@ describe('follow: RELAYER_SYNC_FILE followed by the built server (stand-in relay
     expect(us.requests[0]?.authorized, 'the key US_KEY names').to.equal(false);
 
     write('relayers:\n  - name: eu\n    url: [\n');
-    const problem = await server!.untilLog((l) => String(l.msg).startsWith('RELAYER_SYNC_FILE changed but cannot be used'), 10_000, 'the broken file');
+    const problem = await server!.untilLog(
+      (l) => String(l.msg).startsWith('RELAYER_SYNC_FILE changed but cannot be used'),
+      10_000,
+      'the broken file',
+    );
     expect(problem).to.be.an('object');
     const broken = await ready();
     expect(broken.components.relayers.targets_file_problem).to.match(/relayers-.*\.yaml:\d+:\d+: /);

@@ -12,12 +12,21 @@ import type { FollowedState } from '../../src/follow/followed-file.js';
 import { TargetsFollow, type ResolvedTarget, type TargetKeys } from '../../src/follow/relayer-targets.js';
 import { within } from '../helpers/deadline.js';
 
-const relayer = (name: string, keyEnv = 'EU_KEY'): string => `  - name: ${name}\n    url: http://127.0.0.1:9/${name}\n    api_key_env: ${keyEnv}\n`;
+const relayer = (name: string, keyEnv = 'EU_KEY'): string =>
+  `  - name: ${name}\n    url: http://127.0.0.1:9/${name}\n    api_key_env: ${keyEnv}\n`;
 const ENV: Record<string, string> = { EU_KEY: 'eu-key-0123456789', US_KEY: 'us-key-0123456789' };
 const KEYS: TargetKeys = (specs) => {
   const unset = specs.find((s) => ENV[s.apiKeyEnv] === undefined);
   if (unset) return { problem: `${unset.apiKeyEnv}, the key of relayer ${unset.name}, is not set` };
-  return { targets: specs.map((s) => ({ name: s.name, url: s.url, apiKey: ENV[s.apiKeyEnv] as string, networks: s.networks, selfHeal: s.selfHeal })) };
+  return {
+    targets: specs.map((s) => ({
+      name: s.name,
+      url: s.url,
+      apiKey: ENV[s.apiKeyEnv] as string,
+      networks: s.networks,
+      selfHeal: s.selfHeal,
+    })),
+  };
 };
 
 describe('follow/TargetsFollow (RELAYER_SYNC_FILE followed while running)', function () {
@@ -63,7 +72,10 @@ describe('follow/TargetsFollow (RELAYER_SYNC_FILE followed while running)', func
     file = path.join(dir, 'relayers.yaml');
     taken = [];
     writeFileSync(file, `relayers:\n${relayer('eu')}`);
-    follow = new TargetsFollow(file, KEYS, (targets) => (taken.push(names(targets)), heard()), { info: () => undefined, error: () => undefined });
+    follow = new TargetsFollow(file, KEYS, (targets) => (taken.push(names(targets)), heard()), {
+      info: () => undefined,
+      error: () => undefined,
+    });
     await follow.start();
   });
   afterEach(async () => {
@@ -84,7 +96,11 @@ describe('follow/TargetsFollow (RELAYER_SYNC_FILE followed while running)', func
   const BROKEN: Array<[string, string, RegExp]> = [
     ['a file that does not parse', 'relayers:\n  - name: eu\n    url: [', /relayers\.yaml:\d+:\d+: /],
     ['a relayer with no url', 'relayers:\n  - name: eu\n    api_key_env: EU_KEY\n', /relayers\.yaml:2:5: url must be/],
-    ['a key variable that is not set', `relayers:\n${relayer('eu')}${relayer('ap', 'AP_KEY')}`, /AP_KEY, the key of relayer ap, is not set/],
+    [
+      'a key variable that is not set',
+      `relayers:\n${relayer('eu')}${relayer('ap', 'AP_KEY')}`,
+      /AP_KEY, the key of relayer ap, is not set/,
+    ],
   ];
   for (const [what, text, problem] of BROKEN) {
     it(`${what}: the last good list stays, readiness says where, and a good file is taken again`, async () => {

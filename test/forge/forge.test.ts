@@ -6,7 +6,12 @@
 import { expect } from 'chai';
 import { createOrUpdate, FORGE_KINDS, type Forge, type ForgeKind } from '../../src/forge/forge.js';
 import { forgeFromConfig } from '../../src/forge/forge-from-config.js';
-import { STAND_IN_REPO as REPO, STAND_IN_TOKEN as TOKEN, startStandInForge, type StandInForge } from '../helpers/stand-in-forge.js';
+import {
+  STAND_IN_REPO as REPO,
+  STAND_IN_TOKEN as TOKEN,
+  startStandInForge,
+  type StandInForge,
+} from '../helpers/stand-in-forge.js';
 
 const DUPLICATE_STATUS: Record<ForgeKind, number> = { github: 422, gitlab: 409, gitea: 409 };
 const request = { branch: 'netcfg/alice/evm-sepolia', base: 'main', title: 'evm:sepolia: rpc_urls', body: 'first' };
@@ -29,7 +34,13 @@ for (const kind of FORGE_KINDS) {
     it('creates a pull request from the head branch into the base', async () => {
       const { proposal, created } = await createOrUpdate(forge, request);
       expect(created).to.equal(true);
-      expect(proposal).to.deep.include({ number: 1, branch: request.branch, base: 'main', title: request.title, state: 'open' });
+      expect(proposal).to.deep.include({
+        number: 1,
+        branch: request.branch,
+        base: 'main',
+        title: request.title,
+        state: 'open',
+      });
       expect(proposal.url).to.match(/^https?:\/\/[^/]+\/(octo|ops)\/.+\/(pull|pulls|merge_requests)\/1$/);
       expect(proposal.created_at).to.match(/^2026-11-28T/);
       expect(standIn.pulls).to.have.length(1);
@@ -37,17 +48,24 @@ for (const kind of FORGE_KINDS) {
       expect(standIn.calls).to.deep.equal({ create: 1 });
     });
 
-    it("a second proposal of the branch: the forge says one exists, so it is found by its head and updated", async () => {
+    it('a second proposal of the branch: the forge says one exists, so it is found by its head and updated', async () => {
       const first = await createOrUpdate(forge, request);
       const second = await createOrUpdate(forge, { ...request, title: 'evm:sepolia: rpc_urls, again', body: 'second' });
       expect(second.created).to.equal(false);
-      expect(second.proposal).to.deep.include({ number: first.proposal.number, title: 'evm:sepolia: rpc_urls, again', state: 'open' });
+      expect(second.proposal).to.deep.include({
+        number: first.proposal.number,
+        title: 'evm:sepolia: rpc_urls, again',
+        state: 'open',
+      });
       expect(second.proposal.updated_at > first.proposal.updated_at).to.equal(true);
       expect(standIn.pulls).to.have.length(1);
       expect(standIn.pulls[0]?.body).to.equal('second');
       // The path really taken: a refused create, one look-up by head, one update.
       expect(standIn.calls).to.deep.equal({ create: 2, list: 1, update: 1 });
-      expect(standIn.answers.filter((a) => a.call === 'create').map((a) => a.status)).to.deep.equal([201, DUPLICATE_STATUS[kind]]);
+      expect(standIn.answers.filter((a) => a.call === 'create').map((a) => a.status)).to.deep.equal([
+        201,
+        DUPLICATE_STATUS[kind],
+      ]);
     });
 
     it("another actor's branch is another pull request", async () => {
@@ -62,7 +80,12 @@ for (const kind of FORGE_KINDS) {
       standIn.seed({ head: request.branch, state: 'closed' });
       expect(await forge.findByHead(request.branch)).to.equal(null);
       const own = standIn.seed({ head: request.branch, title: 'mine' });
-      expect(await forge.findByHead(request.branch)).to.deep.include({ number: own.number, branch: request.branch, title: 'mine', state: 'open' });
+      expect(await forge.findByHead(request.branch)).to.deep.include({
+        number: own.number,
+        branch: request.branch,
+        title: 'mine',
+        state: 'open',
+      });
     });
 
     it('lists the open pull requests whose head starts with a prefix, across pages', async () => {
@@ -75,7 +98,9 @@ for (const kind of FORGE_KINDS) {
       const all = await forge.listOpen('netcfg/');
       expect(all).to.have.length(106);
       expect(all.every((p) => p.state === 'open' && p.branch.startsWith('netcfg/'))).to.equal(true);
-      expect(all.map((p) => p.branch)).to.include('netcfg/bob/evm-sepolia').and.not.include('netcfg/eve/evm-sepolia');
+      expect(all.map((p) => p.branch))
+        .to.include('netcfg/bob/evm-sepolia')
+        .and.not.include('netcfg/eve/evm-sepolia');
       const bob = await forge.listOpen('netcfg/bob/');
       expect(bob.map((p) => [p.number, p.branch])).to.deep.equal([[106, 'netcfg/bob/evm-sepolia']]);
       expect(await forge.listOpen('nothing/')).to.deep.equal([]);

@@ -13,12 +13,20 @@ import { STAND_IN_REPO, STAND_IN_TOKEN, startStandInForge, type StandInForge } f
 
 type Schema = Record<string, unknown>;
 interface Description {
-  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: Schema }> }> }>>;
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, { content?: Record<string, { schema: Schema }> }> }>
+  >;
   components: { schemas: Record<string, Schema> };
 }
 
 /** The response schema of an operation, and every component schema it reaches through $ref, by name. */
-function responseSchema(doc: Description, path: string, method: string, status: string): { schema: Schema; components: Record<string, Schema> } {
+function responseSchema(
+  doc: Description,
+  path: string,
+  method: string,
+  status: string,
+): { schema: Schema; components: Record<string, Schema> } {
   const schema = doc.paths[path]?.[method]?.responses[status]?.content?.['application/json']?.schema;
   if (!schema) throw new Error(`no ${method} ${path} ${status} in GitHub's description`);
   const components: Record<string, Schema> = {};
@@ -38,7 +46,7 @@ function responseSchema(doc: Description, path: string, method: string, status: 
   return { schema, components };
 }
 
-describe('forge: the GitHub stand-in against GitHub\'s OpenAPI description', () => {
+describe("forge: the GitHub stand-in against GitHub's OpenAPI description", () => {
   let createdSchema: ValidateFunction;
   let listedSchema: ValidateFunction;
   let updatedSchema: ValidateFunction;
@@ -70,13 +78,17 @@ describe('forge: the GitHub stand-in against GitHub\'s OpenAPI description', () 
   };
 
   it('answers pulls.create, pulls.list and pulls.update as GitHub documents them (201, 200, 200)', async () => {
-    const forge = forgeFromConfig({ kind: 'github', url: standIn.url, repo: STAND_IN_REPO.github, token: STAND_IN_TOKEN }, { timeoutMs: 5000 });
+    const forge = forgeFromConfig(
+      { kind: 'github', url: standIn.url, repo: STAND_IN_REPO.github, token: STAND_IN_TOKEN },
+      { timeoutMs: 5000 },
+    );
     standIn.seed({ head: 'netcfg/eve/evm-sepolia', fork: true });
     standIn.seed({ head: 'netcfg/bob/merged', state: 'merged' });
     await createOrUpdate(forge, { branch: 'netcfg/alice/evm-sepolia', base: 'main', title: 't', body: 'b' });
     await createOrUpdate(forge, { branch: 'netcfg/alice/evm-sepolia', base: 'main', title: 't2', body: 'b2' });
     await forge.listOpen('netcfg/');
-    const byCall = (call: string): Array<{ status: number; body: unknown }> => standIn.answers.filter((a) => a.call === call && a.status < 300);
+    const byCall = (call: string): Array<{ status: number; body: unknown }> =>
+      standIn.answers.filter((a) => a.call === call && a.status < 300);
     expect(byCall('create').map((a) => a.status)).to.deep.equal([201]);
     expect(byCall('update').map((a) => a.status)).to.deep.equal([200]);
     expect(byCall('list').map((a) => (a.body as unknown[]).length)).to.deep.equal([1, 2]);
@@ -86,12 +98,17 @@ describe('forge: the GitHub stand-in against GitHub\'s OpenAPI description', () 
   });
 
   it('the check is a check: a body missing what GitHub always sends is refused', async () => {
-    const forge = forgeFromConfig({ kind: 'github', url: standIn.url, repo: STAND_IN_REPO.github, token: STAND_IN_TOKEN }, { timeoutMs: 5000 });
+    const forge = forgeFromConfig(
+      { kind: 'github', url: standIn.url, repo: STAND_IN_REPO.github, token: STAND_IN_TOKEN },
+      { timeoutMs: 5000 },
+    );
     await forge.create({ branch: 'netcfg/alice/evm-sepolia', base: 'main', title: 't', body: 'b' });
     await forge.listOpen('netcfg/');
     const created = standIn.answers.find((a) => a.call === 'create')?.body as Record<string, Record<string, unknown>>;
     const listed = standIn.answers.find((a) => a.call === 'list')?.body as unknown[];
-    expect(createdSchema({ ...created, head: { ...created.head, repo: { full_name: 'octo/networks' } } })).to.equal(false);
+    expect(createdSchema({ ...created, head: { ...created.head, repo: { full_name: 'octo/networks' } } })).to.equal(
+      false,
+    );
     expect(createdSchema(listed[0])).to.equal(false); // a list's pull-request-simple lacks `merged` and the counts
     expect(listedSchema([{ ...(listed[0] as object), number: '1' }])).to.equal(false);
   });

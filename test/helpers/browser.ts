@@ -9,12 +9,24 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: \`make test\` installs Debian's chromium package; elsewhere set CHROMIUM_PATH.`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(
+      `No Chromium at ${CHROMIUM}: \`make test\` installs Debian's chromium package; elsewhere set CHROMIUM_PATH.`,
+    );
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
     // Without the background-networking flags Chromium keeps calling Google's hosts, which this network refuses.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
   });
 }
 
@@ -25,7 +37,11 @@ export interface ConsolePage {
   errors: string[];
 }
 
-export async function openPage(browser: Browser, url: string, viewport = { width: 1280, height: 900 }): Promise<ConsolePage> {
+export async function openPage(
+  browser: Browser,
+  url: string,
+  viewport = { width: 1280, height: 900 },
+): Promise<ConsolePage> {
   const context = await browser.newContext({ viewport });
   context.setDefaultTimeout(10_000);
   const page = await context.newPage();
@@ -43,7 +59,9 @@ export async function openPage(browser: Browser, url: string, viewport = { width
  * provoked on purpose (a 401 for a wrong key, a 412 for a conflict): anything else is a failure.
  */
 export function unexpectedErrors(errors: string[], expectedStatuses: number[] = []): string[] {
-  return errors.filter((e) => !expectedStatuses.some((status) => e.includes(`the server responded with a status of ${status}`)));
+  return errors.filter(
+    (e) => !expectedStatuses.some((status) => e.includes(`the server responded with a status of ${status}`)),
+  );
 }
 
 interface PageGlobals {
@@ -55,5 +73,8 @@ interface PageGlobals {
  * function, not a string: the console's CSP forbids the eval a string would need.
  */
 export async function waitForValue(page: Page, selector: string, value: string): Promise<void> {
-  await page.waitForFunction(([s, v]) => (globalThis as unknown as PageGlobals).document.querySelector(s)?.value === v, [selector, value] as const);
+  await page.waitForFunction(
+    ([s, v]) => (globalThis as unknown as PageGlobals).document.querySelector(s)?.value === v,
+    [selector, value] as const,
+  );
 }

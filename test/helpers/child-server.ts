@@ -14,13 +14,20 @@ export interface ChildServer {
   /** Every log line the server wrote, parsed. */
   logs: Array<Record<string, unknown>>;
   /** The first log line (already written, or to come) that `predicate` accepts; rejects after `deadlineMs` saying what was awaited. */
-  untilLog(predicate: (line: Record<string, unknown>) => boolean, deadlineMs: number, what: string): Promise<Record<string, unknown>>;
+  untilLog(
+    predicate: (line: Record<string, unknown>) => boolean,
+    deadlineMs: number,
+    what: string,
+  ): Promise<Record<string, unknown>>;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
 export const MAIN = path.join(PROJECT_ROOT, 'dist', 'src', 'main.js');
 
-export async function startChild(env: Record<string, string>, options: { waitReady?: boolean; deadlineMs?: number; script?: string } = {}): Promise<ChildServer> {
+export async function startChild(
+  env: Record<string, string>,
+  options: { waitReady?: boolean; deadlineMs?: number; script?: string } = {},
+): Promise<ChildServer> {
   const child = spawn(process.execPath, [options.script ?? MAIN], {
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', INDEX_CACHE: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -32,7 +39,10 @@ export async function startChild(env: Record<string, string>, options: { waitRea
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const deadlineMs = options.deadlineMs ?? 15000;
   const listening = new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not listen within ${deadlineMs} ms: ${stderr}`)), deadlineMs);
+    const timer = setTimeout(
+      () => reject(new Error(`server did not listen within ${deadlineMs} ms: ${stderr}`)),
+      deadlineMs,
+    );
     void exited.then((code) => {
       clearTimeout(timer);
       reject(new Error(`server exited with ${code}: ${stderr}`));

@@ -24,12 +24,24 @@ export interface TestToken {
 }
 
 /** The named tokens the console's tests sign in with: one that may only read, one that may write. */
-export const READER: TestToken = { name: 'relayer-eu', token: 'ncfg_console-reader-0123456789abcdef0123456789', role: 'read' };
-export const WRITER: TestToken = { name: 'ops-alice', token: 'ncfg_console-writer-0123456789abcdef0123456789', role: 'write' };
+export const READER: TestToken = {
+  name: 'relayer-eu',
+  token: 'ncfg_console-reader-0123456789abcdef0123456789',
+  role: 'read',
+};
+export const WRITER: TestToken = {
+  name: 'ops-alice',
+  token: 'ncfg_console-writer-0123456789abcdef0123456789',
+  role: 'write',
+};
 
 export interface ConsoleHarness {
   /** The built netcfg over a new folder holding `files` (a git repository with `repo`, API_TOKENS_FILE of `tokens`); its URL. */
-  start(files: Record<string, string>, env?: Record<string, string>, options?: { repo?: boolean; tokens?: TestToken[] }): Promise<string>;
+  start(
+    files: Record<string, string>,
+    env?: Record<string, string>,
+    options?: { repo?: boolean; tokens?: TestToken[] },
+  ): Promise<string>;
   /** Stops the server and starts another on the same folder and port, with `env`. */
   restart(env: Record<string, string>): Promise<void>;
   open(url: string, viewport?: { width: number; height: number }): Promise<Page>;
@@ -80,7 +92,10 @@ export function consoleHarness(): ConsoleHarness {
         tokensDir = mkdtempSync(path.join(os.tmpdir(), 'netcfg-console-tokens-'));
         env.API_TOKENS_FILE = path.join(tokensDir, 'tokens.yaml');
         const sha = (token: string): string => createHash('sha256').update(token).digest('hex');
-        writeFileSync(env.API_TOKENS_FILE, `tokens:\n${options.tokens.map((t) => `  - name: ${t.name}\n    sha256: "${sha(t.token)}"\n    role: ${t.role}\n`).join('')}`);
+        writeFileSync(
+          env.API_TOKENS_FILE,
+          `tokens:\n${options.tokens.map((t) => `  - name: ${t.name}\n    sha256: "${sha(t.token)}"\n    role: ${t.role}\n`).join('')}`,
+        );
       }
       server = await startChild(env);
       return server.url;
@@ -105,7 +120,9 @@ export function consoleHarness(): ConsoleHarness {
       it(name, async () => {
         await fn();
         const statuses = allowed.filter((a): a is number => typeof a === 'number');
-        const errors = unexpectedErrors(tab?.errors ?? [], statuses).filter((e) => !allowed.some((a) => a instanceof RegExp && a.test(e)));
+        const errors = unexpectedErrors(tab?.errors ?? [], statuses).filter(
+          (e) => !allowed.some((a) => a instanceof RegExp && a.test(e)),
+        );
         expect(errors, 'errors in the browser console').to.deep.equal([]);
       });
     },

@@ -40,7 +40,8 @@ export async function startEchoRpc(mode: EchoMode = 'ok'): Promise<EchoRpc> {
       const words = `invalid api key in ${sent} (decoded ${decodeURIComponent(sent)}, as typed ${sent.toUpperCase()}); you sent ${JSON.stringify(req.headers)}`;
       if (echo.mode === 'http_error') return void res.writeHead(401, { 'content-type': 'text/plain' }).end(words);
       if (echo.mode === 'redirect') return void res.writeHead(302, { location: sent.toUpperCase() }).end(words);
-      const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: unknown; method: string } | Array<{ id: unknown; method: string }>;
+      const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as
+        { id: unknown; method: string } | Array<{ id: unknown; method: string }>;
       const calls = Array.isArray(parsed) ? parsed : [parsed];
       const results: Record<string, unknown> = {
         eth_chainId: '0xaa36a7',
@@ -50,9 +51,13 @@ export async function startEchoRpc(mode: EchoMode = 'ok'): Promise<EchoRpc> {
         getSlot: 100,
       };
       const bodies = calls.map(({ id, method }) =>
-        echo.mode === 'rpc_error' ? { jsonrpc: '2.0', id, error: { code: -32000, message: words } } : { jsonrpc: '2.0', id, result: results[method] ?? null },
+        echo.mode === 'rpc_error'
+          ? { jsonrpc: '2.0', id, error: { code: -32000, message: words } }
+          : { jsonrpc: '2.0', id, result: results[method] ?? null },
       );
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(Array.isArray(parsed) ? bodies : bodies[0]));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify(Array.isArray(parsed) ? bodies : bodies[0]));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

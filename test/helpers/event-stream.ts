@@ -98,7 +98,9 @@ export class StreamReader {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiters.delete(check);
-        reject(new Error(`${what}: not within ${deadlineMs} ms (${this.bytes} bytes, ${this.closed ? 'closed' : 'open'})`));
+        reject(
+          new Error(`${what}: not within ${deadlineMs} ms (${this.bytes} bytes, ${this.closed ? 'closed' : 'open'})`),
+        );
       }, deadlineMs);
       const check = (): void => {
         if (!condition(this)) return;
@@ -119,8 +121,7 @@ export class StreamReader {
       this.lastData = line.slice(6);
       if (this.pendingEvent !== null) this.events.set(this.pendingEvent, this.count(this.pendingEvent) + 1);
       this.pendingEvent = null;
-    }
-    else if (line.startsWith(': heartbeat')) this.heartbeats++;
+    } else if (line.startsWith(': heartbeat')) this.heartbeats++;
     else if (line.startsWith(': netcfg change stream at revision')) this.opened = true;
   }
 

@@ -12,7 +12,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** What a method answers: a result, a JSON-RPC error, or a way of misbehaving. */
-export type Answer = { result: unknown } | { error: string } | 'hang' | 'garbage' | 'endless' | { redirect: string } | { status: number };
+export type Answer =
+  { result: unknown } | { error: string } | 'hang' | 'garbage' | 'endless' | { redirect: string } | { status: number };
 
 export interface FakeRpc {
   url: string;
@@ -33,7 +34,11 @@ interface Call {
   method: string;
 }
 
-export async function startFakeRpc(answers: Record<string, Answer>, delayMs = 0, { dropReused = false, noBatch = false } = {}): Promise<FakeRpc> {
+export async function startFakeRpc(
+  answers: Record<string, Answer>,
+  delayMs = 0,
+  { dropReused = false, noBatch = false } = {},
+): Promise<FakeRpc> {
   const arrivals = new EventEmitter();
   const fake: FakeRpc = {
     url: '',
@@ -70,11 +75,22 @@ export async function startFakeRpc(answers: Record<string, Answer>, delayMs = 0,
       for (const call of calls) fake.calls.push(call.method);
       const answered = calls.map((call) => ({ call, answer: answers[call.method] ?? { error: 'Method not found' } }));
       // A misbehaving method misbehaves for the whole request it is in.
-      const misbehaving = answered.find(({ answer }) => typeof answer === 'string' || 'redirect' in answer || 'status' in answer)?.answer;
+      const misbehaving = answered.find(
+        ({ answer }) => typeof answer === 'string' || 'redirect' in answer || 'status' in answer,
+      )?.answer;
       const reply = (): void => {
         inFlight--;
         if (misbehaving !== 'hang' || (batch && noBatch)) fake.answered++;
-        if (batch && noBatch) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'batch requests are not supported' } }));
+        if (batch && noBatch)
+          return void res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(
+              JSON.stringify({
+                jsonrpc: '2.0',
+                id: null,
+                error: { code: -32600, message: 'batch requests are not supported' },
+              }),
+            );
         if (misbehaving === 'hang') return; // never answers
         if (misbehaving === 'garbage') return void res.end('<html>not json');
         if (misbehaving === 'endless') {
@@ -87,9 +103,14 @@ export async function startFakeRpc(answers: Record<string, Answer>, delayMs = 0,
           res.on('close', () => res.removeAllListeners('drain'));
           return pump();
         }
-        if (misbehaving && 'redirect' in misbehaving) return void res.writeHead(302, { location: misbehaving.redirect }).end();
+        if (misbehaving && 'redirect' in misbehaving)
+          return void res.writeHead(302, { location: misbehaving.redirect }).end();
         if (misbehaving && 'status' in misbehaving) return void res.writeHead(misbehaving.status).end('{}');
-        const bodies = answered.map(({ call, answer }) => ('error' in (answer as object) ? { jsonrpc: '2.0', id: call.id, error: { code: -32000, message: (answer as { error: string }).error } } : { jsonrpc: '2.0', id: call.id, result: (answer as { result: unknown }).result }));
+        const bodies = answered.map(({ call, answer }) =>
+          'error' in (answer as object)
+            ? { jsonrpc: '2.0', id: call.id, error: { code: -32000, message: (answer as { error: string }).error } }
+            : { jsonrpc: '2.0', id: call.id, result: (answer as { result: unknown }).result },
+        );
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(batch ? bodies : bodies[0]));
       };
       if (delayMs > 0) setTimeout(reply, delayMs);

@@ -44,7 +44,21 @@ export async function startGitRemote(files: Record<string, string>): Promise<Git
     dir,
     start: () =>
       new Promise((resolve, reject) => {
-        const child = spawn('git', ['daemon', '--verbose', '--export-all', '--enable=receive-pack', `--base-path=${base}`, '--listen=127.0.0.1', `--port=${port}`, '--reuseaddr', base], { stdio: ['ignore', 'ignore', 'pipe'] });
+        const child = spawn(
+          'git',
+          [
+            'daemon',
+            '--verbose',
+            '--export-all',
+            '--enable=receive-pack',
+            `--base-path=${base}`,
+            '--listen=127.0.0.1',
+            `--port=${port}`,
+            '--reuseaddr',
+            base,
+          ],
+          { stdio: ['ignore', 'ignore', 'pipe'] },
+        );
         daemon = child;
         let said = '';
         child.stderr?.on('data', (chunk: Buffer) => {
@@ -109,15 +123,24 @@ export function gateFirstPush(remote: GitRemote): PushGate {
   const waitingFile = path.join(remote.dir, 'gate-waiting');
   const counted = path.join(remote.dir, 'pushes.log');
   execFileSync('mkfifo', [fifo]);
-  writeFileSync(path.join(hooks, 'pre-receive'), `#!/bin/sh\ncat >/dev/null\nif [ -p '${fifo}' ]; then : > '${waitingFile}'; cat '${fifo}' >/dev/null; rm -f '${fifo}'; fi\n`, { mode: 0o755 });
-  writeFileSync(path.join(hooks, 'post-receive'), `#!/bin/sh\ncat >/dev/null\necho push >> '${counted}'\n`, { mode: 0o755 });
+  writeFileSync(
+    path.join(hooks, 'pre-receive'),
+    `#!/bin/sh\ncat >/dev/null\nif [ -p '${fifo}' ]; then : > '${waitingFile}'; cat '${fifo}' >/dev/null; rm -f '${fifo}'; fi\n`,
+    { mode: 0o755 },
+  );
+  writeFileSync(path.join(hooks, 'post-receive'), `#!/bin/sh\ncat >/dev/null\necho push >> '${counted}'\n`, {
+    mode: 0o755,
+  });
   return {
     pushes: () => (existsSync(counted) ? readFileSync(counted, 'utf8').trim().split('\n').length : 0),
     waiting: (deadlineMs = 10_000) =>
       new Promise<void>((resolve, reject) => {
         // The hook makes the file: watch the folder for it rather than look again and again.
         const watcher = watch(remote.dir, () => settle());
-        const timer = setTimeout(() => settle(new Error(`no push reached the remote within ${deadlineMs} ms`)), deadlineMs);
+        const timer = setTimeout(
+          () => settle(new Error(`no push reached the remote within ${deadlineMs} ms`)),
+          deadlineMs,
+        );
         const settle = (err?: Error): void => {
           if (!err && !existsSync(waitingFile)) return;
           watcher.close();

@@ -20,10 +20,14 @@ export async function startHeldCallProxy(target: string): Promise<HeldCallProxy>
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const forward = (): void => {
-        const out = http.request(`${target}${req.url ?? '/'}`, { method: req.method, headers: req.headers }, (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        });
+        const out = http.request(
+          `${target}${req.url ?? '/'}`,
+          { method: req.method, headers: req.headers },
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+          },
+        );
         out.on('error', () => res.destroy());
         out.end(Buffer.concat(chunks));
       };

@@ -18,7 +18,12 @@ export interface LeaseSeen {
 }
 
 /** Starts `count` replicas; `env` is added to each one's environment. */
-export async function startReplicas(remote: GitRemote, relayer: StandInRelayer, count: number, env: Record<string, string>): Promise<ChildServer[]> {
+export async function startReplicas(
+  remote: GitRemote,
+  relayer: StandInRelayer,
+  count: number,
+  env: Record<string, string>,
+): Promise<ChildServer[]> {
   const targets = path.join(remote.dir, 'targets.yaml');
   writeFileSync(targets, `relayers:\n  - name: relayer\n    url: ${relayer.url}\n    api_key_env: RELAYER_KEY\n`);
   const envOf = (i: number): Record<string, string> => ({
@@ -42,11 +47,17 @@ export async function leaseOf(replica: ChildServer): Promise<LeaseSeen> {
  * Asks every replica for its view of the lease (every 25 ms: a replica standing by tells no one when
  * it learns the holder) until all name one holder among them; resolves with its index.
  */
-export async function agreedHolder(replicas: ChildServer[], deadlineMs: number, ignore: Set<number> = new Set()): Promise<number> {
+export async function agreedHolder(
+  replicas: ChildServer[],
+  deadlineMs: number,
+  ignore: Set<number> = new Set(),
+): Promise<number> {
   const deadline = Date.now() + deadlineMs;
   let seen: LeaseSeen[] = [];
   while (Date.now() < deadline) {
-    seen = await Promise.all(replicas.map((r, i) => (ignore.has(i) ? null : leaseOf(r)))).then((all) => all.filter((v): v is LeaseSeen => v !== null));
+    seen = await Promise.all(replicas.map((r, i) => (ignore.has(i) ? null : leaseOf(r)))).then((all) =>
+      all.filter((v): v is LeaseSeen => v !== null),
+    );
     const holders = new Set(seen.map((s) => s.holder));
     const [holder] = holders;
     if (holders.size === 1 && holder) return Number(holder.replace('replica-', ''));
@@ -60,7 +71,13 @@ export function appliedValues(relayer: StandInRelayer): string[] {
   const values: string[] = [];
   const next = (): void =>
     void relayer.nextPatch().then(({ body }) => {
-      values.push(String((body as { rpc_urls: Array<{ url: string } | string> }).rpc_urls.map((u) => (typeof u === 'string' ? u : u.url))[0]));
+      values.push(
+        String(
+          (body as { rpc_urls: Array<{ url: string } | string> }).rpc_urls.map((u) =>
+            typeof u === 'string' ? u : u.url,
+          )[0],
+        ),
+      );
       next();
     });
   next();

@@ -14,7 +14,10 @@ export const PROMTOOL = process.env.PROMTOOL_PATH ?? '/usr/bin/promtool';
 export const PROMETHEUS = process.env.PROMETHEUS_PATH ?? '/usr/bin/prometheus';
 
 function requireTool(file: string): void {
-  if (!existsSync(file)) throw new Error(`No ${path.basename(file)} at ${file}: \`make test\` installs Debian's prometheus package; elsewhere set PROMTOOL_PATH and PROMETHEUS_PATH.`);
+  if (!existsSync(file))
+    throw new Error(
+      `No ${path.basename(file)} at ${file}: \`make test\` installs Debian's prometheus package; elsewhere set PROMTOOL_PATH and PROMETHEUS_PATH.`,
+    );
 }
 
 /** `promtool check metrics < text`: its exit code and what it printed (one line per problem). */
@@ -51,14 +54,25 @@ export async function startPrometheus(targets: ScrapeTarget[], deadlineMs = 15_0
   requireTool(PROMETHEUS);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'netcfg-prometheus-'));
   const jobs = targets.map(({ job, address, token }) => {
-    const auth = token === undefined ? '' : `    authorization:\n      type: Bearer\n      credentials_file: ${path.join(dir, `${job}.token`)}\n`;
+    const auth =
+      token === undefined
+        ? ''
+        : `    authorization:\n      type: Bearer\n      credentials_file: ${path.join(dir, `${job}.token`)}\n`;
     if (token !== undefined) writeFileSync(path.join(dir, `${job}.token`), token, { mode: 0o600 });
     return `  - job_name: ${job}\n    scrape_interval: 200ms\n    scrape_timeout: 200ms\n${auth}    static_configs:\n      - targets: ['${address}']\n`;
   });
-  writeFileSync(path.join(dir, 'prometheus.yml'), `global:\n  scrape_interval: 200ms\n  scrape_timeout: 200ms\nscrape_configs:\n${jobs.join('')}`);
+  writeFileSync(
+    path.join(dir, 'prometheus.yml'),
+    `global:\n  scrape_interval: 200ms\n  scrape_timeout: 200ms\nscrape_configs:\n${jobs.join('')}`,
+  );
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const args = [`--config.file=${path.join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${path.join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'];
+  const args = [
+    `--config.file=${path.join(dir, 'prometheus.yml')}`,
+    `--storage.tsdb.path=${path.join(dir, 'data')}`,
+    `--web.listen-address=127.0.0.1:${port}`,
+    '--log.level=warn',
+  ];
   const child: ChildProcess = spawn(PROMETHEUS, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let said = '';
   child.stderr?.on('data', (d: Buffer) => (said = (said + d.toString()).slice(-4000)));
@@ -70,7 +84,10 @@ export async function startPrometheus(targets: ScrapeTarget[], deadlineMs = 15_0
   };
   const deadline = Date.now() + deadlineMs;
   for (;;) {
-    const ready = await fetch(`${url}/-/ready`).then((r) => r.ok, () => false);
+    const ready = await fetch(`${url}/-/ready`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) break;
     if (child.exitCode !== null || Date.now() > deadline) {
       await stop();
@@ -82,7 +99,11 @@ export async function startPrometheus(targets: ScrapeTarget[], deadlineMs = 15_0
     url,
     async query(promql) {
       const res = await fetch(`${url}/api/v1/query?query=${encodeURIComponent(promql)}`);
-      const body = (await res.json()) as { status: string; error?: string; data: { result: Array<{ metric: Record<string, string>; value: [number, string] }> } };
+      const body = (await res.json()) as {
+        status: string;
+        error?: string;
+        data: { result: Array<{ metric: Record<string, string>; value: [number, string] }> };
+      };
       if (body.status !== 'success') throw new Error(`query ${promql}: ${body.error}`);
       return body.data.result.map((r) => ({ metric: r.metric, value: Number(r.value[1]) }));
     },

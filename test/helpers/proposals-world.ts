@@ -33,7 +33,12 @@ export interface ProposalsWorld {
   server: ChildServer;
   /** Every answer's text, for the check that the forge's token is in none. */
   texts: string[];
-  call(method: string, route: string, token: TokenName | null, body?: unknown): Promise<{ status: number; headers: Headers; json: Record<string, unknown>; text: string }>;
+  call(
+    method: string,
+    route: string,
+    token: TokenName | null,
+    body?: unknown,
+  ): Promise<{ status: number; headers: Headers; json: Record<string, unknown>; text: string }>;
   /** git in the bare repository the daemon serves. */
   bare(...args: string[]): string;
   /** The oid of a branch on the remote ('' when there is none), as `git ls-remote` tells it. */
@@ -41,8 +46,15 @@ export interface ProposalsWorld {
   close(): Promise<void>;
 }
 
-export async function startProposalsWorld(env: Record<string, string> = {}, forgeMode: StandInForge['mode'] = 'normal'): Promise<ProposalsWorld> {
-  const remote = await startGitRemote({ 'evm/sepolia.yaml': networkYaml(), 'evm/mainnet.yaml': networkYaml(), 'solana/devnet.yaml': networkYaml() });
+export async function startProposalsWorld(
+  env: Record<string, string> = {},
+  forgeMode: StandInForge['mode'] = 'normal',
+): Promise<ProposalsWorld> {
+  const remote = await startGitRemote({
+    'evm/sepolia.yaml': networkYaml(),
+    'evm/mainnet.yaml': networkYaml(),
+    'solana/devnet.yaml': networkYaml(),
+  });
   const forge = await startStandInForge('github', { token: STAND_IN_TOKEN, repo: STAND_IN_REPO.github });
   forge.mode = forgeMode;
   const clone = cloneOf(remote, 'replica');
@@ -67,11 +79,18 @@ export async function startProposalsWorld(env: Record<string, string> = {}, forg
   });
   const texts: string[] = [];
   const world: ProposalsWorld = {
-    remote, forge, server, texts,
+    remote,
+    forge,
+    server,
+    texts,
     async call(method, route, token, body) {
       const headers: Record<string, string> = token === null ? {} : { authorization: `Bearer ${tokenOf(token)}` };
       if (body !== undefined) headers['content-type'] = 'application/json';
-      const res = await fetch(`${server.url}${route}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      const res = await fetch(`${server.url}${route}`, {
+        method,
+        headers,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
       const text = await res.text();
       texts.push(text, JSON.stringify([...res.headers]));
       let json: Record<string, unknown> = {};

@@ -21,7 +21,11 @@ export interface ReadApp {
 }
 
 /** A started store on a fresh folder holding `files`, and the app over it. */
-export async function openReadApp(files: Record<string, string> = standardFiles(), appOptions: AppOptions = {}, storeOptions: Partial<StoreOptions> = {}): Promise<ReadApp> {
+export async function openReadApp(
+  files: Record<string, string> = standardFiles(),
+  appOptions: AppOptions = {},
+  storeOptions: Partial<StoreOptions> = {},
+): Promise<ReadApp> {
   const root = makeConfigDir(files);
   const store = await startStore(root, storeOptions);
   const app = createApp(store, appOptions);

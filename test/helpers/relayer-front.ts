@@ -30,16 +30,22 @@ export async function startRelayerFront(behind: string): Promise<RelayerFront> {
     if (front.quirk === 'echoAuth') {
       const auth = req.headers.authorization ?? '';
       const said = `upstream refused request with ${auth} (${auth.toUpperCase()}; ${encodeURIComponent(auth)}; ${Buffer.from(auth.slice(7)).toString('base64')})`;
-      return void res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ success: false, data: null, error: said }));
+      return void res
+        .writeHead(502, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ success: false, data: null, error: said }));
     }
     if (front.quirk === 'huge' && url.pathname === '/api/v1/networks') return huge(url, res);
     if (front.perPageCap !== null && url.searchParams.has('per_page')) {
       url.searchParams.set('per_page', String(Math.min(Number(url.searchParams.get('per_page')), front.perPageCap)));
     }
-    const forward = http.request(`${behind}${url.pathname}${url.search}`, { method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const forward = http.request(
+      `${behind}${url.pathname}${url.search}`,
+      { method: req.method, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     forward.on('error', () => res.destroy());
     req.pipe(forward);
   });
@@ -48,8 +54,19 @@ export async function startRelayerFront(behind: string): Promise<RelayerFront> {
   function huge(url: URL, res: http.ServerResponse): void {
     const page = Number(url.searchParams.get('page') ?? 1);
     const pad = 'x'.repeat(Math.max(0, Math.floor(front.hugePageBytes / 100) - 100));
-    const data = Array.from({ length: 100 }, (_, i) => ({ id: `evm:huge-${page}-${i}`, name: `huge-${page}-${i}`, network_type: 'evm', rpc_urls: [{ url: 'https://h.example.com', weight: 100 }], tags: [pad] }));
-    const body = JSON.stringify({ success: true, data, error: null, pagination: { current_page: page, per_page: 100, total_items: 1_000_000 } });
+    const data = Array.from({ length: 100 }, (_, i) => ({
+      id: `evm:huge-${page}-${i}`,
+      name: `huge-${page}-${i}`,
+      network_type: 'evm',
+      rpc_urls: [{ url: 'https://h.example.com', weight: 100 }],
+      tags: [pad],
+    }));
+    const body = JSON.stringify({
+      success: true,
+      data,
+      error: null,
+      pagination: { current_page: page, per_page: 100, total_items: 1_000_000 },
+    });
     front.served += Buffer.byteLength(body);
     res.writeHead(200, { 'content-type': 'application/json' }).end(body);
   }

@@ -62,7 +62,14 @@ export function isReady(url: string): Promise<boolean> {
 
 function launch(env: Record<string, string>, port: number): Server {
   const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', LOG_LEVEL: 'warn', INDEX_CACHE: 'off', ...env, PORT: String(port) },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      INDEX_CACHE: 'off',
+      ...env,
+      PORT: String(port),
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   running.add(child);

@@ -23,7 +23,9 @@ export interface DiskNetwork {
 export function readFolderNetworks(root: string): { networks: Map<string, DiskNetwork>; invalid: string[] } {
   const networks = new Map<string, DiskNetwork>();
   const invalid: string[] = [];
-  const families = fs.readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory() && !d.name.startsWith('.'));
+  const families = fs
+    .readdirSync(root, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && !d.name.startsWith('.'));
   for (const family of families) {
     const ids = new Map<string, NetworkId>();
     for (const name of fs.readdirSync(path.join(root, family.name))) {
@@ -32,7 +34,9 @@ export function readFolderNetworks(root: string): { networks: Map<string, DiskNe
     }
     for (const id of ids.values()) {
       // As the server does: the first of .yaml, .yml that exists is the source, valid or not.
-      const [source, ...duplicates] = EXTENSIONS.map((ext) => relativePathOf(id, ext)).filter((rel) => fs.existsSync(path.join(root, rel)));
+      const [source, ...duplicates] = EXTENSIONS.map((ext) => relativePathOf(id, ext)).filter((rel) =>
+        fs.existsSync(path.join(root, rel)),
+      );
       invalid.push(...duplicates);
       if (source === undefined) continue;
       let text: string;
@@ -54,7 +58,8 @@ export async function listAll(base: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (let page = 1; ; page++) {
     const reply = await call(base, 'GET', `/api/v1/networks?per_page=100&page=${page}`);
-    if (reply.status !== 200) throw new Error(`list page ${page} answered ${reply.status}: ${reply.text.slice(0, 200)}`);
+    if (reply.status !== 200)
+      throw new Error(`list page ${page} answered ${reply.status}: ${reply.text.slice(0, 200)}`);
     const body = JSON.parse(reply.text) as { data: Array<{ id: string }>; pagination: { total_pages: number } };
     for (const network of body.data) out.set(network.id, JSON.stringify(network));
     if (page >= body.pagination.total_pages) return out;

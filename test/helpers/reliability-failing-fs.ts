@@ -38,7 +38,12 @@ export class FailingFs implements DiskSteps {
     return realDisk.writeNewDurable(file, data, mode);
   };
 
-  renameIfUnchanged = async (from: string, to: string, expected: Uint8Array, gitLockFile: string | null): Promise<RenameOutcome> => {
+  renameIfUnchanged = async (
+    from: string,
+    to: string,
+    expected: Uint8Array,
+    gitLockFile: string | null,
+  ): Promise<RenameOutcome> => {
     this.fail('rename');
     return realDisk.renameIfUnchanged(from, to, expected, gitLockFile);
   };

@@ -23,7 +23,10 @@ export interface StormRepo {
 }
 
 export async function git(repo: string, ...args: string[]): Promise<string> {
-  const { stdout } = await run('git', ['-C', repo, ...args], { maxBuffer: 32 * 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } });
+  const { stdout } = await run('git', ['-C', repo, ...args], {
+    maxBuffer: 32 * 1024 * 1024,
+    env: { ...process.env, GIT_TERMINAL_PROMPT: '0' },
+  });
   return stdout;
 }
 

@@ -35,7 +35,9 @@ export function call(base: string, method: string, path: string, options: CallOp
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('aborted', () => reject(new Error('response aborted')));
       res.on('error', reject);
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+      );
     });
     req.on('error', reject);
     req.setTimeout(options.timeoutMs ?? 30_000, () => req.destroy(new Error(`${method} ${path} timed out`)));
@@ -120,7 +122,8 @@ export function isEnvelope(text: string): boolean {
       typeof body.code === 'string' &&
       /^[A-Z][A-Z_]*$/.test(body.code) &&
       (details === undefined ||
-        (Array.isArray(details) && details.every((d) => typeof d?.pointer === 'string' && typeof d?.message === 'string')))
+        (Array.isArray(details) &&
+          details.every((d) => typeof d?.pointer === 'string' && typeof d?.message === 'string')))
     );
   } catch {
     return false;
@@ -135,7 +138,10 @@ export async function awaitReadiness<T>(base: string, done: (report: T) => boole
   const deadline = Date.now() + deadlineMs;
   for (;;) {
     const reply = await call(base, 'GET', '/api/v1/ready');
-    if (reply.status !== 200) throw new Error(`readiness answered ${reply.status}: one bad file must not take the replica out of service (${reply.text.slice(0, 300)})`);
+    if (reply.status !== 200)
+      throw new Error(
+        `readiness answered ${reply.status}: one bad file must not take the replica out of service (${reply.text.slice(0, 300)})`,
+      );
     const report = JSON.parse(reply.text) as T;
     if (done(report) || Date.now() > deadline) return report;
     await new Promise((r) => setTimeout(r, 50));

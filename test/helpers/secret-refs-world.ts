@@ -38,8 +38,15 @@ export const SECRETS: Record<string, string> = {
 };
 
 export const BASE = [
-  'rpc_urls:', '  - type: env', '    value: ETH_SEPOLIA_URL', '  - url: https://public.example.com', '    weight: 10',
-  'chain_id: 11155111', 'required_confirmations: 1', 'symbol: ETH', '',
+  'rpc_urls:',
+  '  - type: env',
+  '    value: ETH_SEPOLIA_URL',
+  '  - url: https://public.example.com',
+  '    weight: 10',
+  'chain_id: 11155111',
+  'required_confirmations: 1',
+  'symbol: ETH',
+  '',
 ].join('\n');
 const HOLESKY = 'rpc_urls:\n  - type: env\n    value: ETH_HOLESKY_URL\nchain_id: 17000\n';
 export const ALLOWED = 'evm:*=ETH_*,GIT_*,API_*;solana:*=SOL_*';
@@ -71,11 +78,17 @@ export async function startSecretWorld(): Promise<SecretWorld> {
   const tokens = path.join(dir, 'tokens.yaml');
   const entry = (name: keyof typeof TOKENS, role: string, more = ''): string =>
     `  - name: ${name}\n    sha256: "${sha(TOKENS[name])}"\n    role: ${role}\n${more}`;
-  writeFileSync(tokens, `tokens:\n${entry('reader', 'read')}${entry('writer', 'write')}${entry('revealer', 'write', '    reveal_secrets: true\n')}`);
+  writeFileSync(
+    tokens,
+    `tokens:\n${entry('reader', 'read')}${entry('writer', 'write')}${entry('revealer', 'write', '    reveal_secrets: true\n')}`,
+  );
   const env = { ...SECRETS, CONFIG_DIR: root, API_TOKENS_FILE: tokens, SECRET_REFS_ALLOWED: ALLOWED };
   const server = await startChild(env);
   const call = async (token: string, route: string, init: RequestInit = {}): Promise<Answer> => {
-    const res = await fetch(`${server.url}${route}`, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } });
+    const res = await fetch(`${server.url}${route}`, {
+      ...init,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    });
     const text = await res.text();
     return { status: res.status, text, body: text.startsWith('{') ? JSON.parse(text) : null };
   };
@@ -85,13 +98,18 @@ export async function startSecretWorld(): Promise<SecretWorld> {
     server,
     env,
     call,
-    patch: (token, rpcUrls) => call(token, '/api/v1/networks/evm:sepolia', { method: 'PATCH', body: JSON.stringify({ rpc_urls: rpcUrls }) }),
+    patch: (token, rpcUrls) =>
+      call(token, '/api/v1/networks/evm:sepolia', { method: 'PATCH', body: JSON.stringify({ rpc_urls: rpcUrls }) }),
     file: () => readFileSync(sepolia, 'utf8'),
     async serve(text) {
       if (readFileSync(sepolia, 'utf8') !== text) writeFileSync(sepolia, text);
-      await within((async () => {
-        while ((await fetchEtag()) !== etagOf(text)) await new Promise((r) => setTimeout(r, 20));
-      })(), 10_000, 'the file served');
+      await within(
+        (async () => {
+          while ((await fetchEtag()) !== etagOf(text)) await new Promise((r) => setTimeout(r, 20));
+        })(),
+        10_000,
+        'the file served',
+      );
     },
     async stop() {
       await server.stop();
@@ -101,7 +119,9 @@ export async function startSecretWorld(): Promise<SecretWorld> {
   };
 
   async function fetchEtag(): Promise<string | null> {
-    const res = await fetch(`${server.url}/api/v1/networks/evm:sepolia`, { headers: { authorization: `Bearer ${TOKENS.reader}` } });
+    const res = await fetch(`${server.url}/api/v1/networks/evm:sepolia`, {
+      headers: { authorization: `Bearer ${TOKENS.reader}` },
+    });
     await res.text();
     return res.headers.get('etag');
   }
@@ -109,7 +129,16 @@ export async function startSecretWorld(): Promise<SecretWorld> {
 
 /** The part of each value of SECRETS that is its secret. */
 const MARKERS = [
-  KEY, HOLESKY_KEY, '0th3rK3yValue99', 'SolK3yValue77', '5entryPublicK3y', 'EthBareK3y11', 'XethK3y22', 'L0werK3y33', 'ghp_F0rgeT0kenValue44', TOKENS.admin,
+  KEY,
+  HOLESKY_KEY,
+  '0th3rK3yValue99',
+  'SolK3yValue77',
+  '5entryPublicK3y',
+  'EthBareK3y11',
+  'XethK3y22',
+  'L0werK3y33',
+  'ghp_F0rgeT0kenValue44',
+  TOKENS.admin,
 ];
 
 /** The secrets `text` holds, in any case (none, for a clean answer or log line). */

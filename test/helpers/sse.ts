@@ -56,7 +56,8 @@ export function openSse(url: string, headers: Record<string, string> = {}): Prom
           return new Promise((done, fail) => {
             const check = (): void => {
               if (events.length >= count) return done(events.slice(0, count));
-              if (Date.now() > deadline) return fail(new Error(`only ${events.length} of ${count} events within ${deadlineMs} ms`));
+              if (Date.now() > deadline)
+                return fail(new Error(`only ${events.length} of ${count} events within ${deadlineMs} ms`));
               waiters.push(check);
               setTimeout(check, Math.max(0, deadline - Date.now()) + 1).unref();
             };

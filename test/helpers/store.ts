@@ -13,7 +13,11 @@ export async function startStore(root: string, options: Partial<StoreOptions> = 
 }
 
 /** Resolves with the first index change matching `predicate`; rejects after `deadlineMs`. */
-export function nextChange(store: NetworkStore, predicate: (c: IndexChange) => boolean, deadlineMs = 5000): Promise<IndexChange> {
+export function nextChange(
+  store: NetworkStore,
+  predicate: (c: IndexChange) => boolean,
+  deadlineMs = 5000,
+): Promise<IndexChange> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       off();
@@ -29,7 +33,12 @@ export function nextChange(store: NetworkStore, predicate: (c: IndexChange) => b
 }
 
 /** Polls a condition on each index change or watcher idle, up to a deadline. */
-export async function until(store: NetworkStore, condition: () => boolean, deadlineMs = 5000, what = 'condition'): Promise<void> {
+export async function until(
+  store: NetworkStore,
+  condition: () => boolean,
+  deadlineMs = 5000,
+  what = 'condition',
+): Promise<void> {
   const deadline = Date.now() + deadlineMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`${what} not met within ${deadlineMs} ms`);

@@ -13,7 +13,14 @@ export async function startWriteChild(env: Record<string, string>, deadlineMs = 
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = await freePort();
     const child = spawn(process.execPath, [MAIN], {
-      env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', LOG_LEVEL: 'warn', INDEX_CACHE: 'off', ...env, PORT: String(port) },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        INDEX_CACHE: 'off',
+        ...env,
+        PORT: String(port),
+      },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';

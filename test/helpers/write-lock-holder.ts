@@ -37,7 +37,10 @@ export async function holdLockInChild(locksDir: string, key: string, deadlineMs 
   const lines = createInterface({ input: child.stdout! });
   const waitFor = (word: string) =>
     new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`lock holder did not say "${word}" within ${deadlineMs} ms: ${stderr}`)), deadlineMs);
+      const timer = setTimeout(
+        () => reject(new Error(`lock holder did not say "${word}" within ${deadlineMs} ms: ${stderr}`)),
+        deadlineMs,
+      );
       void exited.then(() => {
         clearTimeout(timer);
         reject(new Error(`lock holder exited before "${word}": ${stderr}`));

@@ -92,7 +92,10 @@ export function locksReleased(root: string, deadlineMs = 5000): Promise<void> {
     const watcher = watch(locks, () => {
       if (!held()) done();
     });
-    const timer = setTimeout(() => done(new Error(`.locks/ still held ${readdirSync(locks).join(', ')} after ${deadlineMs} ms`)), deadlineMs);
+    const timer = setTimeout(
+      () => done(new Error(`.locks/ still held ${readdirSync(locks).join(', ')} after ${deadlineMs} ms`)),
+      deadlineMs,
+    );
     if (!held()) done(); // released between the first look and the watch
   });
 }
@@ -130,8 +133,10 @@ export class FaultyFs implements DiskSteps {
   stat = (file: string) => realDisk.stat(file);
   unlink = (file: string) => realDisk.unlink(file);
   mkdir = (dir: string) => realDisk.mkdir(dir);
-  writeNewDurable = (file: string, data: string, mode: number) => this.run('writeNewDurable', () => realDisk.writeNewDurable(file, data, mode));
-  renameIfUnchanged = (from: string, to: string, expected: Uint8Array, gitLockFile: string | null) => this.run('rename', () => realDisk.renameIfUnchanged(from, to, expected, gitLockFile));
+  writeNewDurable = (file: string, data: string, mode: number) =>
+    this.run('writeNewDurable', () => realDisk.writeNewDurable(file, data, mode));
+  renameIfUnchanged = (from: string, to: string, expected: Uint8Array, gitLockFile: string | null) =>
+    this.run('rename', () => realDisk.renameIfUnchanged(from, to, expected, gitLockFile));
   fsyncDir = (dir: string) => this.run('fsyncDir', () => realDisk.fsyncDir(dir));
 
   private async run<T>(op: FaultyOp, real: () => Promise<T>): Promise<T> {
@@ -144,7 +149,11 @@ export class FaultyFs implements DiskSteps {
 }
 
 /** Checks the error envelope of a response and returns its details. */
-export function expectErrorEnvelope(res: Response, status: number, code: string): Array<{ pointer: string; message: string }> {
+export function expectErrorEnvelope(
+  res: Response,
+  status: number,
+  code: string,
+): Array<{ pointer: string; message: string }> {
   expect(res.status, `${code}: ${res.text}`).to.equal(status);
   expect(res.headers['content-type']).to.match(/^application\/json/);
   const body = res.body as Record<string, unknown>;

@@ -9,23 +9,77 @@ import fc from 'fast-check';
 
 const anchorName = fc.constantFrom('a', 'b', 'x', 'u');
 const scalar = fc.constantFrom(
-  'rpc_urls', 'chain_id', 'https://a.example.com', 'https://b.example.com/k/SECRET', 'url', 'weight', '100', '0', '-1',
-  '99999999999999999999', '9007199254740993', '1e400', '.inf', '-.inf', '.nan', '0x1F', '0o17', 'null', '~', 'true', 'no',
-  '"quoted \\u0000 \\x41"', "'single ''q'''", '__proto__', 'constructor', 'id', 'name', 'network_type', 'evm:x', '\u2028', '\ud800',
-  '\uffff', '\u0000', '\t', 'ü', '😀', '', '2001-12-14', 'aGVsbG8=', 'x'.repeat(300),
+  'rpc_urls',
+  'chain_id',
+  'https://a.example.com',
+  'https://b.example.com/k/SECRET',
+  'url',
+  'weight',
+  '100',
+  '0',
+  '-1',
+  '99999999999999999999',
+  '9007199254740993',
+  '1e400',
+  '.inf',
+  '-.inf',
+  '.nan',
+  '0x1F',
+  '0o17',
+  'null',
+  '~',
+  'true',
+  'no',
+  '"quoted \\u0000 \\x41"',
+  "'single ''q'''",
+  '__proto__',
+  'constructor',
+  'id',
+  'name',
+  'network_type',
+  'evm:x',
+  '\u2028',
+  '\ud800',
+  '\uffff',
+  '\u0000',
+  '\t',
+  'ü',
+  '😀',
+  '',
+  '2001-12-14',
+  'aGVsbG8=',
+  'x'.repeat(300),
 );
 const token = fc.oneof(
   scalar,
   anchorName.map((n) => `&${n} `),
   anchorName.map((n) => `*${n}`),
-  fc.constantFrom('!!binary ', '!!timestamp ', '!!set ', '!!omap ', '!!pairs ', '!!map ', '!!seq ', '!!str ', '!!int ', '!!float ', '!!bool ', '!!null ', '!foo ', '!<tag:x> ', '! '),
+  fc.constantFrom(
+    '!!binary ',
+    '!!timestamp ',
+    '!!set ',
+    '!!omap ',
+    '!!pairs ',
+    '!!map ',
+    '!!seq ',
+    '!!str ',
+    '!!int ',
+    '!!float ',
+    '!!bool ',
+    '!!null ',
+    '!foo ',
+    '!<tag:x> ',
+    '! ',
+  ),
   fc.constantFrom(': ', ':', '- ', '? ', '[', ']', '{', '}', ', ', '<<: ', '|', '>-', '|+2', '#c', ' # c', '"', "'"),
   fc.constantFrom('\n', '\n  ', '\n    ', '\n- ', '\r\n', '\t', ' '),
   fc.constantFrom('---\n', '...\n', '%YAML 1.1\n', '%YAML 1.2\n---\n', '%TAG ! tag:x,2000:\n---\n', '\ufeff'),
 );
 
 /** Tokens joined: mostly nonsense, sometimes a document, now and then something the parser has never seen. */
-export const yamlSoup: fc.Arbitrary<string> = fc.array(token, { minLength: 1, maxLength: 40 }).map((parts) => parts.join(''));
+export const yamlSoup: fc.Arbitrary<string> = fc
+  .array(token, { minLength: 1, maxLength: 40 })
+  .map((parts) => parts.join(''));
 
 const base = [
   '# a network',

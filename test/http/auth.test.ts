@@ -21,7 +21,14 @@ const refused: Array<{ name: string; authorization?: string }> = [
   { name: 'two spaces after Bearer', authorization: `Bearer  ${KEY}` },
 ];
 
-const guarded = ['/api/v1/networks', '/networks', '/api/v1/networks/evm:sepolia', '/networks/evm%3Asepolia', '/api/v1/networks/evm:nope', '/api/v1/networks/NOT-AN-ID'];
+const guarded = [
+  '/api/v1/networks',
+  '/networks',
+  '/api/v1/networks/evm:sepolia',
+  '/networks/evm%3Asepolia',
+  '/api/v1/networks/evm:nope',
+  '/api/v1/networks/NOT-AN-ID',
+];
 
 describe('bearer auth (createApp with apiKey)', () => {
   let fx: ReadApp;
@@ -84,7 +91,12 @@ describe('bearer auth (createApp with apiKey)', () => {
     ];
     for (const [name, first, second] of pairs) {
       it(`${name} -> the same 401`, async () => {
-        const res = await rawHttp(served.port, ['GET /api/v1/networks HTTP/1.1', 'Host: 127.0.0.1', `Authorization: ${first}`, `Authorization: ${second}`]);
+        const res = await rawHttp(served.port, [
+          'GET /api/v1/networks HTTP/1.1',
+          'Host: 127.0.0.1',
+          `Authorization: ${first}`,
+          `Authorization: ${second}`,
+        ]);
         expect(res.status).to.equal(401);
         expect(res.body).to.equal(reference.text);
         expect(res.headers['www-authenticate']).to.deep.equal([reference.challenge]);
@@ -92,7 +104,11 @@ describe('bearer auth (createApp with apiKey)', () => {
     }
 
     it('one right header on the same raw socket path -> 200 (the raw request itself is sound)', async () => {
-      const res = await rawHttp(served.port, ['GET /api/v1/networks HTTP/1.1', 'Host: 127.0.0.1', `Authorization: Bearer ${KEY}`]);
+      const res = await rawHttp(served.port, [
+        'GET /api/v1/networks HTTP/1.1',
+        'Host: 127.0.0.1',
+        `Authorization: Bearer ${KEY}`,
+      ]);
       expect(res.status).to.equal(200);
       expect(JSON.parse(res.body).success).to.equal(true);
     });

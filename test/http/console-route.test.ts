@@ -33,7 +33,10 @@ describe('http/console: the operator console files', () => {
   });
 
   it('the page, its script and stylesheet, each with its type, an ETag (304 when fresh) and the CSP', async () => {
-    const app = createApp(store, { consoleAssets: loadConsoleAssets(built), apiKey: 'a-key-that-guards-the-api-only-0123456789' }).callback();
+    const app = createApp(store, {
+      consoleAssets: loadConsoleAssets(built),
+      apiKey: 'a-key-that-guards-the-api-only-0123456789',
+    }).callback();
     const cases = [
       { path: '/', type: /^text\/html/, body: '<!doctype html><title>netcfg</title>' },
       { path: '/console/app.js', type: /^text\/javascript/, body: 'console.log(1)' },
@@ -45,21 +48,28 @@ describe('http/console: the operator console files', () => {
       expect(res.text).to.equal(c.body);
       expect(res.headers['content-security-policy']).to.include("script-src 'self'").and.include("default-src 'none'");
       expect(res.headers['x-content-type-options']).to.equal('nosniff');
-      await request(app).get(c.path).set('If-None-Match', res.headers.etag as string).expect(304);
+      await request(app)
+        .get(c.path)
+        .set('If-None-Match', res.headers.etag as string)
+        .expect(304);
     }
   });
 
   const refused = ['/console/notes.txt', '/console/..%2F..%2Fpackage.json', '/console/missing.js', '/console/'];
   for (const p of refused) {
     it(`nothing else: ${p} is a 404 envelope`, async () => {
-      const res = await request(createApp(store, { consoleAssets: loadConsoleAssets(built) }).callback()).get(p).expect(404);
+      const res = await request(createApp(store, { consoleAssets: loadConsoleAssets(built) }).callback())
+        .get(p)
+        .expect(404);
       expect(res.body).to.include({ success: false, code: 'ROUTE_NOT_FOUND' });
     });
   }
 
   it('not built: `/` says how to build it; without the option there is no console at all', async () => {
     expect(loadConsoleAssets(path.join(built, 'nowhere'))).to.equal(null);
-    const res = await request(createApp(store, { consoleAssets: null }).callback()).get('/').expect(404);
+    const res = await request(createApp(store, { consoleAssets: null }).callback())
+      .get('/')
+      .expect(404);
     expect(res.body.error).to.match(/console is not built; `make build`/);
     const none = await request(createApp(store).callback()).get('/').expect(404);
     expect(none.body.error).to.not.match(/console/);

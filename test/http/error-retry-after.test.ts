@@ -20,7 +20,14 @@ function appThrowing(err: Error): Koa {
 
 describe('error handler: Retry-After', () => {
   const cases: Array<[string, NetcfgError, number, string | undefined]> = [
-    ['rate-limited forge', new NetcfgError('FORGE_UNAVAILABLE', 'GitHub is rate-limiting the token; retry in 60 s.', { retryAfterSeconds: 60 }), 503, '60'],
+    [
+      'rate-limited forge',
+      new NetcfgError('FORGE_UNAVAILABLE', 'GitHub is rate-limiting the token; retry in 60 s.', {
+        retryAfterSeconds: 60,
+      }),
+      503,
+      '60',
+    ],
     ['forge down', new NetcfgError('FORGE_UNAVAILABLE', 'GitHub cannot be reached; retry later.'), 503, undefined],
     ['forge refusing', new NetcfgError('FORGE_REFUSED', 'GitHub refused the token (401).'), 502, undefined],
   ];

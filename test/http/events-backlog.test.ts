@@ -53,11 +53,20 @@ describe('http/events: what waits for one client is bounded', function () {
     removeDir(root);
   });
 
-  const event = (i: number): RpcHealthEvent => ({ id: 'evm:sepolia', index: 0, url: `https://rpc-${i}.example.com/${'x'.repeat(EVENT_URL_BYTES)}`, status: `s${i}`, previous: null });
+  const event = (i: number): RpcHealthEvent => ({
+    id: 'evm:sepolia',
+    index: 0,
+    url: `https://rpc-${i}.example.com/${'x'.repeat(EVENT_URL_BYTES)}`,
+    status: `s${i}`,
+    previous: null,
+  });
   const frameBytes = Buffer.byteLength(`event: rpc_health\ndata: ${JSON.stringify(event(0))}\n\n`);
 
   async function connect(headers = ''): Promise<StreamReader> {
-    const reader = await StreamReader.open(port, `GET /api/v1/networks/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n${headers}\r\n`);
+    const reader = await StreamReader.open(
+      port,
+      `GET /api/v1/networks/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n${headers}\r\n`,
+    );
     sockets.push(reader.socket);
     await reader.until((r) => r.opened, 'the stream opened');
     return reader;
@@ -67,7 +76,11 @@ describe('http/events: what waits for one client is bounded', function () {
     const revision = store.revision();
     const reader = await connect();
     reader.socket.pause();
-    const patched = await fetch(`${url}/api/v1/networks/evm:sepolia`, { method: 'PATCH', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ rpc_urls: ['https://while-stalled.example.com'] }) });
+    const patched = await fetch(`${url}/api/v1/networks/evm:sepolia`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ rpc_urls: ['https://while-stalled.example.com'] }),
+    });
     expect(patched.status).to.equal(200);
     for (let i = 0; i < EVENTS; i++) {
       view.emit(event(i));
@@ -76,7 +89,11 @@ describe('http/events: what waits for one client is bounded', function () {
     const emitted = EVENTS * frameBytes;
 
     reader.socket.resume();
-    await reader.until((r) => r.closed || r.bytes >= emitted, 'the server closing the stream, or every byte emitted arriving', 20_000);
+    await reader.until(
+      (r) => r.closed || r.bytes >= emitted,
+      'the server closing the stream, or every byte emitted arriving',
+      20_000,
+    );
     const report = `${reader.bytes} bytes received of ${emitted} emitted, connection ${reader.closed ? 'closed' : 'still open'}`;
     expect(reader.closed, report).to.equal(true);
     expect(reader.bytes, report).to.be.below(emitted / 4);
@@ -106,13 +123,16 @@ describe('http/events: what waits for one client is bounded', function () {
     expect(reader.closed).to.equal(false);
   });
 
-  it('a replay larger than the bound and the kernel\'s buffers, with a live event behind it, is delivered whole', async () => {
+  it("a replay larger than the bound and the kernel's buffers, with a live event behind it, is delivered whole", async () => {
     const revision = store.revision();
     const base = index.get('evm:sepolia')!;
     // 10,000 changes in one burst, as after a checkout of thousands of files; long ETags stand in
     // for a replay that the kernel's buffers cannot take at once (10 MB).
     for (let i = 0; i < 10_000; i++) index.put({ ...base, etag: `"${String(i).padStart(1000, 'e')}"` });
-    const reader = await StreamReader.open(port, `GET /api/v1/networks/events HTTP/1.1\r\nHost: 127.0.0.1\r\nLast-Event-ID: ${revision}\r\n\r\n`);
+    const reader = await StreamReader.open(
+      port,
+      `GET /api/v1/networks/events HTTP/1.1\r\nHost: 127.0.0.1\r\nLast-Event-ID: ${revision}\r\n\r\n`,
+    );
     sockets.push(reader.socket);
     reader.socket.pause(); // the replay waits in the server while the live event comes
     await view.listened();

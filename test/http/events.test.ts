@@ -29,7 +29,11 @@ describe('http/events (change stream)', () => {
     root = makeConfigDir(standardFiles());
     store = await startStore(root);
     shutdown = new AbortController();
-    server = await listen(createApp(store, { apiKey: KEY, heartbeatMs: 50, shutdown: shutdown.signal }), '127.0.0.1', 0);
+    server = await listen(
+      createApp(store, { apiKey: KEY, heartbeatMs: 50, shutdown: shutdown.signal }),
+      '127.0.0.1',
+      0,
+    );
     url = addressOf(server);
   });
   afterEach(async () => {
@@ -47,7 +51,11 @@ describe('http/events (change stream)', () => {
   }
 
   async function patch(id: string, rpcUrls: unknown[]): Promise<string> {
-    const res = await fetch(`${url}/api/v1/networks/${id}`, { method: 'PATCH', headers: { ...AUTH, 'Content-Type': 'application/json' }, body: JSON.stringify({ rpc_urls: rpcUrls }) });
+    const res = await fetch(`${url}/api/v1/networks/${id}`, {
+      method: 'PATCH',
+      headers: { ...AUTH, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ rpc_urls: rpcUrls }),
+    });
     expect(res.status).to.equal(200);
     return res.headers.get('etag') as string;
   }
@@ -63,7 +71,12 @@ describe('http/events (change stream)', () => {
 
     const [first, second] = await stream.waitFor(2);
     expect(first).to.include({ event: 'modified', id: String(list.revision + 1) });
-    expect(JSON.parse(first!.data)).to.deep.equal({ id: 'evm:sepolia', etag: patchedEtag, revision: list.revision + 1, actor: 'token:api-key' });
+    expect(JSON.parse(first!.data)).to.deep.equal({
+      id: 'evm:sepolia',
+      etag: patchedEtag,
+      revision: list.revision + 1,
+      actor: 'token:api-key',
+    });
     expect(second).to.include({ event: 'modified', id: String(list.revision + 2) });
     expect(JSON.parse(second!.data)).to.include({ id: 'evm:mainnet', actor: null });
 

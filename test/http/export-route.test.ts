@@ -37,23 +37,73 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { what: 'default: the reference left out and named', token: 'reader', query: '', status: 200, networks: ['plain'],
-    leftOut: 'cosmos:hub, evm:keyed' },
-  { what: 'keep_references=true', token: 'reader', query: '?keep_references=true', status: 200, networks: BOTH, keyed: REF, leftOut: 'cosmos:hub' },
-  { what: 'resolve_secrets=true, a revealer', token: 'revealer', query: '?resolve_secrets=true', status: 200, networks: BOTH, keyed: SECRET,
-    leftOut: 'cosmos:hub' },
-  { what: 'resolve_secrets=true, a reader', token: 'reader', query: '?resolve_secrets=true', status: 403, code: 'FORBIDDEN' },
   {
-    what: 'strict=true with something left out', token: 'reader', query: '?strict=true', status: 422, code: 'EXPORT_INCOMPLETE',
+    what: 'default: the reference left out and named',
+    token: 'reader',
+    query: '',
+    status: 200,
+    networks: ['plain'],
+    leftOut: 'cosmos:hub, evm:keyed',
+  },
+  {
+    what: 'keep_references=true',
+    token: 'reader',
+    query: '?keep_references=true',
+    status: 200,
+    networks: BOTH,
+    keyed: REF,
+    leftOut: 'cosmos:hub',
+  },
+  {
+    what: 'resolve_secrets=true, a revealer',
+    token: 'revealer',
+    query: '?resolve_secrets=true',
+    status: 200,
+    networks: BOTH,
+    keyed: SECRET,
+    leftOut: 'cosmos:hub',
+  },
+  {
+    what: 'resolve_secrets=true, a reader',
+    token: 'reader',
+    query: '?resolve_secrets=true',
+    status: 403,
+    code: 'FORBIDDEN',
+  },
+  {
+    what: 'strict=true with something left out',
+    token: 'reader',
+    query: '?strict=true',
+    status: 422,
+    code: 'EXPORT_INCOMPLETE',
     details: [
       'cosmos:hub: left out; the relayer has no cosmos networks',
       'evm:keyed: left out; its rpc_urls hold secret references to KEYED_URL (resolve_secrets=true writes their values',
     ],
   },
-  { what: 'strict=true, keep_references=true, nothing left out (evm only)', token: 'evm', query: '?strict=true&keep_references=true', status: 200,
-    networks: BOTH, keyed: REF, leftOut: '' },
-  { what: 'both ways at once', token: 'revealer', query: '?resolve_secrets=true&keep_references=true', status: 400, code: 'INVALID_QUERY' },
-  { what: 'a flag that is not true or false', token: 'reader', query: '?strict=yes', status: 400, code: 'INVALID_QUERY' },
+  {
+    what: 'strict=true, keep_references=true, nothing left out (evm only)',
+    token: 'evm',
+    query: '?strict=true&keep_references=true',
+    status: 200,
+    networks: BOTH,
+    keyed: REF,
+    leftOut: '',
+  },
+  {
+    what: 'both ways at once',
+    token: 'revealer',
+    query: '?resolve_secrets=true&keep_references=true',
+    status: 400,
+    code: 'INVALID_QUERY',
+  },
+  {
+    what: 'a flag that is not true or false',
+    token: 'reader',
+    query: '?strict=yes',
+    status: 400,
+    code: 'INVALID_QUERY',
+  },
 ];
 
 describe('http: GET /api/v1/export/relayer leaves out what would break a relayer (built server)', function () {
@@ -65,15 +115,24 @@ describe('http: GET /api/v1/export/relayer leaves out what would break a relayer
   before(async () => {
     root = makeConfigDir({
       'evm/plain.yaml': 'rpc_urls: [https://plain.example.com]\nchain_id: 5\nrequired_confirmations: 1\nsymbol: ETH\n',
-      'evm/keyed.yaml': 'rpc_urls:\n  - type: env\n    value: KEYED_URL\nchain_id: 1\nrequired_confirmations: 1\nsymbol: ETH\n',
+      'evm/keyed.yaml':
+        'rpc_urls:\n  - type: env\n    value: KEYED_URL\nchain_id: 1\nrequired_confirmations: 1\nsymbol: ETH\n',
       'cosmos/hub.yaml': networkYaml(),
     });
     dir = mkdtempSync(path.join(os.tmpdir(), 'netcfg-export-route-'));
     const tokens = path.join(dir, 'tokens.yaml');
-    writeFileSync(tokens, `tokens:\n  - name: reader\n    sha256: "${sha(TOKENS.reader)}"\n    role: read\n`
-      + `  - name: evm\n    sha256: "${sha(TOKENS.evm)}"\n    role: read\n    networks: ["evm:*"]\n`
-      + `  - name: revealer\n    sha256: "${sha(TOKENS.revealer)}"\n    role: read\n    reveal_secrets: true\n`);
-    server = await startChild({ CONFIG_DIR: root, API_TOKENS_FILE: tokens, KEYED_URL: SECRET, SECRET_REFS_ALLOWED: 'evm:*=KEYED_*' });
+    writeFileSync(
+      tokens,
+      `tokens:\n  - name: reader\n    sha256: "${sha(TOKENS.reader)}"\n    role: read\n` +
+        `  - name: evm\n    sha256: "${sha(TOKENS.evm)}"\n    role: read\n    networks: ["evm:*"]\n` +
+        `  - name: revealer\n    sha256: "${sha(TOKENS.revealer)}"\n    role: read\n    reveal_secrets: true\n`,
+    );
+    server = await startChild({
+      CONFIG_DIR: root,
+      API_TOKENS_FILE: tokens,
+      KEYED_URL: SECRET,
+      SECRET_REFS_ALLOWED: 'evm:*=KEYED_*',
+    });
   });
   after(async () => {
     await server.stop();
@@ -83,14 +142,17 @@ describe('http: GET /api/v1/export/relayer leaves out what would break a relayer
 
   for (const c of CASES) {
     it(`${c.what} -> ${c.status}${c.code ? ` ${c.code}` : ''}`, async () => {
-      const res = await fetch(`${server.url}/api/v1/export/relayer${c.query}`, { headers: { authorization: `Bearer ${TOKENS[c.token]}` } });
+      const res = await fetch(`${server.url}/api/v1/export/relayer${c.query}`, {
+        headers: { authorization: `Bearer ${TOKENS[c.token]}` },
+      });
       const text = await res.text();
       expect(res.status, text).to.equal(c.status);
       const body = JSON.parse(text) as Record<string, unknown>;
       if (c.code !== undefined) {
         expect(body).to.include({ success: false, data: null, code: c.code });
         const messages = ((body.details ?? []) as Array<{ message: string }>).map((d) => d.message);
-        for (const [i, start] of (c.details ?? []).entries()) expect(messages[i]?.startsWith(start), `${messages[i]} starts with ${start}`).to.equal(true);
+        for (const [i, start] of (c.details ?? []).entries())
+          expect(messages[i]?.startsWith(start), `${messages[i]} starts with ${start}`).to.equal(true);
         return;
       }
       expect(Object.keys(body), 'the relayer file, nothing else').to.deep.equal(['networks']);

@@ -15,7 +15,10 @@ import type { NetworkStore } from '../../src/store/network-store.js';
 import { makeConfigDir, removeDir, standardFiles } from '../helpers/fixtures.js';
 import { startStore } from '../helpers/store.js';
 
-type Doc = { paths: Record<string, Record<string, { responses: Record<string, unknown> }>>; components: { schemas: Record<string, unknown> } };
+type Doc = {
+  paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+  components: { schemas: Record<string, unknown> };
+};
 
 function routerOf(app: Koa): Router {
   const dispatch = app.middleware.find((m) => 'router' in m) as unknown as { router: Router };
@@ -33,7 +36,15 @@ describe('OpenAPI document', () => {
     root = makeConfigDir(standardFiles());
     store = await startStore(root);
     // Every optional route too: the relayer sync's (no relayer) and the metrics, so each is held to the document.
-    app = createApp(store, { relayers: new RelayerSync([], desiredFromStore(store), { intervalMs: 60_000, timeoutMs: 1000, maxBytes: 1024, log: { info: () => undefined, warn: () => undefined } }), metrics: new Metrics({ store }) });
+    app = createApp(store, {
+      relayers: new RelayerSync([], desiredFromStore(store), {
+        intervalMs: 60_000,
+        timeoutMs: 1000,
+        maxBytes: 1024,
+        log: { info: () => undefined, warn: () => undefined },
+      }),
+      metrics: new Metrics({ store }),
+    });
     doc = (await request(app.callback()).get('/api/v1/openapi.json').expect(200)).body as Doc;
     ajv = new Ajv2020({ strict: false, allErrors: true });
     ajv.addSchema({ ...doc, $id: 'https://netcfg.local/openapi.json' });
@@ -53,7 +64,9 @@ describe('OpenAPI document', () => {
   it('is OpenAPI 3.1 and lists every route the router serves, with every method', () => {
     expect(doc).to.have.property('openapi', '3.1.0');
     const served = routerOf(app).stack.flatMap((layer) =>
-      layer.methods.filter((m) => m !== 'HEAD').map((m) => ({ path: String(layer.path).replace(/:([a-z_]+)/g, '{$1}'), method: m.toLowerCase() })),
+      layer.methods
+        .filter((m) => m !== 'HEAD')
+        .map((m) => ({ path: String(layer.path).replace(/:([a-z_]+)/g, '{$1}'), method: m.toLowerCase() })),
     );
     expect(served.length).to.be.greaterThan(10);
     for (const { path, method } of served) {
@@ -66,7 +79,9 @@ describe('OpenAPI document', () => {
     const responses = doc.paths['/api/v1/networks/{network_id}']!.patch!.responses;
     for (const status of ['400', '401', '403', '404', '409', '412', '413', '415', '428', '500', '503']) {
       expect(responses, status).to.have.property(status);
-      const example = (responses[status] as { content: Record<string, { example: unknown }> }).content['application/json']!.example;
+      const example = (responses[status] as { content: Record<string, { example: unknown }> }).content[
+        'application/json'
+      ]!.example;
       validate('Error', example);
     }
   });
@@ -79,22 +94,39 @@ describe('OpenAPI document', () => {
     validate('MeEnvelope', (await http.get('/api/v1/access/me').expect(200)).body);
     validate('Error', (await http.get('/api/v1/networks/evm:nope').expect(404)).body);
     validate('Error', (await http.get('/api/v1/networks?page=0').expect(400)).body);
-    const patched = await http.patch('/api/v1/networks/evm:sepolia').send({ rpc_urls: ['https://x.example.com', { url: 'https://y.example.com', weight: 5 }] }).expect(200);
+    const patched = await http
+      .patch('/api/v1/networks/evm:sepolia')
+      .send({ rpc_urls: ['https://x.example.com', { url: 'https://y.example.com', weight: 5 }] })
+      .expect(200);
     validate('NetworkEnvelope', patched.body);
     validate('Error', (await http.patch('/api/v1/networks/evm:sepolia').send({ rpc_urls: [] }).expect(400)).body);
     validate('UpdateNetworkRequest', { rpc_urls: ['https://x.example.com'] });
   });
 
   it('GET /metrics answers the media type the document names', async () => {
-    const documented = Object.keys((doc.paths['/metrics']!.get!.responses['200'] as { content: Record<string, unknown> }).content);
+    const documented = Object.keys(
+      (doc.paths['/metrics']!.get!.responses['200'] as { content: Record<string, unknown> }).content,
+    );
     const res = await request(app.callback()).get('/metrics').expect(200);
     expect(documented.map((type) => res.headers['content-type']?.startsWith(type))).to.deep.equal([true]);
   });
 
   it('a response that breaks the contract does not validate (the check can fail)', () => {
     const check = ajv.getSchema('https://netcfg.local/openapi.json#/components/schemas/NetworkEnvelope')!;
-    expect(check({ success: true, data: { id: 'evm:x', name: 'x', network_type: 'evm', rpc_urls: ['https://plain.example.com'] }, error: null })).to.equal(false);
-    expect(check({ success: true, data: { id: 'evm:x', name: 'x', network_type: 'evm', rpc_urls: [], chain_id: 0 }, error: null })).to.equal(false);
+    expect(
+      check({
+        success: true,
+        data: { id: 'evm:x', name: 'x', network_type: 'evm', rpc_urls: ['https://plain.example.com'] },
+        error: null,
+      }),
+    ).to.equal(false);
+    expect(
+      check({
+        success: true,
+        data: { id: 'evm:x', name: 'x', network_type: 'evm', rpc_urls: [], chain_id: 0 },
+        error: null,
+      }),
+    ).to.equal(false);
   });
 
   it('serves the JSON Schemas themselves', async () => {

@@ -7,7 +7,14 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { expect } from 'chai';
 import request from 'supertest';
 import { networkYaml } from '../helpers/fixtures.js';
-import { expectErrorEnvelope, leftoversOf, listenApp, sha256Etag, writeRig, type WriteRig } from '../helpers/write-support.js';
+import {
+  expectErrorEnvelope,
+  leftoversOf,
+  listenApp,
+  sha256Etag,
+  writeRig,
+  type WriteRig,
+} from '../helpers/write-support.js';
 
 const URL_PATH = '/api/v1/networks/evm:sepolia';
 const SEPOLIA = 'evm/sepolia.yaml';
@@ -41,12 +48,27 @@ describe('PATCH /networks/{id} headers', () => {
       { type: 'application/json; charset=utf-8', body: BODY, status: 200 },
       { type: 'application/merge-patch+json', body: BODY, status: 200 },
       { type: 'text/plain', body: BODY, status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
-      { type: 'application/x-www-form-urlencoded', body: 'rpc_urls=https://new.example.com', status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
+      {
+        type: 'application/x-www-form-urlencoded',
+        body: 'rpc_urls=https://new.example.com',
+        status: 415,
+        code: 'UNSUPPORTED_MEDIA_TYPE',
+      },
       { type: 'application/json-patch+json', body: '[{"op":"replace"}]', status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
-      { type: 'application/yaml', body: 'rpc_urls: [https://new.example.com]', status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
+      {
+        type: 'application/yaml',
+        body: 'rpc_urls: [https://new.example.com]',
+        status: 415,
+        code: 'UNSUPPORTED_MEDIA_TYPE',
+      },
       { type: 'application/json', body: '{"rpc_urls": [', status: 400, code: 'MALFORMED_JSON' },
       { type: 'application/json', body: "{'rpc_urls': []}", status: 400, code: 'MALFORMED_JSON' },
-      { type: 'application/merge-patch+json', body: '{"rpc_urls": ["https://a.example.com",]}', status: 400, code: 'MALFORMED_JSON' },
+      {
+        type: 'application/merge-patch+json',
+        body: '{"rpc_urls": ["https://a.example.com",]}',
+        status: 400,
+        code: 'MALFORMED_JSON',
+      },
       { type: 'application/json', body: bodyOfSize(64 * 1024 + 1), status: 413, code: 'PAYLOAD_TOO_LARGE' },
       // Exactly 64 KiB is read (and refused for its unknown field, not for its size).
       { type: 'application/json', body: bodyOfSize(64 * 1024), status: 400, code: 'VALIDATION_FAILED' },
@@ -75,9 +97,17 @@ describe('PATCH /networks/{id} headers', () => {
           { headers: { 'content-type': 'application/json' }, body: new ReadableStream({ start: (c) => c.close() }) },
         ];
         for (const { headers, body } of cases) {
-          const res = await fetch(`${server.url}${URL_PATH}`, { method: 'PATCH', headers, body, ...(body instanceof ReadableStream ? { duplex: 'half' } : {}) } as RequestInit);
+          const res = await fetch(`${server.url}${URL_PATH}`, {
+            method: 'PATCH',
+            headers,
+            body,
+            ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
+          } as RequestInit);
           const reply = (await res.json()) as Record<string, unknown>;
-          expect({ status: res.status, code: reply.code }, JSON.stringify(reply)).to.deep.equal({ status: 400, code: 'MALFORMED_JSON' });
+          expect({ status: res.status, code: reply.code }, JSON.stringify(reply)).to.deep.equal({
+            status: 400,
+            code: 'MALFORMED_JSON',
+          });
           expect(reply.error).to.match(/^The request body is empty/);
         }
       } finally {
@@ -117,7 +147,10 @@ describe('PATCH /networks/{id} headers', () => {
 
     it('a stale ETag -> 412 PRECONDITION_FAILED with the current ETag, nothing written', async () => {
       const stale = await currentEtag();
-      await request(rig.app.callback()).patch(URL_PATH).send({ rpc_urls: ['https://first.example.com'] }).expect(200);
+      await request(rig.app.callback())
+        .patch(URL_PATH)
+        .send({ rpc_urls: ['https://first.example.com'] })
+        .expect(200);
       before = readFileSync(rig.file(SEPOLIA));
       const res = await patch(stale);
       expectErrorEnvelope(res, 412, 'PRECONDITION_FAILED');
@@ -139,7 +172,7 @@ describe('PATCH /networks/{id} headers', () => {
       });
     }
 
-    it('an edit made on disk behind netcfg\'s back makes the old ETag stale', async () => {
+    it("an edit made on disk behind netcfg's back makes the old ETag stale", async () => {
       const old = await currentEtag();
       const edited = networkYaml({ rpc_urls: ['https://edited.example.com'], extra: 'symbol: ETH' });
       writeFileSync(rig.file(SEPOLIA), edited);
@@ -151,7 +184,9 @@ describe('PATCH /networks/{id} headers', () => {
       // Retrying with the ETag of the 412 works and keeps what the edit added.
       const retry = await patch(String(res.headers.etag));
       expect(retry.status, retry.text).to.equal(200);
-      expect(readFileSync(rig.file(SEPOLIA), 'utf8')).to.contain('symbol: ETH').and.contain('https://new.example.com');
+      expect(readFileSync(rig.file(SEPOLIA), 'utf8'))
+        .to.contain('symbol: ETH')
+        .and.contain('https://new.example.com');
     });
 
     describe('with requireIfMatch (REQUIRE_IF_MATCH)', () => {

@@ -8,7 +8,14 @@ import request from 'supertest';
 import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import { networkYaml } from '../helpers/fixtures.js';
 import { HIDDEN_CHARACTER_ROWS, MULTI_ROWS, POLICY_ROWS, SCHEMA_ROWS, URL_RULE_ROWS } from '../helpers/write-cases.js';
-import { expectErrorEnvelope, fileState, leftoversOf, sha256Etag, writeRig, type WriteRig } from '../helpers/write-support.js';
+import {
+  expectErrorEnvelope,
+  fileState,
+  leftoversOf,
+  sha256Etag,
+  writeRig,
+  type WriteRig,
+} from '../helpers/write-support.js';
 
 const SEPOLIA = 'evm/sepolia.yaml';
 const MIXED = { rpc_urls: ['https://plain.example.com', { url: 'https://w.example.com', weight: 25 }] };
@@ -26,13 +33,23 @@ describe('PATCH /networks/{id}', () => {
     await rig.close();
   });
 
-  const ROUTES = ['/api/v1/networks/evm:sepolia', '/api/v1/networks/evm%3Asepolia', '/networks/evm:sepolia', '/networks/evm%3Asepolia'];
+  const ROUTES = [
+    '/api/v1/networks/evm:sepolia',
+    '/api/v1/networks/evm%3Asepolia',
+    '/networks/evm:sepolia',
+    '/networks/evm%3Asepolia',
+  ];
   for (const url of ROUTES) {
     it(`PATCH ${url} writes the file and answers 200 with the new ETag`, async () => {
       const res = await request(rig.app.callback()).patch(url).send(MIXED);
       expect(res.status, res.text).to.equal(200);
       expect(res.body).to.deep.include({ success: true, error: null });
-      expect(res.body.data).to.deep.include({ id: 'evm:sepolia', network_type: 'evm', name: 'sepolia', rpc_urls: MIXED_WIRE });
+      expect(res.body.data).to.deep.include({
+        id: 'evm:sepolia',
+        network_type: 'evm',
+        name: 'sepolia',
+        rpc_urls: MIXED_WIRE,
+      });
       const bytes = readFileSync(rig.file(SEPOLIA));
       expect(res.headers.etag).to.equal(sha256Etag(bytes));
       const got = await request(rig.app.callback()).get(url);
@@ -52,7 +69,10 @@ describe('PATCH /networks/{id}', () => {
     expect(text).to.match(/^ *- https:\/\/plain\.example\.com$/m);
     expect(text).to.match(/^ *- url: https:\/\/w\.example\.com\n *weight: 25$/m);
     // The rest of the file is still there: comment, other fields.
-    expect(text).to.contain('# test network\n').and.contain('chain_id: 11155111 # sepolia\n').and.contain('is_testnet: true\n');
+    expect(text)
+      .to.contain('# test network\n')
+      .and.contain('chain_id: 11155111 # sepolia\n')
+      .and.contain('is_testnet: true\n');
   });
 
   it('a no-op PATCH answers 200 and does not touch the file (mtime and inode unchanged)', async () => {
@@ -71,7 +91,9 @@ describe('PATCH /networks/{id}', () => {
     await rig.close();
     // A watcher that would take a minute to notice anything: only the PATCH itself can update the index.
     rig = await writeRig(undefined, { watch: { debounceMs: 60_000 } });
-    const res = await request(rig.app.callback()).patch('/networks/evm:mainnet').send({ rpc_urls: ['https://new.example.com'] });
+    const res = await request(rig.app.callback())
+      .patch('/networks/evm:mainnet')
+      .send({ rpc_urls: ['https://new.example.com'] });
     expect(res.status, res.text).to.equal(200);
     const got = await request(rig.app.callback()).get('/networks/evm:mainnet');
     expect(got.body.data.rpc_urls).to.deep.equal([{ url: 'https://new.example.com', weight: 100 }]);
@@ -122,9 +144,14 @@ describe('PATCH /networks/{id}', () => {
     for (const row of POLICY_ROWS) {
       it(`${row.rule}: ${row.url} -> ${row.status}`, async () => {
         await rig.close();
-        rig = await writeRig({ [SEPOLIA]: networkYaml({ rpc_urls: ['https://rpc.allowed.com'] }) }, { policy: row.policy });
+        rig = await writeRig(
+          { [SEPOLIA]: networkYaml({ rpc_urls: ['https://rpc.allowed.com'] }) },
+          { policy: row.policy },
+        );
         const before = readFileSync(rig.file(SEPOLIA));
-        const res = await request(rig.app.callback()).patch('/api/v1/networks/evm:sepolia').send({ rpc_urls: [row.url] });
+        const res = await request(rig.app.callback())
+          .patch('/api/v1/networks/evm:sepolia')
+          .send({ rpc_urls: [row.url] });
         if (row.status === 400) {
           const details = expectErrorEnvelope(res, 400, 'VALIDATION_FAILED');
           expect(details.map((d) => d.pointer)).to.deep.equal(['/rpc_urls/0']);

@@ -29,7 +29,12 @@ function twelveFiles(): Record<string, string> {
   for (let i = 0; i < 9; i++) files[`evm/net-${i}.yaml`] = networkYaml({ rpc_urls: [`https://net-${i}.example.com`] });
   return files;
 }
-const ALL_IDS = [...Array.from({ length: 9 }, (_, i) => `evm:net-${i}`), 'evm:mainnet', 'evm:sepolia', 'solana:devnet'].sort();
+const ALL_IDS = [
+  ...Array.from({ length: 9 }, (_, i) => `evm:net-${i}`),
+  'evm:mainnet',
+  'evm:sepolia',
+  'solana:devnet',
+].sort();
 
 /** `<url>; rel="x", ...` -> {x: url}. */
 function parseLinks(header: string | undefined): Record<string, string> {
@@ -98,11 +103,16 @@ describe('read routes', () => {
 
     const badQueries: Array<[string, string]> = [];
     for (const name of ['page', 'per_page']) {
-      for (const value of ['0', '-1', '1.5', 'abc', '', '%201', '1e1', '0x1']) badQueries.push([`${name}=${value}`, name]);
+      for (const value of ['0', '-1', '1.5', 'abc', '', '%201', '1e1', '0x1'])
+        badQueries.push([`${name}=${value}`, name]);
       badQueries.push([`${name}=1&${name}=2`, name]);
     }
     badQueries.push(['page=1000000001', 'page'], ['page=99999999999', 'page'], ['per_page=101', 'per_page']);
-    badQueries.push(['network_type=EVM', 'network_type'], ['network_type=evm:sepolia', 'network_type'], ['network_type=', 'network_type']);
+    badQueries.push(
+      ['network_type=EVM', 'network_type'],
+      ['network_type=evm:sepolia', 'network_type'],
+      ['network_type=', 'network_type'],
+    );
     badQueries.push(['network_type=evm&network_type=solana', 'network_type']);
     for (const [query, name] of badQueries) {
       it(`?${query} -> 400 INVALID_QUERY at /${name}`, async () => {
@@ -121,7 +131,9 @@ describe('read routes', () => {
 
     it('?network_type=evm lists that family only; an unknown family is an empty page', async () => {
       const evm = await fx.agent.get('/api/v1/networks?network_type=evm&per_page=100');
-      expect(evm.body.data.map((n: { id: string }) => n.id)).to.deep.equal(ALL_IDS.filter((id) => id.startsWith('evm:')));
+      expect(evm.body.data.map((n: { id: string }) => n.id)).to.deep.equal(
+        ALL_IDS.filter((id) => id.startsWith('evm:')),
+      );
       expect(evm.body.pagination.total_items).to.equal(11);
       const none = await fx.agent.get('/api/v1/networks?network_type=cosmos');
       expect(none.status).to.equal(200);
@@ -132,10 +144,29 @@ describe('read routes', () => {
     const linkRows: Array<{ url: string; links: Record<string, string> }> = [
       {
         url: '/api/v1/networks?page=2&per_page=5',
-        links: { first: '/api/v1/networks?page=1&per_page=5', prev: '/api/v1/networks?page=1&per_page=5', next: '/api/v1/networks?page=3&per_page=5', last: '/api/v1/networks?page=3&per_page=5' },
+        links: {
+          first: '/api/v1/networks?page=1&per_page=5',
+          prev: '/api/v1/networks?page=1&per_page=5',
+          next: '/api/v1/networks?page=3&per_page=5',
+          last: '/api/v1/networks?page=3&per_page=5',
+        },
       },
-      { url: '/api/v1/networks', links: { first: '/api/v1/networks?page=1&per_page=10', next: '/api/v1/networks?page=2&per_page=10', last: '/api/v1/networks?page=2&per_page=10' } },
-      { url: '/networks?page=3&per_page=5', links: { first: '/networks?page=1&per_page=5', prev: '/networks?page=2&per_page=5', last: '/networks?page=3&per_page=5' } },
+      {
+        url: '/api/v1/networks',
+        links: {
+          first: '/api/v1/networks?page=1&per_page=10',
+          next: '/api/v1/networks?page=2&per_page=10',
+          last: '/api/v1/networks?page=2&per_page=10',
+        },
+      },
+      {
+        url: '/networks?page=3&per_page=5',
+        links: {
+          first: '/networks?page=1&per_page=5',
+          prev: '/networks?page=2&per_page=5',
+          last: '/networks?page=3&per_page=5',
+        },
+      },
       {
         url: '/api/v1/networks?network_type=evm&per_page=4&page=2',
         links: {
@@ -145,7 +176,13 @@ describe('read routes', () => {
           last: '/api/v1/networks?page=3&per_page=4&network_type=evm',
         },
       },
-      { url: '/api/v1/networks?network_type=cosmos', links: { first: '/api/v1/networks?page=1&per_page=10&network_type=cosmos', last: '/api/v1/networks?page=1&per_page=10&network_type=cosmos' } },
+      {
+        url: '/api/v1/networks?network_type=cosmos',
+        links: {
+          first: '/api/v1/networks?page=1&per_page=10&network_type=cosmos',
+          last: '/api/v1/networks?page=1&per_page=10&network_type=cosmos',
+        },
+      },
     ];
     for (const row of linkRows) {
       it(`Link header (RFC 8288) of ${row.url}`, async () => {
@@ -172,7 +209,16 @@ describe('read routes', () => {
         expect(res.status).to.equal(404);
         expect(res.body).to.include({ success: false, data: null, code: 'NETWORK_NOT_FOUND' });
       });
-      for (const id of ['sepolia', 'evm:', ':sepolia', 'EVM:sepolia', 'evm:sepolia:x', 'evm%2Fsepolia', 'evm:se%20polia', 'evm%3A..%2Fx']) {
+      for (const id of [
+        'sepolia',
+        'evm:',
+        ':sepolia',
+        'EVM:sepolia',
+        'evm:sepolia:x',
+        'evm%2Fsepolia',
+        'evm:se%20polia',
+        'evm%3A..%2Fx',
+      ]) {
         it(`GET ${prefix}/${id} -> 400 INVALID_ID`, async () => {
           const res = await fx.agent.get(`${prefix}/${id}`);
           expect(res.status).to.equal(400);
@@ -205,7 +251,9 @@ describe('read routes', () => {
       const changed = nextChange(fx.store, (c) => c.id === 'evm:net-0');
       writeFileSync(file, edited);
       await changed;
-      const after = await fx.agent.get('/api/v1/networks/evm:net-0').set('If-None-Match', before.headers.etag as string);
+      const after = await fx.agent
+        .get('/api/v1/networks/evm:net-0')
+        .set('If-None-Match', before.headers.etag as string);
       expect(after.status).to.equal(200);
       expect(after.headers.etag).to.equal(etagOf(edited)).and.not.equal(before.headers.etag);
       expect(after.body.data).to.deep.equal(before.body.data);

@@ -29,11 +29,18 @@ describe('readiness on the built server: what each caller is told', function () 
   let servers: ChildServer[] = [];
 
   const ready = async (server: ChildServer, token?: string): Promise<{ code: number; text: string }> => {
-    const res = await fetch(`${server.url}/api/v1/ready`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+    const res = await fetch(`${server.url}/api/v1/ready`, {
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
     return { code: res.status, text: await res.text() };
   };
   /** Until `test` holds of readiness as API_KEY (or anyone, with no key) sees it, up to a deadline. */
-  async function until(server: ChildServer, token: string | undefined, test: (text: string) => boolean, what: string): Promise<void> {
+  async function until(
+    server: ChildServer,
+    token: string | undefined,
+    test: (text: string) => boolean,
+    what: string,
+  ): Promise<void> {
     const deadline = Date.now() + 10_000;
     while (!test((await ready(server, token)).text)) {
       if (Date.now() > deadline) throw new Error(`${what}: not within 10 s`);
@@ -41,20 +48,37 @@ describe('readiness on the built server: what each caller is told', function () 
     }
   }
   const start = async (env: Record<string, string>): Promise<ChildServer> => {
-    const server = await startChild({ CONFIG_DIR: root, RELAYER_SYNC_FILE: path.join(dir, 'relayers.yaml'), RELAYER_KEY: 'r'.repeat(40), RELAYER_SYNC_INTERVAL_MS: '200', ...env });
+    const server = await startChild({
+      CONFIG_DIR: root,
+      RELAYER_SYNC_FILE: path.join(dir, 'relayers.yaml'),
+      RELAYER_KEY: 'r'.repeat(40),
+      RELAYER_SYNC_INTERVAL_MS: '200',
+      ...env,
+    });
     servers.push(server);
     // The relayer is known once its first pass failed; the variable once the file was read.
-    await until(server, env.API_KEY ? API_KEY : undefined, (t) => t.includes(VARIABLE) && t.includes(RELAYER), 'readiness holds the variable and the relayer');
+    await until(
+      server,
+      env.API_KEY ? API_KEY : undefined,
+      (t) => t.includes(VARIABLE) && t.includes(RELAYER),
+      'readiness holds the variable and the relayer',
+    );
     return server;
   };
 
   beforeEach(() => {
-    root = makeConfigDir({ ...standardFiles(), 'evm/holesky.yaml': `rpc_urls:\n  - type: env\n    value: ${VARIABLE}\nchain_id: 17000\n` });
+    root = makeConfigDir({
+      ...standardFiles(),
+      'evm/holesky.yaml': `rpc_urls:\n  - type: env\n    value: ${VARIABLE}\nchain_id: 17000\n`,
+    });
     dir = mkdtempSync(path.join(os.tmpdir(), 'netcfg-tiers-'));
     tokensFile = path.join(dir, 'tokens.yaml');
     writeFileSync(tokensFile, TOKENS);
     // A relayer on a port nothing listens on: its name is in readiness, failing.
-    writeFileSync(path.join(dir, 'relayers.yaml'), `relayers:\n  - name: ${RELAYER}\n    url: http://127.0.0.1:9\n    api_key_env: RELAYER_KEY\n`);
+    writeFileSync(
+      path.join(dir, 'relayers.yaml'),
+      `relayers:\n  - name: ${RELAYER}\n    url: http://127.0.0.1:9\n    api_key_env: RELAYER_KEY\n`,
+    );
   });
   afterEach(async () => {
     for (const server of servers) await server.stop();
@@ -66,10 +90,16 @@ describe('readiness on the built server: what each caller is told', function () 
   it('with API_TOKENS_FILE and API_KEY: none and a wrong token hide every word, a read token too, an admin token and API_KEY see all', async () => {
     const server = await start({ API_TOKENS_FILE: tokensFile, API_KEY });
     writeFileSync(tokensFile, 'tokens:\n  - name: [broken\n'); // the tokens held stay, the file's problem names its path
-    await until(server, API_KEY, (t) => t.includes(tokensFile), 'readiness holds the tokens file\'s problem');
-    const TABLE: Array<[string, string | undefined, { variable: boolean; relayer: boolean; path: boolean; invalidFile: boolean }]> = [
+    await until(server, API_KEY, (t) => t.includes(tokensFile), "readiness holds the tokens file's problem");
+    const TABLE: Array<
+      [string, string | undefined, { variable: boolean; relayer: boolean; path: boolean; invalidFile: boolean }]
+    > = [
       ['no token', undefined, { variable: false, relayer: false, path: false, invalidFile: false }],
-      ['a wrong token', 'ncfg_nobody-knows-this-one', { variable: false, relayer: false, path: false, invalidFile: false }],
+      [
+        'a wrong token',
+        'ncfg_nobody-knows-this-one',
+        { variable: false, relayer: false, path: false, invalidFile: false },
+      ],
       ['a read token', READER, { variable: false, relayer: false, path: false, invalidFile: true }],
       ['an admin token', ADMIN, { variable: true, relayer: true, path: true, invalidFile: true }],
       ['API_KEY', API_KEY, { variable: true, relayer: true, path: true, invalidFile: true }],
@@ -77,10 +107,25 @@ describe('readiness on the built server: what each caller is told', function () 
     for (const [who, token, told] of TABLE) {
       const { code, text } = await ready(server, token);
       expect(code, who).to.equal(200);
-      expect({ variable: text.includes(VARIABLE), relayer: text.includes(RELAYER), path: text.includes(dir), invalidFile: text.includes('evm/holesky.yaml') }, `${who}: ${text}`).to.deep.equal(told);
+      expect(
+        {
+          variable: text.includes(VARIABLE),
+          relayer: text.includes(RELAYER),
+          path: text.includes(dir),
+          invalidFile: text.includes('evm/holesky.yaml'),
+        },
+        `${who}: ${text}`,
+      ).to.deep.equal(told);
       const body = JSON.parse(text) as { status: string; components: Record<string, { status: string }> };
-      expect(Object.keys(body.components).sort(), who).to.deep.equal(['access', 'index', 'relayers', 'storage', 'watcher']);
-      for (const component of Object.values(body.components)) expect(component.status, who).to.be.oneOf(['healthy', 'degraded', 'unhealthy']);
+      expect(Object.keys(body.components).sort(), who).to.deep.equal([
+        'access',
+        'index',
+        'relayers',
+        'storage',
+        'watcher',
+      ]);
+      for (const component of Object.values(body.components))
+        expect(component.status, who).to.be.oneOf(['healthy', 'degraded', 'unhealthy']);
     }
   });
 

@@ -3,7 +3,13 @@
  * are told (variable names, relayer names, paths, error text) and which counts stay.
  */
 import { expect } from 'chai';
-import { readinessFor, withWorstStatus, SECRET_REF_HIDDEN, type ReadinessAnswer, type Viewer } from '../../src/http/routes/readiness-view.js';
+import {
+  readinessFor,
+  withWorstStatus,
+  SECRET_REF_HIDDEN,
+  type ReadinessAnswer,
+  type Viewer,
+} from '../../src/http/routes/readiness-view.js';
 
 const FULL: ReadinessAnswer = {
   ready: true,
@@ -15,28 +21,80 @@ const FULL: ReadinessAnswer = {
       networks: 3,
       loaded_at: '2026-01-01T00:00:00.000Z',
       invalid_files: [
-        { path: 'evm/sepolia.yaml', line: 3, column: 5, error: 'rpc_urls/0 names the environment variable GONE_SECRET, which is not set', unset_secret: 'GONE_SECRET' },
+        {
+          path: 'evm/sepolia.yaml',
+          line: 3,
+          column: 5,
+          error: 'rpc_urls/0 names the environment variable GONE_SECRET, which is not set',
+          unset_secret: 'GONE_SECRET',
+        },
         { path: 'solana/devnet.yaml', line: 1, column: 1, error: 'chain_id must be a number' },
-        { path: 'evm/mainnet.yaml', line: 4, column: 5, error: 'rpc_urls/1 names the environment variable SOL_KEY_URL, which evm:mainnet may not reference', secret_ref: 'SOL_KEY_URL' },
+        {
+          path: 'evm/mainnet.yaml',
+          line: 4,
+          column: 5,
+          error: 'rpc_urls/1 names the environment variable SOL_KEY_URL, which evm:mainnet may not reference',
+          secret_ref: 'SOL_KEY_URL',
+        },
       ],
     },
     watcher: { status: 'healthy', state: 'watching', last_event_at: null, error: 'EMFILE /srv/config' },
-    storage: { status: 'degraded', error: 'EACCES /srv/config/evm/sepolia.yaml', failed_at: '2026-01-01T00:00:00.000Z' },
-    relayers: { status: 'degraded', targets: [{ name: 'relayer-eu-secret', state: 'failing', counts: { in_sync: 1 } }] },
+    storage: {
+      status: 'degraded',
+      error: 'EACCES /srv/config/evm/sepolia.yaml',
+      failed_at: '2026-01-01T00:00:00.000Z',
+    },
+    relayers: {
+      status: 'degraded',
+      targets: [{ name: 'relayer-eu-secret', state: 'failing', counts: { in_sync: 1 } }],
+    },
     rpc: { status: 'healthy', ok: 4, dead: 0, last_round_at: null, auto_disabled: 0 },
-    access: { status: 'degraded', tokens: 7, problem: '/etc/netcfg/tokens.yaml:1:1: cannot be read (ENOENT)', grace_ends_at: '2026-01-01T00:05:00.000Z' },
+    access: {
+      status: 'degraded',
+      tokens: 7,
+      problem: '/etc/netcfg/tokens.yaml:1:1: cannot be read (ENOENT)',
+      grace_ends_at: '2026-01-01T00:05:00.000Z',
+    },
   },
   timestamp: '2026-01-01T00:00:01.000Z',
 };
-const WORDS = ['GONE_SECRET', 'SOL_KEY_URL', 'relayer-eu-secret', '/etc/netcfg/tokens.yaml', '/srv/config', 'EACCES', 'problem(s)', 'evm/sepolia.yaml', 'chain_id must be'];
+const WORDS = [
+  'GONE_SECRET',
+  'SOL_KEY_URL',
+  'relayer-eu-secret',
+  '/etc/netcfg/tokens.yaml',
+  '/srv/config',
+  'EACCES',
+  'problem(s)',
+  'evm/sepolia.yaml',
+  'chain_id must be',
+];
 
 describe('http/readiness-view (what readiness tells whom)', () => {
   const TABLE: Array<[Viewer, ((id: string) => boolean) | null, string[], string[]]> = [
     // viewer, scope, words told, words never told
     ['everything', null, WORDS, []],
     ['anonymous', null, [], WORDS],
-    ['read', null, ['evm/sepolia.yaml', 'chain_id must be', SECRET_REF_HIDDEN], ['GONE_SECRET', 'SOL_KEY_URL', 'relayer-eu-secret', '/etc/netcfg/tokens.yaml', '/srv/config', 'EACCES', 'problem(s)']],
-    ['read', (id) => id.startsWith('evm:'), ['evm/sepolia.yaml'], ['chain_id must be', 'GONE_SECRET', 'SOL_KEY_URL', 'relayer-eu-secret', '/etc/netcfg/tokens.yaml']],
+    [
+      'read',
+      null,
+      ['evm/sepolia.yaml', 'chain_id must be', SECRET_REF_HIDDEN],
+      [
+        'GONE_SECRET',
+        'SOL_KEY_URL',
+        'relayer-eu-secret',
+        '/etc/netcfg/tokens.yaml',
+        '/srv/config',
+        'EACCES',
+        'problem(s)',
+      ],
+    ],
+    [
+      'read',
+      (id) => id.startsWith('evm:'),
+      ['evm/sepolia.yaml'],
+      ['chain_id must be', 'GONE_SECRET', 'SOL_KEY_URL', 'relayer-eu-secret', '/etc/netcfg/tokens.yaml'],
+    ],
   ];
   for (const [viewer, scope, told, hidden] of TABLE) {
     it(`${viewer}${scope ? ' (scoped to evm:*)' : ''}: tells ${told.length} of the words, hides ${hidden.length}`, () => {
@@ -46,7 +104,7 @@ describe('http/readiness-view (what readiness tells whom)', () => {
     });
   }
 
-  it('anonymous: the status, and each component\'s status and counts (a list as its length), nothing else', () => {
+  it("anonymous: the status, and each component's status and counts (a list as its length), nothing else", () => {
     expect(readinessFor(FULL, 'anonymous')).to.deep.equal({
       ready: true,
       status: 'degraded',
@@ -73,13 +131,18 @@ describe('http/readiness-view (what readiness tells whom)', () => {
     expect(read).not.to.have.property('reason');
   });
 
-  describe('the top-level status is the worst of its components\' (never worse than degraded while ready)', () => {
+  describe("the top-level status is the worst of its components' (never worse than degraded while ready)", () => {
     const c = (status: string): Record<string, unknown> => ({ status });
     const TABLE: Array<[string, boolean, Record<string, Record<string, unknown>>, string]> = [
       ['every component healthy', true, { index: c('healthy'), relayers: c('healthy') }, 'healthy'],
       ['a relayer drifted too long', true, { index: c('healthy'), relayers: c('degraded') }, 'degraded'],
       ['a dead URL', true, { index: c('healthy'), rpc: c('degraded') }, 'degraded'],
-      ['named tokens refused: degraded, still served', true, { index: c('healthy'), access: c('unhealthy') }, 'degraded'],
+      [
+        'named tokens refused: degraded, still served',
+        true,
+        { index: c('healthy'), access: c('unhealthy') },
+        'degraded',
+      ],
       ['not ready: the store says', false, { index: c('unhealthy'), relayers: c('healthy') }, 'unhealthy'],
     ];
     for (const [what, ready, components, status] of TABLE) {

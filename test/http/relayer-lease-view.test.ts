@@ -19,7 +19,12 @@ const log = { info: () => undefined, warn: () => undefined };
 
 describe('http: the relayer lease in GET /api/v1/relayers, readiness and /metrics (two apps, one folder)', () => {
   let root: string;
-  const opened: Array<{ store: NetworkStore; sync: RelayerSync; lease: Lease; app: { url: string; close(): Promise<void> } }> = [];
+  const opened: Array<{
+    store: NetworkStore;
+    sync: RelayerSync;
+    lease: Lease;
+    app: { url: string; close(): Promise<void> };
+  }> = [];
 
   afterEach(async () => {
     for (const o of opened.splice(0)) {
@@ -38,8 +43,16 @@ describe('http: the relayer lease in GET /api/v1/relayers, readiness and /metric
       const lease = new Lease({ leaseMs: 60_000, replica, callMs: 1000, storage: store.relayerLease(), log });
       await lease.step();
       const target = { name: 'eu', url: 'http://127.0.0.1:9', apiKey: 'relayer-key-0123456789', networks: null };
-      const sync = new RelayerSync([target], desiredFromStore(store), { intervalMs: 60_000, timeoutMs: 1000, maxBytes: 1 << 20, log, speaker: lease });
-      const app = await listenApp(createApp(store, { relayers: sync, metrics: new Metrics({ store, relayers: sync }) }));
+      const sync = new RelayerSync([target], desiredFromStore(store), {
+        intervalMs: 60_000,
+        timeoutMs: 1000,
+        maxBytes: 1 << 20,
+        log,
+        speaker: lease,
+      });
+      const app = await listenApp(
+        createApp(store, { relayers: sync, metrics: new Metrics({ store, relayers: sync }) }),
+      );
       opened.push({ store, sync, lease, app });
     }
     const rows: Array<[number, string, number]> = [
@@ -48,10 +61,14 @@ describe('http: the relayer lease in GET /api/v1/relayers, readiness and /metric
     ];
     for (const [i, me, held] of rows) {
       const { url } = opened[i]!.app;
-      const body = (await (await fetch(`${url}/api/v1/relayers`)).json()) as { lease: { holder: string; this_replica: string; expires_at: string } };
+      const body = (await (await fetch(`${url}/api/v1/relayers`)).json()) as {
+        lease: { holder: string; this_replica: string; expires_at: string };
+      };
       expect(body.lease).to.include({ holder: 'eu-1', this_replica: me });
       expect(Date.parse(body.lease.expires_at)).to.be.greaterThan(Date.now());
-      const ready = (await (await fetch(`${url}/api/v1/ready`)).json()) as { components: { relayers: { lease: unknown } } };
+      const ready = (await (await fetch(`${url}/api/v1/ready`)).json()) as {
+        components: { relayers: { lease: unknown } };
+      };
       expect(ready.components.relayers.lease).to.deep.equal(body.lease);
       const text = await (await fetch(`${url}/metrics`)).text();
       expect(valueOf(text, 'netcfg_relayer_lease_held'), me).to.equal(held);

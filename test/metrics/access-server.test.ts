@@ -20,10 +20,26 @@ import { makeConfigDir, networkYaml, removeDir } from '../helpers/fixtures.js';
 const sha = (token: string): string => createHash('sha256').update(token).digest('hex');
 const SECRET_KEY = 'Kx9aQ2'; // short and digit-light: redactUrl alone would show it, the secret mask must not
 const TOKENS = {
-  reader: { token: 'ncfg_metrics-reader-0123456789abcdef0123456789ab', name: 'grafana-scraper-x1', entry: 'role: read' },
-  scoped: { token: 'ncfg_metrics-scoped-0123456789abcdef0123456789ab', name: 'relayer-eu-x2', entry: 'role: read\n    networks: ["evm:*"]' },
-  revealer: { token: 'ncfg_metrics-reveal-0123456789abcdef0123456789ab', name: 'ops-alice-x3', entry: 'role: write\n    reveal_secrets: true' },
-  scopedAdmin: { token: 'ncfg_metrics-sadmin-0123456789abcdef0123456789ab', name: 'ops-bob-x4', entry: 'role: admin\n    networks: ["evm:sepolia"]' },
+  reader: {
+    token: 'ncfg_metrics-reader-0123456789abcdef0123456789ab',
+    name: 'grafana-scraper-x1',
+    entry: 'role: read',
+  },
+  scoped: {
+    token: 'ncfg_metrics-scoped-0123456789abcdef0123456789ab',
+    name: 'relayer-eu-x2',
+    entry: 'role: read\n    networks: ["evm:*"]',
+  },
+  revealer: {
+    token: 'ncfg_metrics-reveal-0123456789abcdef0123456789ab',
+    name: 'ops-alice-x3',
+    entry: 'role: write\n    reveal_secrets: true',
+  },
+  scopedAdmin: {
+    token: 'ncfg_metrics-sadmin-0123456789abcdef0123456789ab',
+    name: 'ops-bob-x4',
+    entry: 'role: admin\n    networks: ["evm:sepolia"]',
+  },
 };
 
 interface Case {
@@ -39,8 +55,20 @@ const CASES: Case[] = [
   { caller: 'anyone, no token configured (loopback only)', server: 'open', status: 200 },
   { caller: 'a read token for every network', server: 'tokens', token: TOKENS.reader.token, status: 200 },
   { caller: 'a write token that may reveal secrets', server: 'tokens', token: TOKENS.revealer.token, status: 200 },
-  { caller: 'a read token scoped to evm:*', server: 'tokens', token: TOKENS.scoped.token, status: 403, says: /name every network.*scope is every network/ },
-  { caller: 'an admin token scoped to one network', server: 'tokens', token: TOKENS.scopedAdmin.token, status: 403, says: /every network/ },
+  {
+    caller: 'a read token scoped to evm:*',
+    server: 'tokens',
+    token: TOKENS.scoped.token,
+    status: 403,
+    says: /name every network.*scope is every network/,
+  },
+  {
+    caller: 'an admin token scoped to one network',
+    server: 'tokens',
+    token: TOKENS.scopedAdmin.token,
+    status: 403,
+    says: /every network/,
+  },
   { caller: 'no token', server: 'tokens', status: 401, says: /Bearer/ },
   { caller: 'a wrong token', server: 'tokens', token: 'ncfg_nobody-0123456789abcdef0123456789abcdef', status: 401 },
 ];
@@ -54,18 +82,43 @@ describe('GET /metrics: who may read it, and what it never holds (built server)'
 
   before(async () => {
     rpc = await startFakeRpc({ eth_chainId: { result: '0xaa36a7' }, eth_blockNumber: { result: '0x64' } });
-    root = makeConfigDir({ 'evm/sepolia.yaml': 'rpc_urls:\n  - type: env\n    value: SEPOLIA_SECRET_URL\nchain_id: 11155111\n', 'evm/holesky.yaml': networkYaml({ rpc_urls: [rpc.url] }) });
+    root = makeConfigDir({
+      'evm/sepolia.yaml': 'rpc_urls:\n  - type: env\n    value: SEPOLIA_SECRET_URL\nchain_id: 11155111\n',
+      'evm/holesky.yaml': networkYaml({ rpc_urls: [rpc.url] }),
+    });
     dir = mkdtempSync(path.join(os.tmpdir(), 'netcfg-metrics-access-'));
     const file = path.join(dir, 'tokens.yaml');
-    writeFileSync(file, `tokens:\n${Object.values(TOKENS).map((t) => `  - name: ${t.name}\n    sha256: "${sha(t.token)}"\n    ${t.entry}\n`).join('')}`);
-    const env = { CONFIG_DIR: root, RPC_PROBE_INTERVAL_MS: '1000', SECRET_REFS_ALLOWED: 'evm:sepolia=SEPOLIA_*', SEPOLIA_SECRET_URL: `${rpc.url}v2/${SECRET_KEY}` };
+    writeFileSync(
+      file,
+      `tokens:\n${Object.values(TOKENS)
+        .map((t) => `  - name: ${t.name}\n    sha256: "${sha(t.token)}"\n    ${t.entry}\n`)
+        .join('')}`,
+    );
+    const env = {
+      CONFIG_DIR: root,
+      RPC_PROBE_INTERVAL_MS: '1000',
+      SECRET_REFS_ALLOWED: 'evm:sepolia=SEPOLIA_*',
+      SEPOLIA_SECRET_URL: `${rpc.url}v2/${SECRET_KEY}`,
+    };
     servers.open = await startChild(env);
     servers.tokens = await startChild({ ...env, API_TOKENS_FILE: file });
     // Both probed the secret's value (its endpoint answered), so its URL is in the metrics.
     for (const server of Object.values(servers)) {
-      await within((async () => {
-        while (!samplesOf(await (await fetch(`${server!.url}/metrics`, { headers: { authorization: `Bearer ${TOKENS.reader.token}` } })).text(), 'netcfg_rpc_url_status').some((s) => s.labels.url?.includes('/v2/'))) await new Promise((r) => setTimeout(r, 100));
-      })(), 15_000, 'the secret URL probed');
+      await within(
+        (async () => {
+          while (
+            !samplesOf(
+              await (
+                await fetch(`${server!.url}/metrics`, { headers: { authorization: `Bearer ${TOKENS.reader.token}` } })
+              ).text(),
+              'netcfg_rpc_url_status',
+            ).some((s) => s.labels.url?.includes('/v2/'))
+          )
+            await new Promise((r) => setTimeout(r, 100));
+        })(),
+        15_000,
+        'the secret URL probed',
+      );
     }
   });
   after(async () => {
@@ -77,7 +130,9 @@ describe('GET /metrics: who may read it, and what it never holds (built server)'
 
   for (const { caller, server, token, status, says } of CASES) {
     it(`${caller}: ${status}`, async () => {
-      const res = await fetch(`${servers[server]!.url}/metrics`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+      const res = await fetch(`${servers[server]!.url}/metrics`, {
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+      });
       const text = await res.text();
       expect(res.status, text.slice(0, 300)).to.equal(status);
       if (status === 200) {
@@ -89,7 +144,8 @@ describe('GET /metrics: who may read it, and what it never holds (built server)'
         if (says) expect(JSON.parse(text).error).to.match(says);
       }
       expect(text, "the secret's value").to.not.include(SECRET_KEY);
-      for (const t of Object.values(TOKENS)) expect(text, 'a token or its name').to.not.include(t.token).and.not.include(t.name);
+      for (const t of Object.values(TOKENS))
+        expect(text, 'a token or its name').to.not.include(t.token).and.not.include(t.name);
     });
   }
 });

@@ -39,12 +39,54 @@ interface UrlCase {
 }
 
 const CASES: UrlCase[] = [
-  { name: 'a key in the path is redacted', url: (f) => `${f.good!.url}v2/${KEY_A}`, label: (f) => `${f.good!.url}v2/***`, status: 'ok', latency: true, lag: 0 },
-  { name: 'a second key on the same host: its own series, #2', url: (f) => `${f.good!.url}v2/${KEY_B}`, label: (f) => `${f.good!.url}v2/***#2`, status: 'ok', latency: true, lag: 0 },
-  { name: 'a key in the query is redacted', url: (f) => `${f.behind!.url}?apikey=${KEY_A}`, label: (f) => `${f.behind!.url}?apikey=***`, status: 'ok', latency: true, lag: 4 },
-  { name: 'another chain', url: (f) => f.mainnet!.url, label: (f) => f.mainnet!.url, status: 'wrong_chain', latency: true, lag: null },
-  { name: 'nothing listening', url: () => 'http://127.0.0.1:9/', label: () => 'http://127.0.0.1:9/', status: 'unreachable', latency: false, lag: null },
-  { name: "a secret reference: its value masked, the prober's own mask", url: () => '{secret}', label: (f) => `${f.good!.url}v2/***#3`, status: 'ok', latency: true, lag: 0 },
+  {
+    name: 'a key in the path is redacted',
+    url: (f) => `${f.good!.url}v2/${KEY_A}`,
+    label: (f) => `${f.good!.url}v2/***`,
+    status: 'ok',
+    latency: true,
+    lag: 0,
+  },
+  {
+    name: 'a second key on the same host: its own series, #2',
+    url: (f) => `${f.good!.url}v2/${KEY_B}`,
+    label: (f) => `${f.good!.url}v2/***#2`,
+    status: 'ok',
+    latency: true,
+    lag: 0,
+  },
+  {
+    name: 'a key in the query is redacted',
+    url: (f) => `${f.behind!.url}?apikey=${KEY_A}`,
+    label: (f) => `${f.behind!.url}?apikey=***`,
+    status: 'ok',
+    latency: true,
+    lag: 4,
+  },
+  {
+    name: 'another chain',
+    url: (f) => f.mainnet!.url,
+    label: (f) => f.mainnet!.url,
+    status: 'wrong_chain',
+    latency: true,
+    lag: null,
+  },
+  {
+    name: 'nothing listening',
+    url: () => 'http://127.0.0.1:9/',
+    label: () => 'http://127.0.0.1:9/',
+    status: 'unreachable',
+    latency: false,
+    lag: null,
+  },
+  {
+    name: "a secret reference: its value masked, the prober's own mask",
+    url: () => '{secret}',
+    label: (f) => `${f.good!.url}v2/***#3`,
+    status: 'ok',
+    latency: true,
+    lag: 0,
+  },
 ];
 
 describe('metrics: the live prober per network and URL (fake endpoints on loopback)', function () {
@@ -59,15 +101,30 @@ describe('metrics: the live prober per network and URL (fake endpoints on loopba
     const good = (fakes.good = await startFakeRpc(SEPOLIA));
     fakes.behind = await startFakeRpc({ ...SEPOLIA, eth_blockNumber: { result: '0x60' } });
     fakes.mainnet = await startFakeRpc({ ...SEPOLIA, eth_chainId: { result: '0x1' } });
-    const urls = CASES.map((c) => (c.url(fakes) === '{secret}' ? { type: 'env', value: 'SEPOLIA_SECRET' } : c.url(fakes)));
-    const yaml = ['rpc_urls:', ...urls.map((u) => (typeof u === 'string' ? `  - ${u}` : `  - type: env\n    value: ${u.value}`)), 'chain_id: 11155111', ''].join('\n');
+    const urls = CASES.map((c) =>
+      c.url(fakes) === '{secret}' ? { type: 'env', value: 'SEPOLIA_SECRET' } : c.url(fakes),
+    );
+    const yaml = [
+      'rpc_urls:',
+      ...urls.map((u) => (typeof u === 'string' ? `  - ${u}` : `  - type: env\n    value: ${u.value}`)),
+      'chain_id: 11155111',
+      '',
+    ].join('\n');
     root = makeConfigDir({ 'evm/sepolia.yaml': yaml, 'evm/other.yaml': networkYaml({ rpc_urls: [good.url] }) });
     const secrets = allowEvery({ SEPOLIA_SECRET: `${good.url}v2/${SECRET_KEY}` });
     store = await startStore(root, { policy: { blockPrivate: false, allowedHosts: [], secrets } });
-    live = new LiveProber(new Prober({ ...DEFAULT_PROBER, timeoutMs: 1000 }), () => targetsOf(store.ids().map((id) => ({ id, fields: revealedNetworkOf(store.get(id)) }))), 300);
+    live = new LiveProber(
+      new Prober({ ...DEFAULT_PROBER, timeoutMs: 1000 }),
+      () => targetsOf(store.ids().map((id) => ({ id, fields: revealedNetworkOf(store.get(id)) }))),
+      300,
+    );
     app = await listenApp(createApp(store, { rpcHealth: live, metrics: new Metrics({ store, prober: live }) }));
     const probed = new Set<string>();
-    const all = new Promise<void>((resolve) => live.onChange((c: RpcHealthChange) => (probed.add(`${c.id} ${c.index}`), probed.size === CASES.length + 1 && resolve())));
+    const all = new Promise<void>((resolve) =>
+      live.onChange(
+        (c: RpcHealthChange) => (probed.add(`${c.id} ${c.index}`), probed.size === CASES.length + 1 && resolve()),
+      ),
+    );
     live.start();
     await within(all, 10_000, 'every URL probed once');
   });
@@ -85,8 +142,15 @@ describe('metrics: the live prober per network and URL (fake endpoints on loopba
     it(`${c.name}: ${c.status}`, async () => {
       const text = await scrape();
       const labels = { network: 'evm:sepolia', url: c.label(fakes) };
-      const mine = (name: string) => samplesOf(text, name).filter((s) => s.labels.network === labels.network && s.labels.url === labels.url);
-      expect(mine('netcfg_rpc_url_status').map((s) => [s.labels.status, s.value]), text.split('\n').filter((l) => l.includes('rpc_url_status')).join('\n')).to.deep.equal([[c.status, 1]]);
+      const mine = (name: string) =>
+        samplesOf(text, name).filter((s) => s.labels.network === labels.network && s.labels.url === labels.url);
+      expect(
+        mine('netcfg_rpc_url_status').map((s) => [s.labels.status, s.value]),
+        text
+          .split('\n')
+          .filter((l) => l.includes('rpc_url_status'))
+          .join('\n'),
+      ).to.deep.equal([[c.status, 1]]);
       expect(mine('netcfg_rpc_url_latency_seconds').length, 'a latency series').to.equal(c.latency ? 1 : 0);
       if (c.latency) expect(mine('netcfg_rpc_url_latency_seconds')[0]!.value).to.be.at.least(0).and.below(1);
       expect(mine('netcfg_rpc_url_head_lag_blocks').map((s) => s.value)).to.deep.equal(c.lag === null ? [] : [c.lag]);
@@ -101,9 +165,14 @@ describe('metrics: the live prober per network and URL (fake endpoints on loopba
     unlinkSync(path.join(root, 'evm', 'other.yaml'));
     await gone;
     // The prober forgets a network at the end of its next round (300 ms here): scraped until then, with a deadline.
-    await within((async () => {
-      while (samplesOf(await scrape(), 'netcfg_rpc_url_status').some((s) => s.labels.network === 'evm:other')) await new Promise((r) => setTimeout(r, 50));
-    })(), 5000, 'evm:other gone from the metrics');
+    await within(
+      (async () => {
+        while (samplesOf(await scrape(), 'netcfg_rpc_url_status').some((s) => s.labels.network === 'evm:other'))
+          await new Promise((r) => setTimeout(r, 50));
+      })(),
+      5000,
+      'evm:other gone from the metrics',
+    );
     expect(samplesOf(await scrape(), 'netcfg_rpc_url_status').length).to.equal(CASES.length);
   });
 });
@@ -128,9 +197,21 @@ interface HealCase {
 
 const HEAL_CASES: HealCase[] = [
   { name: 'nothing happened yet', set: () => undefined, samples: { disabled: 0, restored: 0, skipped: {}, now: 0 } },
-  { name: 'two URLs disabled, standing', set: (h) => ((h.tally.disabled = 2), (h.now = 2)), samples: { disabled: 2, restored: 0, skipped: {}, now: 2 } },
-  { name: 'one restored since', set: (h) => ((h.tally.restored = 1), (h.now = 1)), samples: { disabled: 2, restored: 1, skipped: {}, now: 1 } },
-  { name: 'changes skipped by two guards', set: (h) => (h.tally.skipped = { last_url: 1, hourly_cap: 18 }), samples: { disabled: 2, restored: 1, skipped: { last_url: 1, hourly_cap: 18 }, now: 1 } },
+  {
+    name: 'two URLs disabled, standing',
+    set: (h) => ((h.tally.disabled = 2), (h.now = 2)),
+    samples: { disabled: 2, restored: 0, skipped: {}, now: 2 },
+  },
+  {
+    name: 'one restored since',
+    set: (h) => ((h.tally.restored = 1), (h.now = 1)),
+    samples: { disabled: 2, restored: 1, skipped: {}, now: 1 },
+  },
+  {
+    name: 'changes skipped by two guards',
+    set: (h) => (h.tally.skipped = { last_url: 1, hourly_cap: 18 }),
+    samples: { disabled: 2, restored: 1, skipped: { last_url: 1, hourly_cap: 18 }, now: 1 },
+  },
 ];
 
 describe('metrics: the self-healing, from its view (real port)', () => {
@@ -152,8 +233,17 @@ describe('metrics: the self-healing, from its view (real port)', () => {
       for (const { name, set, samples } of HEAL_CASES) {
         set(heal);
         const text = await (await fetch(`${app.url}/metrics`)).text();
-        expect([valueOf(text, 'netcfg_rpc_auto_disabled_total'), valueOf(text, 'netcfg_rpc_auto_restored_total'), valueOf(text, 'netcfg_rpc_auto_disabled_urls')], name).to.deep.equal([samples.disabled, samples.restored, samples.now]);
-        const skipped = Object.fromEntries(samplesOf(text, 'netcfg_rpc_auto_skipped_total').map((s) => [s.labels.reason, s.value]));
+        expect(
+          [
+            valueOf(text, 'netcfg_rpc_auto_disabled_total'),
+            valueOf(text, 'netcfg_rpc_auto_restored_total'),
+            valueOf(text, 'netcfg_rpc_auto_disabled_urls'),
+          ],
+          name,
+        ).to.deep.equal([samples.disabled, samples.restored, samples.now]);
+        const skipped = Object.fromEntries(
+          samplesOf(text, 'netcfg_rpc_auto_skipped_total').map((s) => [s.labels.reason, s.value]),
+        );
         expect(skipped, name).to.deep.equal(samples.skipped);
         expect(familiesOf(text).get('netcfg_rpc_auto_skipped_total'), 'a counter').to.equal('counter');
       }

@@ -28,13 +28,38 @@ const PATH_KEY = 'abcdef0123456789abcdef01';
 
 /** Every family netcfg itself exports, each of which must have a series in this setup. */
 const NETCFG_FAMILIES = [
-  'netcfg_http_requests_total', 'netcfg_http_request_duration_seconds',
-  'netcfg_networks_served', 'netcfg_invalid_files', 'netcfg_ready', 'netcfg_degraded', 'netcfg_watcher_events_total', 'netcfg_writes_total', 'netcfg_write_retries_total',
-  'netcfg_git_behind_commits', 'netcfg_git_ahead_writes', 'netcfg_git_last_pull_age_seconds', 'netcfg_git_last_push_age_seconds', 'netcfg_git_pulls_total', 'netcfg_git_pull_failures_total', 'netcfg_git_push_failures_total', 'netcfg_git_push_duration_seconds',
-  'netcfg_rpc_url_status', 'netcfg_rpc_url_latency_seconds', 'netcfg_rpc_url_head_lag_blocks',
-  'netcfg_relayer_state', 'netcfg_relayer_networks', 'netcfg_relayer_patches_sent_total', 'netcfg_relayer_last_pass_age_seconds', 'netcfg_relayer_lease_held',
+  'netcfg_http_requests_total',
+  'netcfg_http_request_duration_seconds',
+  'netcfg_networks_served',
+  'netcfg_invalid_files',
+  'netcfg_ready',
+  'netcfg_degraded',
+  'netcfg_watcher_events_total',
+  'netcfg_writes_total',
+  'netcfg_write_retries_total',
+  'netcfg_git_behind_commits',
+  'netcfg_git_ahead_writes',
+  'netcfg_git_last_pull_age_seconds',
+  'netcfg_git_last_push_age_seconds',
+  'netcfg_git_pulls_total',
+  'netcfg_git_pull_failures_total',
+  'netcfg_git_push_failures_total',
+  'netcfg_git_push_duration_seconds',
+  'netcfg_rpc_url_status',
+  'netcfg_rpc_url_latency_seconds',
+  'netcfg_rpc_url_head_lag_blocks',
+  'netcfg_relayer_state',
+  'netcfg_relayer_networks',
+  'netcfg_relayer_patches_sent_total',
+  'netcfg_relayer_last_pass_age_seconds',
+  'netcfg_relayer_lease_held',
 ];
-const AUTO_HEAL_FAMILIES = ['netcfg_rpc_auto_disabled_total', 'netcfg_rpc_auto_restored_total', 'netcfg_rpc_auto_skipped_total', 'netcfg_rpc_auto_disabled_urls'];
+const AUTO_HEAL_FAMILIES = [
+  'netcfg_rpc_auto_disabled_total',
+  'netcfg_rpc_auto_restored_total',
+  'netcfg_rpc_auto_skipped_total',
+  'netcfg_rpc_auto_disabled_urls',
+];
 
 describe('metrics on the built server: promtool, and a real Prometheus scraping it (loopback)', function () {
   this.timeout(60_000);
@@ -54,26 +79,52 @@ describe('metrics on the built server: promtool, and a real Prometheus scraping 
 
   before(async () => {
     rpc = await startFakeRpc({ eth_chainId: { result: '0xaa36a7' }, eth_blockNumber: { result: '0x64' } });
-    const files = { 'evm/sepolia.yaml': networkYaml({ rpc_urls: [`${rpc.url}v2/${PATH_KEY}`, rpc.url] }), 'evm/holesky.yaml': networkYaml({ rpc_urls: [rpc.url] }) };
+    const files = {
+      'evm/sepolia.yaml': networkYaml({ rpc_urls: [`${rpc.url}v2/${PATH_KEY}`, rpc.url] }),
+      'evm/holesky.yaml': networkYaml({ rpc_urls: [rpc.url] }),
+    };
     remote = await startGitRemote(files);
     const folder = path.join(cloneOf(remote, 'replica'), 'config', 'networks');
-    relayer = await startStandInRelayer(RELAYER_KEY, ['evm:sepolia', 'evm:holesky'].map((id) => ({ id, rpc_urls: [{ url: 'https://drifted.example.com', weight: 100 }] })));
+    relayer = await startStandInRelayer(
+      RELAYER_KEY,
+      ['evm:sepolia', 'evm:holesky'].map((id) => ({
+        id,
+        rpc_urls: [{ url: 'https://drifted.example.com', weight: 100 }],
+      })),
+    );
     const targets = path.join(remote.dir, 'relayers.yaml');
     writeFileSync(targets, `relayers:\n  - name: relayer-eu\n    url: ${relayer.url}\n    api_key_env: RELAYER_KEY\n`);
-    server = await startChild({
-      CONFIG_DIR: folder, API_KEY: KEY, GIT_SYNC: 'true', GIT_SYNC_INTERVAL_MS: '500',
-      RPC_PROBE_INTERVAL_MS: '1000', RELAYER_SYNC_FILE: targets, RELAYER_SYNC_INTERVAL_MS: '500', RELAYER_KEY,
-    }, { deadlineMs: 20_000 });
-    const patched = await fetch(`${server.url}/api/v1/networks/evm:holesky`, { method: 'PATCH', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ rpc_urls: [rpc.url, 'https://backup.example.com'] }) });
+    server = await startChild(
+      {
+        CONFIG_DIR: folder,
+        API_KEY: KEY,
+        GIT_SYNC: 'true',
+        GIT_SYNC_INTERVAL_MS: '500',
+        RPC_PROBE_INTERVAL_MS: '1000',
+        RELAYER_SYNC_FILE: targets,
+        RELAYER_SYNC_INTERVAL_MS: '500',
+        RELAYER_KEY,
+      },
+      { deadlineMs: 20_000 },
+    );
+    const patched = await fetch(`${server.url}/api/v1/networks/evm:holesky`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ rpc_urls: [rpc.url, 'https://backup.example.com'] }),
+    });
     expect(patched.status, 'a PATCH pushed').to.equal(200);
     // Every family has a series once the prober has probed, the relayer was set back and the push is timed.
-    await within((async () => {
-      for (;;) {
-        const samples = parseExposition(await scrape());
-        if (NETCFG_FAMILIES.every((f) => samples.some((s) => s.name === f || s.name === `${f}_count`))) return;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    })(), 20_000, 'every netcfg family with a series');
+    await within(
+      (async () => {
+        for (;;) {
+          const samples = parseExposition(await scrape());
+          if (NETCFG_FAMILIES.every((f) => samples.some((s) => s.name === f || s.name === `${f}_count`))) return;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      })(),
+      20_000,
+      'every netcfg family with a series',
+    );
     healRoot = makeConfigDir(standardFiles());
     store = await startStore(healRoot);
     const heal = { counts: () => ({ disabled: 2, restored: 1, skipped: { hourly_cap: 3 } }), disabledNow: () => 1 };
@@ -110,26 +161,45 @@ describe('metrics on the built server: promtool, and a real Prometheus scraping 
     const families = familiesOf(await scrape());
     const samples = parseExposition(await scrape());
     // Every family with a series on the server (prom-client's default ones too), and netcfg's own all.
-    const wanted = [...families].filter(([name]) => samples.some((s) => s.name === name || s.name === `${name}_count`)).map(([name, type]) => ({ job: 'netcfg', name, query: type === 'histogram' ? `${name}_count` : name }));
-    for (const name of NETCFG_FAMILIES) expect(wanted.map((w) => w.name), name).to.include(name);
+    const wanted = [...families]
+      .filter(([name]) => samples.some((s) => s.name === name || s.name === `${name}_count`))
+      .map(([name, type]) => ({ job: 'netcfg', name, query: type === 'histogram' ? `${name}_count` : name }));
+    for (const name of NETCFG_FAMILIES)
+      expect(
+        wanted.map((w) => w.name),
+        name,
+      ).to.include(name);
     wanted.push(...AUTO_HEAL_FAMILIES.map((name) => ({ job: 'netcfg-auto-heal', name, query: name })));
     const prometheus = await startPrometheus([
       { job: 'netcfg', address: new URL(server.url).host, token: KEY },
       { job: 'netcfg-auto-heal', address: new URL(healApp.url).host },
     ]);
     try {
-      const missing = await within((async () => {
-        for (;;) {
-          const left: string[] = [];
-          for (const { job, name, query } of wanted) if ((await prometheus.query(`${query}{job="${job}"}`)).length === 0) left.push(name);
-          if (left.length === 0) return left;
-          await new Promise((r) => setTimeout(r, 200));
-        }
-      })(), 30_000, `Prometheus answering for all ${wanted.length} families`);
+      const missing = await within(
+        (async () => {
+          for (;;) {
+            const left: string[] = [];
+            for (const { job, name, query } of wanted)
+              if ((await prometheus.query(`${query}{job="${job}"}`)).length === 0) left.push(name);
+            if (left.length === 0) return left;
+            await new Promise((r) => setTimeout(r, 200));
+          }
+        })(),
+        30_000,
+        `Prometheus answering for all ${wanted.length} families`,
+      );
       expect(missing).to.deep.equal([]);
-      expect((await prometheus.query('up')).map((r) => [r.metric.job, r.value]).sort()).to.deep.equal([['netcfg', 1], ['netcfg-auto-heal', 1]]);
+      expect((await prometheus.query('up')).map((r) => [r.metric.job, r.value]).sort()).to.deep.equal([
+        ['netcfg', 1],
+        ['netcfg-auto-heal', 1],
+      ]);
       const status = await prometheus.query('netcfg_rpc_url_status{job="netcfg",network="evm:sepolia"}');
-      expect(status.map((r) => [r.metric.url, r.metric.status]).sort()).to.deep.equal([[rpc.url, 'ok'], [`${rpc.url}v2/***`, 'ok']].sort());
+      expect(status.map((r) => [r.metric.url, r.metric.status]).sort()).to.deep.equal(
+        [
+          [rpc.url, 'ok'],
+          [`${rpc.url}v2/***`, 'ok'],
+        ].sort(),
+      );
       expect((await prometheus.query('netcfg_rpc_auto_skipped_total{reason="hourly_cap"}'))[0]?.value).to.equal(3);
     } finally {
       await prometheus.stop();

@@ -31,15 +31,26 @@ interface Case {
 }
 
 const patch = (rig: Rig, ifMatch?: string): Promise<Response> =>
-  fetch(`${rig.url}/api/v1/networks/evm:sepolia`, { method: 'PATCH', headers: { 'content-type': 'application/json', ...(ifMatch ? { 'if-match': ifMatch } : {}) }, body: JSON.stringify({ rpc_urls: [`https://m-${Math.random()}.example.com`] }) });
+  fetch(`${rig.url}/api/v1/networks/evm:sepolia`, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/json', ...(ifMatch ? { 'if-match': ifMatch } : {}) },
+    body: JSON.stringify({ rpc_urls: [`https://m-${Math.random()}.example.com`] }),
+  });
 
 const CASES: Case[] = [
   {
     name: 'at start: networks served, no invalid file, ready, every retry reason at 0, no git series',
     act: async () => undefined,
     expect: (t) => {
-      expect([valueOf(t, 'netcfg_networks_served'), valueOf(t, 'netcfg_invalid_files'), valueOf(t, 'netcfg_ready'), valueOf(t, 'netcfg_degraded')]).to.deep.equal([3, 0, 1, 0]);
-      expect(samplesOf(t, 'netcfg_write_retries_total').map((s) => [s.labels.reason, s.value])).to.deep.equal(['moved', 'gone', 'git-busy', 'rejected', 'lock-busy', 'git-lock', 'rebased'].map((r) => [r, 0]));
+      expect([
+        valueOf(t, 'netcfg_networks_served'),
+        valueOf(t, 'netcfg_invalid_files'),
+        valueOf(t, 'netcfg_ready'),
+        valueOf(t, 'netcfg_degraded'),
+      ]).to.deep.equal([3, 0, 1, 0]);
+      expect(samplesOf(t, 'netcfg_write_retries_total').map((s) => [s.labels.reason, s.value])).to.deep.equal(
+        ['moved', 'gone', 'git-busy', 'rejected', 'lock-busy', 'git-lock', 'rebased'].map((r) => [r, 0]),
+      );
       expect(valueOf(t, 'netcfg_writes_total', { outcome: 'ok' })).to.equal(0);
       expect(t.split('\n').filter((l) => l.startsWith('netcfg_git_'))).to.deep.equal([]);
     },
@@ -48,16 +59,32 @@ const CASES: Case[] = [
     name: 'a bad file merged: one invalid file, degraded, still ready',
     act: async ({ store, root }) => {
       writeFileSync(path.join(root, 'evm', 'mainnet.yaml'), 'rpc_urls: [\n');
-      await until(store, () => store.readiness().components.index.invalid_files.length === 1, 5000, 'the bad file seen');
+      await until(
+        store,
+        () => store.readiness().components.index.invalid_files.length === 1,
+        5000,
+        'the bad file seen',
+      );
     },
-    expect: (t) => expect([valueOf(t, 'netcfg_invalid_files'), valueOf(t, 'netcfg_degraded'), valueOf(t, 'netcfg_ready'), valueOf(t, 'netcfg_networks_served')]).to.deep.equal([1, 1, 1, 3]),
+    expect: (t) =>
+      expect([
+        valueOf(t, 'netcfg_invalid_files'),
+        valueOf(t, 'netcfg_degraded'),
+        valueOf(t, 'netcfg_ready'),
+        valueOf(t, 'netcfg_networks_served'),
+      ]).to.deep.equal([1, 1, 1, 3]),
   },
   {
     name: 'two PATCHes and a stale If-Match: writes by outcome',
     act: async (rig) => {
-      for (const answer of [await patch(rig), await patch(rig), await patch(rig, '"stale"')]) await answer.arrayBuffer();
+      for (const answer of [await patch(rig), await patch(rig), await patch(rig, '"stale"')])
+        await answer.arrayBuffer();
     },
-    expect: (t) => expect(samplesOf(t, 'netcfg_writes_total').map((s) => [s.labels.outcome, s.value])).to.deep.equal([['ok', 2], ['precondition_failed', 1]]),
+    expect: (t) =>
+      expect(samplesOf(t, 'netcfg_writes_total').map((s) => [s.labels.outcome, s.value])).to.deep.equal([
+        ['ok', 2],
+        ['precondition_failed', 1],
+      ]),
   },
   {
     name: 'a file added: the watcher counted it, and one more network served',
@@ -78,12 +105,22 @@ const CASES: Case[] = [
     act: async (rig) => (await patch(rig)).arrayBuffer(),
     expect: (t) => {
       const upstream = { upstream: 'origin/main' };
-      expect([valueOf(t, 'netcfg_git_behind_commits', upstream), valueOf(t, 'netcfg_git_ahead_writes', upstream)]).to.deep.equal([0, 0]);
-      expect(valueOf(t, 'netcfg_git_last_pull_age_seconds', upstream)).to.be.at.least(0).and.below(60);
-      expect(valueOf(t, 'netcfg_git_last_push_age_seconds', upstream)).to.be.at.least(0).and.below(60);
+      expect([
+        valueOf(t, 'netcfg_git_behind_commits', upstream),
+        valueOf(t, 'netcfg_git_ahead_writes', upstream),
+      ]).to.deep.equal([0, 0]);
+      expect(valueOf(t, 'netcfg_git_last_pull_age_seconds', upstream))
+        .to.be.at.least(0)
+        .and.below(60);
+      expect(valueOf(t, 'netcfg_git_last_push_age_seconds', upstream))
+        .to.be.at.least(0)
+        .and.below(60);
       expect(valueOf(t, 'netcfg_git_push_duration_seconds_count', upstream)).to.equal(1);
       expect(valueOf(t, 'netcfg_git_pulls_total', upstream)).to.be.at.least(1);
-      expect([valueOf(t, 'netcfg_git_pull_failures_total', upstream), valueOf(t, 'netcfg_git_push_failures_total', upstream)]).to.deep.equal([0, 0]);
+      expect([
+        valueOf(t, 'netcfg_git_pull_failures_total', upstream),
+        valueOf(t, 'netcfg_git_push_failures_total', upstream),
+      ]).to.deep.equal([0, 0]);
     },
   },
   {
@@ -96,7 +133,10 @@ const CASES: Case[] = [
     },
     expect: (t) => {
       const upstream = { upstream: 'origin/main' };
-      expect([valueOf(t, 'netcfg_git_push_failures_total', upstream), valueOf(t, 'netcfg_git_push_duration_seconds_count', upstream)]).to.deep.equal([1, 1]);
+      expect([
+        valueOf(t, 'netcfg_git_push_failures_total', upstream),
+        valueOf(t, 'netcfg_git_push_duration_seconds_count', upstream),
+      ]).to.deep.equal([1, 1]);
       expect(valueOf(t, 'netcfg_git_pull_failures_total', upstream)).to.be.at.least(1);
       expect(valueOf(t, 'netcfg_git_last_push_age_seconds', upstream), 'never reached').to.equal(undefined);
       expect(valueOf(t, 'netcfg_writes_total', { outcome: 'git_remote_unavailable' })).to.equal(1);
@@ -120,7 +160,9 @@ describe('metrics: the store, readiness, writes, the watcher and GIT_SYNC (real 
   for (const c of CASES) {
     it(c.name, async () => {
       const remote = c.gitSync ? await startGitRemote(standardFiles()) : null;
-      const root = remote ? path.join(cloneOf(remote, 'replica'), 'config', 'networks') : makeConfigDir(standardFiles());
+      const root = remote
+        ? path.join(cloneOf(remote, 'replica'), 'config', 'networks')
+        : makeConfigDir(standardFiles());
       const store = await startStore(root, remote ? { gitSync: { intervalMs: 3_600_000, remoteTimeoutMs: 5000 } } : {});
       const app = await listenApp(createApp(store, { metrics: new Metrics({ store }) }));
       close = async () => (await app.close(), await store.close());

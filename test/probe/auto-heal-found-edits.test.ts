@@ -14,7 +14,13 @@ import { makeConfigDir, removeDir } from '../helpers/fixtures.js';
 import { git, initRepo } from '../helpers/git-repo.js';
 
 const SEPOLIA = '0xaa36a7';
-const HEAL = { RPC_PROBE_INTERVAL_MS: '1000', RPC_AUTO_DISABLE: 'true', RPC_AUTO_DISABLE_PROBES: '2', RPC_AUTO_DISABLE_MS: '0', GIT_COMMIT: 'true' };
+const HEAL = {
+  RPC_PROBE_INTERVAL_MS: '1000',
+  RPC_AUTO_DISABLE: 'true',
+  RPC_AUTO_DISABLE_PROBES: '2',
+  RPC_AUTO_DISABLE_MS: '0',
+  GIT_COMMIT: 'true',
+};
 const OPERATOR = { GIT_AUTHOR_EMAIL: 'ops@example.com' };
 const REL = 'evm/sepolia.yaml';
 
@@ -55,10 +61,16 @@ describe('probe/auto-heal: a disable and a restore sign only their own change (b
     const editByHand = async (text: string): Promise<void> => {
       writeFileSync(path.join(root, REL), text);
       const etag = `"${createHash('sha256').update(text).digest('base64url')}"`;
-      await s.untilLog((l) => l.msg === 'index change' && (l.change as { etag?: string }).etag === etag, 10_000, 'the hand edit served');
+      await s.untilLog(
+        (l) => l.msg === 'index change' && (l.change as { etag?: string }).etag === etag,
+        10_000,
+        'the hand edit served',
+      );
     };
     const newest = (count: number): string[] =>
-      git(root, 'log', `-${count}`, '--format=%an <%ae>|%(trailers:key=Netcfg-Actor,valueonly,separator=%x2C)').trim().split('\n');
+      git(root, 'log', `-${count}`, '--format=%an <%ae>|%(trailers:key=Netcfg-Actor,valueonly,separator=%x2C)')
+        .trim()
+        .split('\n');
     const handSigns = 'netcfg working-tree <ops@example.com>|system:working-tree';
     const proberSigns = 'netcfg rpc-prober <ops@example.com>|system:rpc-prober';
 
@@ -79,7 +91,15 @@ describe('probe/auto-heal: a disable and a restore sign only their own change (b
     expect(changedLines(root, 'HEAD')).to.deep.equal(['-    weight: 0', '+    weight: 50']);
     expect(readFileSync(path.join(root, REL), 'utf8')).to.equal(fileOf(70, 50));
     expect(git(root, 'status', '--porcelain').trim()).to.equal('');
-    const history = (await (await fetch(`${s.url}/api/v1/networks/evm:sepolia/history`)).json()) as { data: Array<{ actor: string | null }> };
-    expect(history.data.map((h) => h.actor)).to.deep.equal(['system:rpc-prober', 'system:working-tree', 'system:rpc-prober', 'system:working-tree', null]);
+    const history = (await (await fetch(`${s.url}/api/v1/networks/evm:sepolia/history`)).json()) as {
+      data: Array<{ actor: string | null }>;
+    };
+    expect(history.data.map((h) => h.actor)).to.deep.equal([
+      'system:rpc-prober',
+      'system:working-tree',
+      'system:rpc-prober',
+      'system:working-tree',
+      null,
+    ]);
   });
 });

@@ -15,7 +15,13 @@ import { git, initRepo } from '../helpers/git-repo.js';
 
 const SEPOLIA = '0xaa36a7';
 const ABSURD = `0x${Number.MAX_SAFE_INTEGER.toString(16)}`;
-const HEAL = { RPC_PROBE_INTERVAL_MS: '1000', RPC_AUTO_DISABLE: 'true', RPC_AUTO_DISABLE_PROBES: '2', RPC_AUTO_DISABLE_MS: '0', GIT_COMMIT: 'true' };
+const HEAL = {
+  RPC_PROBE_INTERVAL_MS: '1000',
+  RPC_AUTO_DISABLE: 'true',
+  RPC_AUTO_DISABLE_PROBES: '2',
+  RPC_AUTO_DISABLE_MS: '0',
+  GIT_COMMIT: 'true',
+};
 
 describe('probe/auto-heal beside an absurd head (built server, fake endpoints, GIT_COMMIT)', function () {
   this.timeout(60_000);
@@ -49,8 +55,12 @@ describe('probe/auto-heal beside an absurd head (built server, fake endpoints, G
     backup.eth_chainId = { result: SEPOLIA };
     await s.untilLog(logged('rpc self-healing: URL restored'), 15_000, 'the restore beside the absurd head');
     expect(readFileSync(path.join(root, 'evm/sepolia.yaml'), 'utf8')).to.match(/\n {4}weight: 50\n/);
-    expect(git(root, 'log', '-1', '--format=%(trailers:key=Netcfg-Rpc-Auto,valueonly)').trim()).to.match(/^restored rpc_urls\[1\] weight=50 /);
-    const health = (await (await fetch(`${s.url}/api/v1/networks/evm:sepolia/rpc-health`)).json()) as { data: Array<{ status: string; lag: number | null }> };
+    expect(git(root, 'log', '-1', '--format=%(trailers:key=Netcfg-Rpc-Auto,valueonly)').trim()).to.match(
+      /^restored rpc_urls\[1\] weight=50 /,
+    );
+    const health = (await (await fetch(`${s.url}/api/v1/networks/evm:sepolia/rpc-health`)).json()) as {
+      data: Array<{ status: string; lag: number | null }>;
+    };
     expect(health.data.map((h) => h.status)).to.deep.equal(['ok', 'ok', 'bad_response']);
   });
 });

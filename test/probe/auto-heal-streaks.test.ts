@@ -14,32 +14,116 @@ type Verdict = [status: string, atSeconds: number, etag?: string, url?: string];
 
 function probeOf(verdicts: Verdict): NetworkProbe {
   const [status, at, , url] = verdicts;
-  const health = { url: url ?? B, status: status as 'ok', head: null, lag: null, latency_ms: null, checked_at: new Date(at * 1000).toISOString(), error: status === 'ok' ? null : 'it said so' };
+  const health = {
+    url: url ?? B,
+    status: status as 'ok',
+    head: null,
+    lag: null,
+    latency_ms: null,
+    checked_at: new Date(at * 1000).toISOString(),
+    error: status === 'ok' ? null : 'it said so',
+  };
   return { id: 'evm:x', results: [{ ...health, index: 1 }] };
 }
 
 describe('probe/auto-heal: verdicts in a row (3 probes over 60 s)', () => {
   const cases: Array<[string, Verdict[], number]> = [
-    ['three unreachable over 60 s: disabled', [['unreachable', 0], ['unreachable', 30], ['unreachable', 60]], 1],
-    ['three over 59 s: not yet', [['unreachable', 0], ['unreachable', 30], ['unreachable', 59]], 0],
-    ['two over 90 s: not yet', [['unreachable', 0], ['unreachable', 90]], 0],
-    ['wrong_chain counts as unreachable does', [['wrong_chain', 0], ['unreachable', 30], ['wrong_chain', 60]], 1],
-    ['lagging between starts again', [['unreachable', 0], ['lagging', 30], ['unreachable', 60], ['unreachable', 90]], 0],
-    ['an ok between starts again', [['unreachable', 0], ['ok', 30], ['unreachable', 60], ['unreachable', 90]], 0],
-    ['the file changed between verdicts starts again', [['unreachable', 0, 'v1'], ['unreachable', 30, 'v2'], ['unreachable', 60, 'v2']], 0],
-    ['a probe of a URL no longer at that place is not counted', [['unreachable', 0], ['unreachable', 30, undefined, 'https://c.example.com'], ['unreachable', 60]], 0],
+    [
+      'three unreachable over 60 s: disabled',
+      [
+        ['unreachable', 0],
+        ['unreachable', 30],
+        ['unreachable', 60],
+      ],
+      1,
+    ],
+    [
+      'three over 59 s: not yet',
+      [
+        ['unreachable', 0],
+        ['unreachable', 30],
+        ['unreachable', 59],
+      ],
+      0,
+    ],
+    [
+      'two over 90 s: not yet',
+      [
+        ['unreachable', 0],
+        ['unreachable', 90],
+      ],
+      0,
+    ],
+    [
+      'wrong_chain counts as unreachable does',
+      [
+        ['wrong_chain', 0],
+        ['unreachable', 30],
+        ['wrong_chain', 60],
+      ],
+      1,
+    ],
+    [
+      'lagging between starts again',
+      [
+        ['unreachable', 0],
+        ['lagging', 30],
+        ['unreachable', 60],
+        ['unreachable', 90],
+      ],
+      0,
+    ],
+    [
+      'an ok between starts again',
+      [
+        ['unreachable', 0],
+        ['ok', 30],
+        ['unreachable', 60],
+        ['unreachable', 90],
+      ],
+      0,
+    ],
+    [
+      'the file changed between verdicts starts again',
+      [
+        ['unreachable', 0, 'v1'],
+        ['unreachable', 30, 'v2'],
+        ['unreachable', 60, 'v2'],
+      ],
+      0,
+    ],
+    [
+      'a probe of a URL no longer at that place is not counted',
+      [
+        ['unreachable', 0],
+        ['unreachable', 30, undefined, 'https://c.example.com'],
+        ['unreachable', 60],
+      ],
+      0,
+    ],
   ];
   for (const [what, verdicts, writes] of cases) {
     it(what, async () => {
       let etag = 'v1';
       const written: unknown[] = [];
       const target: HealTarget = {
-        network: () => ({ etag, served: [{ url: A, weight: 100 }, { url: B, weight: 50 }], written: [A, { url: B, weight: 50 }] }),
+        network: () => ({
+          etag,
+          served: [
+            { url: A, weight: 100 },
+            { url: B, weight: 50 },
+          ],
+          written: [A, { url: B, weight: 50 }],
+        }),
         invalid: () => false,
         write: async (_id, urls, ifMatch, note) => (written.push({ urls, ifMatch, note }), 'written'),
         records: async () => [],
       };
-      const heal = new AutoHeal(target, { probes: 3, spanMs: 60_000, maxPerHour: 10 }, { info: () => undefined, warn: () => undefined });
+      const heal = new AutoHeal(
+        target,
+        { probes: 3, spanMs: 60_000, maxPerHour: 10 },
+        { info: () => undefined, warn: () => undefined },
+      );
       for (const verdict of verdicts) {
         etag = verdict[2] ?? etag;
         heal.heard(probeOf(verdict));
@@ -54,12 +138,23 @@ describe('probe/auto-heal: verdicts in a row (3 probes over 60 s)', () => {
     const written: unknown[] = [];
     const skipped: string[] = [];
     const target: HealTarget = {
-      network: () => ({ etag: 'v1', served: [{ url: A, weight: 100 }, { url: B, weight: 50 }], written: [A, { url: B, weight: 50 }] }),
+      network: () => ({
+        etag: 'v1',
+        served: [
+          { url: A, weight: 100 },
+          { url: B, weight: 50 },
+        ],
+        written: [A, { url: B, weight: 50 }],
+      }),
       invalid: () => true,
       write: async (_id, urls) => (written.push(urls), 'written'),
       records: async () => [],
     };
-    const heal = new AutoHeal(target, { probes: 2, spanMs: 0, maxPerHour: 10 }, { info: () => undefined, warn: (f) => skipped.push((f as { reason: string }).reason) });
+    const heal = new AutoHeal(
+      target,
+      { probes: 2, spanMs: 0, maxPerHour: 10 },
+      { info: () => undefined, warn: (f) => skipped.push((f as { reason: string }).reason) },
+    );
     for (const at of [0, 30]) heal.heard(probeOf(['unreachable', at]));
     await heal.settled();
     expect(written).to.deep.equal([]);
@@ -72,12 +167,23 @@ describe('probe/auto-heal: verdicts in a row (3 probes over 60 s)', () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const target: HealTarget = {
-      network: () => ({ etag: 'v1', served: [{ url: A, weight: 100 }, { url: B, weight: 50 }], written: [A, { url: B, weight: 50 }] }),
+      network: () => ({
+        etag: 'v1',
+        served: [
+          { url: A, weight: 100 },
+          { url: B, weight: 50 },
+        ],
+        written: [A, { url: B, weight: 50 }],
+      }),
       invalid: () => false,
       write: async (_id, urls) => (await gate, written.push(urls), 'written'),
       records: async () => [],
     };
-    const heal = new AutoHeal(target, { probes: 1, spanMs: 0, maxPerHour: 10 }, { info: () => undefined, warn: () => undefined });
+    const heal = new AutoHeal(
+      target,
+      { probes: 1, spanMs: 0, maxPerHour: 10 },
+      { info: () => undefined, warn: () => undefined },
+    );
     heal.heard(probeOf(['unreachable', 0]));
     let closed = false;
     const closing = heal.close().then(() => (closed = true));

@@ -30,7 +30,13 @@ describe('probe: the live prober in the built server logs URLs redacted', functi
       await new Promise((r) => setTimeout(r, 50));
     }
     const logged = server.logs.find((l) => l.msg === 'rpc health change') as { rpc_health: Record<string, unknown> };
-    expect(logged.rpc_health).to.deep.equal({ id: 'evm:sepolia', index: 0, url: `${rpc.url}v2/***?apikey=***`, status: 'wrong_chain', previous: null });
+    expect(logged.rpc_health).to.deep.equal({
+      id: 'evm:sepolia',
+      index: 0,
+      url: `${rpc.url}v2/***?apikey=***`,
+      status: 'wrong_chain',
+      previous: null,
+    });
     expect(JSON.stringify(server.logs)).to.not.include(KEY);
   });
 });

@@ -30,7 +30,11 @@ describe('probe/live-prober: RPC_PROBE_INTERVAL_MS (fake endpoints on loopback)'
     return f;
   };
   const liveOver = (intervalMs: number): LiveProber =>
-    new LiveProber(new Prober({ ...DEFAULT_PROBER, timeoutMs: 500 }), () => targetsOf(store.ids().map((id) => ({ id, fields: networkOf(store.get(id)) }))), intervalMs);
+    new LiveProber(
+      new Prober({ ...DEFAULT_PROBER, timeoutMs: 500 }),
+      () => targetsOf(store.ids().map((id) => ({ id, fields: networkOf(store.get(id)) }))),
+      intervalMs,
+    );
   afterEach(async () => {
     await live?.stop();
     await store?.close();
@@ -70,7 +74,13 @@ describe('probe/live-prober: RPC_PROBE_INTERVAL_MS (fake endpoints on loopback)'
         answers.eth_chainId = { result: '0x1' }; // someone repointed the endpoint at mainnet
         const [, , changed] = await sse.waitFor(3, 5000);
         expect(changed?.event).to.equal('rpc_health');
-        expect(JSON.parse(changed?.data ?? '{}')).to.deep.equal({ id: 'evm:sepolia', index: 1, url: flaky.url, status: 'wrong_chain', previous: 'ok' });
+        expect(JSON.parse(changed?.data ?? '{}')).to.deep.equal({
+          id: 'evm:sepolia',
+          index: 1,
+          url: flaky.url,
+          status: 'wrong_chain',
+          previous: 'ok',
+        });
         const after = await request(app.url).get('/api/v1/ready');
         expect(after.status, 'never 503 for an RPC URL').to.equal(200);
         expect(after.body.components.rpc).to.include({ status: 'degraded', ok: 1, wrong_chain: 1 });
@@ -90,7 +100,9 @@ describe('probe/live-prober: RPC_PROBE_INTERVAL_MS (fake endpoints on loopback)'
     const keyed = `http://user:${secrets[0]}@127.0.0.1:${port}/v2/${secrets[1]}?apikey=${secrets[2]}`;
     const shown = `http://***@127.0.0.1:${port}/v2/***?apikey=***`;
     // A disabled URL first: the probed URL is the first one probed but rpc_urls[1].
-    root = makeConfigDir({ 'evm/sepolia.yaml': networkYaml({ rpc_urls: [{ url: 'https://disabled.example.com', weight: 0 }, keyed] }) });
+    root = makeConfigDir({
+      'evm/sepolia.yaml': networkYaml({ rpc_urls: [{ url: 'https://disabled.example.com', weight: 0 }, keyed] }),
+    });
     store = await startStore(root);
     live = liveOver(300);
     const app = await listenApp(createApp(store, { rpcHealth: live }));
@@ -99,14 +111,23 @@ describe('probe/live-prober: RPC_PROBE_INTERVAL_MS (fake endpoints on loopback)'
       live.start();
       const [event] = await sse.waitFor(1, 5000);
       expect(event?.event).to.equal('rpc_health');
-      expect(JSON.parse(event?.data ?? '{}')).to.deep.equal({ id: 'evm:sepolia', index: 1, url: shown, status: 'ok', previous: null });
+      expect(JSON.parse(event?.data ?? '{}')).to.deep.equal({
+        id: 'evm:sepolia',
+        index: 1,
+        url: shown,
+        status: 'ok',
+        previous: null,
+      });
       const health = await request(app.url).get('/api/v1/networks/evm:sepolia/rpc-health').expect(200);
-      expect(health.body.data.map((h: { index: number; url: string; status: string }) => [h.index, h.url, h.status])).to.deep.equal([
+      expect(
+        health.body.data.map((h: { index: number; url: string; status: string }) => [h.index, h.url, h.status]),
+      ).to.deep.equal([
         [0, 'https://disabled.example.com/', 'pending'],
         [1, shown, 'ok'],
       ]);
       const all = await request(app.url).get('/api/v1/rpc-health').expect(200);
-      for (const text of [event?.data ?? '', health.text, all.text]) for (const secret of secrets) expect(text).to.not.include(secret);
+      for (const text of [event?.data ?? '', health.text, all.text])
+        for (const secret of secrets) expect(text).to.not.include(secret);
     } finally {
       sse.close();
       await app.close();
@@ -115,7 +136,9 @@ describe('probe/live-prober: RPC_PROBE_INTERVAL_MS (fake endpoints on loopback)'
 
   it('the networks are spread over the interval, not probed as a burst; without the option there is no route', async () => {
     const f = await fake(SEPOLIA);
-    const files = Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`evm/n${i}.yaml`, networkYaml({ rpc_urls: [`${f.url}n${i}`] })]));
+    const files = Object.fromEntries(
+      Array.from({ length: 5 }, (_, i) => [`evm/n${i}.yaml`, networkYaml({ rpc_urls: [`${f.url}n${i}`] })]),
+    );
     root = makeConfigDir(files);
     store = await startStore(root);
     live = liveOver(1000);
@@ -139,7 +162,9 @@ describe('probe/live-prober: RPC_PROBE_INTERVAL_MS (fake endpoints on loopback)'
 
   it('thousands of networks cost one timer at a time: no listener-leak warning however many networks', async () => {
     const f = await fake(SEPOLIA);
-    const files = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`evm/n${i}.yaml`, networkYaml({ rpc_urls: [`${f.url}n${i}`] })]));
+    const files = Object.fromEntries(
+      Array.from({ length: 30 }, (_, i) => [`evm/n${i}.yaml`, networkYaml({ rpc_urls: [`${f.url}n${i}`] })]),
+    );
     root = makeConfigDir(files);
     store = await startStore(root);
     live = liveOver(300);

@@ -36,7 +36,9 @@ describe('probe/patch-probes: what a PATCH asks, and when (RPC_PROBE_ON_PATCH, f
   /** A store over `networks` (evm names) probing PATCHes with a deadline no test reaches: a silent URL stays silent. */
   const open = async (networks: string[]): Promise<NetworkStore> => {
     root = makeConfigDir(Object.fromEntries(networks.map((n) => [`evm/${n}.yaml`, networkYaml()])));
-    store = await startStore(root, { urlCheck: urlCheckOf(new Prober({ ...DEFAULT_PROBER, timeoutMs: 60_000 }), 'reject') });
+    store = await startStore(root, {
+      urlCheck: urlCheckOf(new Prober({ ...DEFAULT_PROBER, timeoutMs: 60_000 }), 'reject'),
+    });
     return store;
   };
   const file = (name: string): string => readFileSync(path.join(root, 'evm', `${name}.yaml`), 'utf8');
@@ -48,10 +50,30 @@ describe('probe/patch-probes: what a PATCH asks, and when (RPC_PROBE_ON_PATCH, f
   });
 
   describe('refused without the network: the fake endpoint gets no request', () => {
-    const rows: Array<{ name: string; id: string; ifMatch?: 'stale' | 'current' | '*'; status: number; code?: string; requests: number }> = [
+    const rows: Array<{
+      name: string;
+      id: string;
+      ifMatch?: 'stale' | 'current' | '*';
+      status: number;
+      code?: string;
+      requests: number;
+    }> = [
       { name: 'an unknown network', id: 'evm:nowhere', status: 404, code: 'NETWORK_NOT_FOUND', requests: 0 },
-      { name: 'a stale If-Match', id: 'evm:sepolia', ifMatch: 'stale', status: 412, code: 'PRECONDITION_FAILED', requests: 0 },
-      { name: 'the current ETag in If-Match (asked, then written)', id: 'evm:sepolia', ifMatch: 'current', status: 200, requests: 1 },
+      {
+        name: 'a stale If-Match',
+        id: 'evm:sepolia',
+        ifMatch: 'stale',
+        status: 412,
+        code: 'PRECONDITION_FAILED',
+        requests: 0,
+      },
+      {
+        name: 'the current ETag in If-Match (asked, then written)',
+        id: 'evm:sepolia',
+        ifMatch: 'current',
+        status: 200,
+        requests: 1,
+      },
       { name: 'If-Match: * (asked, then written)', id: 'evm:sepolia', ifMatch: '*', status: 200, requests: 1 },
     ];
     for (const row of rows) {
@@ -59,7 +81,8 @@ describe('probe/patch-probes: what a PATCH asks, and when (RPC_PROBE_ON_PATCH, f
         const s = await open(['sepolia']);
         const rpc = await fake(SEPOLIA);
         const before = file('sepolia');
-        const etag = row.ifMatch === 'current' ? s.get('evm:sepolia').etag : row.ifMatch === 'stale' ? '"c3RhbGU"' : row.ifMatch;
+        const etag =
+          row.ifMatch === 'current' ? s.get('evm:sepolia').etag : row.ifMatch === 'stale' ? '"c3RhbGU"' : row.ifMatch;
         const patch = request(createApp(s).callback()).patch(`/api/v1/networks/${row.id}`);
         const res = await (etag === undefined ? patch : patch.set('If-Match', etag)).send({ rpc_urls: [rpc.url] });
         if (row.code) {
@@ -80,7 +103,10 @@ describe('probe/patch-probes: what a PATCH asks, and when (RPC_PROBE_ON_PATCH, f
     const broken = 'rpc_urls: [\n';
     writeFileSync(path.join(root, 'evm', 'sepolia.yaml'), broken);
     await until(s, () => s.readiness().components.index.invalid_files.length > 0, 5000, 'the broken file reported');
-    const res = await request(createApp(s).callback()).patch('/api/v1/networks/evm:sepolia').set('If-Match', etagOf(broken)).send({ rpc_urls: [rpc.url] });
+    const res = await request(createApp(s).callback())
+      .patch('/api/v1/networks/evm:sepolia')
+      .set('If-Match', etagOf(broken))
+      .send({ rpc_urls: [rpc.url] });
     expectErrorEnvelope(res, 409, 'FILE_INVALID');
     expect(file('sepolia')).to.equal(broken);
   });
@@ -98,7 +124,10 @@ describe('probe/patch-probes: what a PATCH asks, and when (RPC_PROBE_ON_PATCH, f
           .then((res) => res),
       );
       await silent.requestsReached(32, 10_000); // every slot the prober has in all
-      const answered = request(app.url).patch('/api/v1/networks/evm:sepolia').send({ rpc_urls: [fast.url] }).then((res) => res);
+      const answered = request(app.url)
+        .patch('/api/v1/networks/evm:sepolia')
+        .send({ rpc_urls: [fast.url] })
+        .then((res) => res);
       await fast.requestsReached(1, 5000);
       expect(silent.answered, 'no silent request answered meanwhile').to.equal(0);
       expect((await answered).status).to.equal(200);
@@ -110,16 +139,26 @@ describe('probe/patch-probes: what a PATCH asks, and when (RPC_PROBE_ON_PATCH, f
     }
   });
 
-  for (const [mode, status] of [['reject', 400], ['warn', 200]] as const) {
+  for (const [mode, status] of [
+    ['reject', 400],
+    ['warn', 200],
+  ] as const) {
     it(`a reference in a PATCH is asked at its value; ${mode}: ${status}, and the key is in no answer`, async () => {
       root = makeConfigDir({ 'evm/sepolia.yaml': networkYaml() });
       const mainnet = await fake({ eth_chainId: { result: '0x1' }, eth_blockNumber: { result: '0x64' } });
       const value = `${mainnet.url}v2/Kx9aQ2`;
-      store = await startStore(root, { policy: { blockPrivate: false, allowedHosts: [], secrets: allowEvery({ WRONG_URL: value }) }, urlCheck: urlCheckOf(new Prober({ ...DEFAULT_PROBER, timeoutMs: 60_000 }), mode) });
-      const res = await request(createApp(store).callback()).patch('/api/v1/networks/evm:sepolia').send({ rpc_urls: [{ type: 'env', value: 'WRONG_URL' }] });
+      store = await startStore(root, {
+        policy: { blockPrivate: false, allowedHosts: [], secrets: allowEvery({ WRONG_URL: value }) },
+        urlCheck: urlCheckOf(new Prober({ ...DEFAULT_PROBER, timeoutMs: 60_000 }), mode),
+      });
+      const res = await request(createApp(store).callback())
+        .patch('/api/v1/networks/evm:sepolia')
+        .send({ rpc_urls: [{ type: 'env', value: 'WRONG_URL' }] });
       expect(mainnet.requests, 'the value was asked').to.be.greaterThan(0);
       expect(res.status, res.text).to.equal(status);
-      expect(res.text).to.include(mode === 'reject' ? 'serves another chain' : `${mainnet.url}v2/***`).and.not.include('Kx9aQ2');
+      expect(res.text)
+        .to.include(mode === 'reject' ? 'serves another chain' : `${mainnet.url}v2/***`)
+        .and.not.include('Kx9aQ2');
     });
   }
 

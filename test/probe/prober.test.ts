@@ -12,9 +12,16 @@ import { startFakeRpc, type Answer, type FakeRpc } from '../helpers/fake-rpc.js'
 const SEPOLIA = 11155111;
 const EVM_OK: Record<string, Answer> = { eth_chainId: { result: '0xaa36a7' }, eth_blockNumber: { result: '0x64' } };
 const GENESIS = 'EtWTRABZaYq6iMfeYKouRu166VU2xqa1wcaWoxPkrZBG';
-const SOLANA_OK: Record<string, Answer> = { getHealth: { result: 'ok' }, getGenesisHash: { result: GENESIS }, getSlot: { result: 3000 } };
+const SOLANA_OK: Record<string, Answer> = {
+  getHealth: { result: 'ok' },
+  getGenesisHash: { result: GENESIS },
+  getSlot: { result: 3000 },
+};
 const PASSPHRASE = 'Test SDF Network ; September 2015';
-const STELLAR_OK: Record<string, Answer> = { getNetwork: { result: { passphrase: PASSPHRASE, protocolVersion: 22 } }, getLatestLedger: { result: { sequence: 500, id: 'x' } } };
+const STELLAR_OK: Record<string, Answer> = {
+  getNetwork: { result: { passphrase: PASSPHRASE, protocolVersion: 22 } },
+  getLatestLedger: { result: { sequence: 500, id: 'x' } },
+};
 const OPTIONS: ProberOptions = { ...DEFAULT_PROBER, timeoutMs: 400, maxBytes: 4096 };
 
 describe('probe/prober (fake JSON-RPC endpoints on loopback)', () => {
@@ -28,21 +35,130 @@ describe('probe/prober (fake JSON-RPC endpoints on loopback)', () => {
     await Promise.all(fakes.splice(0).map((f) => f.close()));
   });
 
-  const cases: Array<{ name: string; family: string; answers: Record<string, Answer>; claimed: Claimed; status: ProbeStatus; error?: RegExp; answered?: Record<string, unknown> }> = [
-    { name: 'evm: the chain it claims', family: 'evm', answers: EVM_OK, claimed: { chain_id: SEPOLIA }, status: 'ok', answered: { chain_id: SEPOLIA, head: 100 } },
-    { name: 'evm: mainnet pasted into sepolia', family: 'evm', answers: { ...EVM_OK, eth_chainId: { result: '0x1' } }, claimed: { chain_id: SEPOLIA }, status: 'wrong_chain', error: /answered chain_id 1; the file says 11155111/, answered: { chain_id: 1 } },
-    { name: 'evm: no chain_id in the file (reachability only)', family: 'evm', answers: EVM_OK, claimed: {}, status: 'ok' },
-    { name: 'evm: a block number that is not one', family: 'evm', answers: { ...EVM_OK, eth_blockNumber: { result: 'soon' } }, claimed: { chain_id: SEPOLIA }, status: 'bad_response', error: /eth_blockNumber/ },
-    { name: 'solana: the genesis it claims', family: 'solana', answers: SOLANA_OK, claimed: { genesis_hash: GENESIS }, status: 'ok', answered: { genesis_hash: GENESIS, head: 3000 } },
-    { name: 'solana: another genesis', family: 'solana', answers: { ...SOLANA_OK, getGenesisHash: { result: '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d' } }, claimed: { genesis_hash: GENESIS }, status: 'wrong_chain', error: /answered genesis hash 5eykt/ },
-    { name: 'solana: unhealthy node', family: 'solana', answers: { ...SOLANA_OK, getHealth: { error: 'Node is behind by 42 slots' } }, claimed: {}, status: 'bad_response', error: /behind by 42/ },
-    { name: 'stellar: the passphrase it claims', family: 'stellar', answers: STELLAR_OK, claimed: { passphrase: PASSPHRASE }, status: 'ok', answered: { passphrase: PASSPHRASE, head: 500 } },
-    { name: 'stellar: the public network instead', family: 'stellar', answers: { ...STELLAR_OK, getNetwork: { result: { passphrase: 'Public Global Stellar Network ; September 2015' } } }, claimed: { passphrase: PASSPHRASE }, status: 'wrong_chain', error: /Public Global/ },
-    { name: 'never answers: unreachable after the deadline', family: 'evm', answers: { eth_chainId: 'hang' }, claimed: {}, status: 'unreachable', error: /no answer within 400 ms/ },
-    { name: 'answers garbage', family: 'evm', answers: { eth_chainId: 'garbage' }, claimed: {}, status: 'bad_response', error: /not JSON/ },
-    { name: 'an endless body is cut at the size cap', family: 'evm', answers: { eth_chainId: 'endless' }, claimed: {}, status: 'bad_response', error: /larger than 4096 bytes/ },
-    { name: 'HTTP 500', family: 'evm', answers: { eth_chainId: { status: 500 } }, claimed: {}, status: 'bad_response', error: /HTTP 500/ },
-    { name: 'a JSON-RPC error', family: 'evm', answers: { eth_chainId: { error: 'rate limited' } }, claimed: {}, status: 'bad_response', error: /rate limited/ },
+  const cases: Array<{
+    name: string;
+    family: string;
+    answers: Record<string, Answer>;
+    claimed: Claimed;
+    status: ProbeStatus;
+    error?: RegExp;
+    answered?: Record<string, unknown>;
+  }> = [
+    {
+      name: 'evm: the chain it claims',
+      family: 'evm',
+      answers: EVM_OK,
+      claimed: { chain_id: SEPOLIA },
+      status: 'ok',
+      answered: { chain_id: SEPOLIA, head: 100 },
+    },
+    {
+      name: 'evm: mainnet pasted into sepolia',
+      family: 'evm',
+      answers: { ...EVM_OK, eth_chainId: { result: '0x1' } },
+      claimed: { chain_id: SEPOLIA },
+      status: 'wrong_chain',
+      error: /answered chain_id 1; the file says 11155111/,
+      answered: { chain_id: 1 },
+    },
+    {
+      name: 'evm: no chain_id in the file (reachability only)',
+      family: 'evm',
+      answers: EVM_OK,
+      claimed: {},
+      status: 'ok',
+    },
+    {
+      name: 'evm: a block number that is not one',
+      family: 'evm',
+      answers: { ...EVM_OK, eth_blockNumber: { result: 'soon' } },
+      claimed: { chain_id: SEPOLIA },
+      status: 'bad_response',
+      error: /eth_blockNumber/,
+    },
+    {
+      name: 'solana: the genesis it claims',
+      family: 'solana',
+      answers: SOLANA_OK,
+      claimed: { genesis_hash: GENESIS },
+      status: 'ok',
+      answered: { genesis_hash: GENESIS, head: 3000 },
+    },
+    {
+      name: 'solana: another genesis',
+      family: 'solana',
+      answers: { ...SOLANA_OK, getGenesisHash: { result: '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d' } },
+      claimed: { genesis_hash: GENESIS },
+      status: 'wrong_chain',
+      error: /answered genesis hash 5eykt/,
+    },
+    {
+      name: 'solana: unhealthy node',
+      family: 'solana',
+      answers: { ...SOLANA_OK, getHealth: { error: 'Node is behind by 42 slots' } },
+      claimed: {},
+      status: 'bad_response',
+      error: /behind by 42/,
+    },
+    {
+      name: 'stellar: the passphrase it claims',
+      family: 'stellar',
+      answers: STELLAR_OK,
+      claimed: { passphrase: PASSPHRASE },
+      status: 'ok',
+      answered: { passphrase: PASSPHRASE, head: 500 },
+    },
+    {
+      name: 'stellar: the public network instead',
+      family: 'stellar',
+      answers: {
+        ...STELLAR_OK,
+        getNetwork: { result: { passphrase: 'Public Global Stellar Network ; September 2015' } },
+      },
+      claimed: { passphrase: PASSPHRASE },
+      status: 'wrong_chain',
+      error: /Public Global/,
+    },
+    {
+      name: 'never answers: unreachable after the deadline',
+      family: 'evm',
+      answers: { eth_chainId: 'hang' },
+      claimed: {},
+      status: 'unreachable',
+      error: /no answer within 400 ms/,
+    },
+    {
+      name: 'answers garbage',
+      family: 'evm',
+      answers: { eth_chainId: 'garbage' },
+      claimed: {},
+      status: 'bad_response',
+      error: /not JSON/,
+    },
+    {
+      name: 'an endless body is cut at the size cap',
+      family: 'evm',
+      answers: { eth_chainId: 'endless' },
+      claimed: {},
+      status: 'bad_response',
+      error: /larger than 4096 bytes/,
+    },
+    {
+      name: 'HTTP 500',
+      family: 'evm',
+      answers: { eth_chainId: { status: 500 } },
+      claimed: {},
+      status: 'bad_response',
+      error: /HTTP 500/,
+    },
+    {
+      name: 'a JSON-RPC error',
+      family: 'evm',
+      answers: { eth_chainId: { error: 'rate limited' } },
+      claimed: {},
+      status: 'bad_response',
+      error: /rate limited/,
+    },
   ];
   for (const c of cases) {
     it(c.name, async () => {
@@ -80,7 +196,9 @@ describe('probe/prober (fake JSON-RPC endpoints on loopback)', () => {
     const behind = await fake({ ...EVM_OK, eth_blockNumber: { result: '0x50' } });
     const close = await fake({ ...EVM_OK, eth_blockNumber: { result: '0x62' } });
     const wrong = await fake({ eth_chainId: { result: '0x1' }, eth_blockNumber: { result: '0x1000' } });
-    const results = await new Prober(OPTIONS).probeNetwork('evm', [best.url, behind.url, close.url, wrong.url], { chain_id: SEPOLIA });
+    const results = await new Prober(OPTIONS).probeNetwork('evm', [best.url, behind.url, close.url, wrong.url], {
+      chain_id: SEPOLIA,
+    });
     expect(results.map((r) => [r.status, r.lag])).to.deep.equal([
       ['ok', 0],
       ['lagging', 20],
@@ -102,16 +220,28 @@ describe('probe/prober (fake JSON-RPC endpoints on loopback)', () => {
     const f = await fake(EVM_OK);
     const port = new URL(f.url).port;
     // A public-looking name that resolves to loopback, as a DNS rebinding would.
-    const lookup = ((_host: string, options: { all?: boolean }, callback: (err: null, address: unknown, family?: number) => void) =>
-      options.all ? callback(null, [{ address: '127.0.0.1', family: 4 }]) : callback(null, '127.0.0.1', 4)) as unknown as LookupFunction;
+    const lookup = ((
+      _host: string,
+      options: { all?: boolean },
+      callback: (err: null, address: unknown, family?: number) => void,
+    ) =>
+      options.all
+        ? callback(null, [{ address: '127.0.0.1', family: 4 }])
+        : callback(null, '127.0.0.1', 4)) as unknown as LookupFunction;
     const url = `http://rpc.example.com:${port}/`;
-    const [blocked] = await new Prober({ ...OPTIONS, blockPrivate: true, lookup }).probeNetwork('evm', [url], { chain_id: SEPOLIA });
+    const [blocked] = await new Prober({ ...OPTIONS, blockPrivate: true, lookup }).probeNetwork('evm', [url], {
+      chain_id: SEPOLIA,
+    });
     expect(blocked).to.include({ status: 'unreachable' });
     expect(blocked?.error).to.match(/rpc\.example\.com resolves to 127\.0\.0\.1, an internal address/);
     expect(f.calls).to.deep.equal([]);
-    const [open] = await new Prober({ ...OPTIONS, blockPrivate: false, lookup }).probeNetwork('evm', [url], { chain_id: SEPOLIA });
+    const [open] = await new Prober({ ...OPTIONS, blockPrivate: false, lookup }).probeNetwork('evm', [url], {
+      chain_id: SEPOLIA,
+    });
     expect(open).to.include({ status: 'ok' });
-    const [literal] = await new Prober({ ...OPTIONS, blockPrivate: true }).probeNetwork('evm', [f.url], { chain_id: SEPOLIA });
+    const [literal] = await new Prober({ ...OPTIONS, blockPrivate: true }).probeNetwork('evm', [f.url], {
+      chain_id: SEPOLIA,
+    });
     expect(literal?.error).to.match(/127\.0\.0\.1 is an internal address/);
     expect(f.calls).to.deep.equal(['eth_chainId', 'eth_blockNumber']); // only the unblocked probe got through
   });
@@ -119,15 +249,35 @@ describe('probe/prober (fake JSON-RPC endpoints on loopback)', () => {
   it('RPC_BLOCK_PRIVATE_IPS: IPv6 forms of internal addresses, written in the URL or answered by DNS, are refused before any connection', async () => {
     const f = await fake(EVM_OK);
     const port = new URL(f.url).port;
-    const addresses = ['::7f00:1', '64:ff9b::7f00:1', '64:ff9b:1::a00:1', '2002:7f00:1::1', '2001:0:4136:e378:8000:63bf:3fff:fdd2', 'fec0::1', 'ff02::1'];
+    const addresses = [
+      '::7f00:1',
+      '64:ff9b::7f00:1',
+      '64:ff9b:1::a00:1',
+      '2002:7f00:1::1',
+      '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+      'fec0::1',
+      'ff02::1',
+    ];
     const prober = new Prober({ ...OPTIONS, blockPrivate: true });
     for (const address of addresses) {
-      const lookup = ((_host: string, options: { all?: boolean }, callback: (err: null, address: unknown, family?: number) => void) =>
-        options.all ? callback(null, [{ address, family: 6 }]) : callback(null, address, 6)) as unknown as LookupFunction;
+      const lookup = ((
+        _host: string,
+        options: { all?: boolean },
+        callback: (err: null, address: unknown, family?: number) => void,
+      ) =>
+        options.all
+          ? callback(null, [{ address, family: 6 }])
+          : callback(null, address, 6)) as unknown as LookupFunction;
       const [literal] = await prober.probeNetwork('evm', [`http://[${address}]:${port}/`], { chain_id: SEPOLIA });
       expect(literal?.error, address).to.match(/is an internal address; RPC_BLOCK_PRIVATE_IPS forbids it/);
-      const [named] = await new Prober({ ...OPTIONS, blockPrivate: true, lookup }).probeNetwork('evm', [`http://rpc.example.com:${port}/`], { chain_id: SEPOLIA });
-      expect(named?.error, `rpc.example.com -> ${address}`).to.match(/resolves to .*, an internal address; RPC_BLOCK_PRIVATE_IPS forbids it/);
+      const [named] = await new Prober({ ...OPTIONS, blockPrivate: true, lookup }).probeNetwork(
+        'evm',
+        [`http://rpc.example.com:${port}/`],
+        { chain_id: SEPOLIA },
+      );
+      expect(named?.error, `rpc.example.com -> ${address}`).to.match(
+        /resolves to .*, an internal address; RPC_BLOCK_PRIVATE_IPS forbids it/,
+      );
     }
     expect(f.connections).to.equal(0);
   });
@@ -149,7 +299,8 @@ describe('probe/prober (fake JSON-RPC endpoints on loopback)', () => {
     const f = await fake(EVM_OK);
     const prober = new Prober(OPTIONS);
     try {
-      for (let i = 0; i < 3; i++) expect((await prober.probeNetwork('evm', [f.url], { chain_id: SEPOLIA }))[0]).to.include({ status: 'ok' });
+      for (let i = 0; i < 3; i++)
+        expect((await prober.probeNetwork('evm', [f.url], { chain_id: SEPOLIA }))[0]).to.include({ status: 'ok' });
     } finally {
       prober.close();
     }

@@ -32,9 +32,10 @@ function start(urls: number[], bounds: { each: number; total: number }): { runni
   return { running, done: Promise.all(calls) };
 }
 
-const perPatch = (running: Call[]): number[] => running.reduce<number[]>((counts, c) => ((counts[c.patch] = (counts[c.patch] ?? 0) + 1), counts), []);
+const perPatch = (running: Call[]): number[] =>
+  running.reduce<number[]>((counts, c) => ((counts[c.patch] = (counts[c.patch] ?? 0) + 1), counts), []);
 
-describe('probe/slots: the bound on a PATCH\'s probes in flight', () => {
+describe("probe/slots: the bound on a PATCH's probes in flight", () => {
   it(`PATCH_PROBES: ${PATCH_PROBES.each} per PATCH, ${PATCH_PROBES.total} over all PATCHes`, async () => {
     const { each, total } = PATCH_PROBES;
     const patches = total / each + 1; // one PATCH more than the total lets through at full width

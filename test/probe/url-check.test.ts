@@ -31,7 +31,10 @@ describe('probe/url-check: RPC_PROBE_ON_PATCH (fake endpoints on loopback)', () 
   const file = (): string => readFileSync(path.join(root, 'evm', 'sepolia.yaml'), 'utf8');
   const open = async (mode?: 'warn' | 'reject') => {
     root = makeConfigDir({ 'evm/sepolia.yaml': networkYaml() });
-    store = await startStore(root, mode ? { urlCheck: urlCheckOf(new Prober({ ...DEFAULT_PROBER, timeoutMs: 500 }), mode) } : {});
+    store = await startStore(
+      root,
+      mode ? { urlCheck: urlCheckOf(new Prober({ ...DEFAULT_PROBER, timeoutMs: 500 }), mode) } : {},
+    );
     return request(createApp(store).callback());
   };
   afterEach(async () => {
@@ -46,9 +49,16 @@ describe('probe/url-check: RPC_PROBE_ON_PATCH (fake endpoints on loopback)', () 
     const good = await fake(SEPOLIA);
     const wrong = await fake(MAINNET);
     const before = file();
-    const res = await agent.patch('/api/v1/networks/evm:sepolia').send({ rpc_urls: [good.url, { url: wrong.url, weight: 50 }] });
+    const res = await agent
+      .patch('/api/v1/networks/evm:sepolia')
+      .send({ rpc_urls: [good.url, { url: wrong.url, weight: 50 }] });
     const details = expectErrorEnvelope(res, 400, 'VALIDATION_FAILED');
-    expect(details).to.deep.equal([{ pointer: '/rpc_urls/1', message: 'rpc_urls[1] serves another chain: answered chain_id 1; the file says 11155111' }]);
+    expect(details).to.deep.equal([
+      {
+        pointer: '/rpc_urls/1',
+        message: 'rpc_urls[1] serves another chain: answered chain_id 1; the file says 11155111',
+      },
+    ]);
     expect(res.body.error).to.match(/nothing was written/);
     expect(file()).to.equal(before);
   });
@@ -87,7 +97,9 @@ describe('probe/url-check: RPC_PROBE_ON_PATCH (fake endpoints on loopback)', () 
     const checking = await open('reject');
     const disabled = await fake(MAINNET);
     const good = await fake(SEPOLIA);
-    const ok = await checking.patch('/api/v1/networks/evm:sepolia').send({ rpc_urls: [good.url, { url: disabled.url, weight: 0 }] });
+    const ok = await checking
+      .patch('/api/v1/networks/evm:sepolia')
+      .send({ rpc_urls: [good.url, { url: disabled.url, weight: 0 }] });
     expect(ok.status, ok.text).to.equal(200);
     expect(disabled.calls).to.deep.equal([]);
   });

@@ -19,7 +19,9 @@ const SEPOLIA: Record<string, Answer> = { eth_chainId: { result: '0xaa36a7' }, e
 
 async function validate(args: string[]): Promise<{ code: number; stdout: string }> {
   try {
-    const { stdout } = await run(process.execPath, [CLI, 'validate', ...args], { env: { PATH: process.env.PATH ?? '' } });
+    const { stdout } = await run(process.execPath, [CLI, 'validate', ...args], {
+      env: { PATH: process.env.PATH ?? '' },
+    });
     return { code: 0, stdout };
   } catch (err) {
     const e = err as { code: number; stdout: string };
@@ -57,12 +59,27 @@ describe('probe: netcfg validate --probe (the built CLI, fake endpoints on loopb
     expect(code, stdout).to.equal(1);
     const lines = stdout.trim().split('\n');
     expect(lines).to.have.length(4);
-    expect(lines[0]).to.equal(`${path.join(root, 'evm/gone.yaml')}:3:5: rpc_urls[0] (${closed}x) is unreachable: ECONNREFUSED: connect ECONNREFUSED ${new URL(closed).host}`);
-    expect(lines[1]).to.equal(`${path.join(root, 'evm/sepolia.yaml')}:4:10: rpc_urls[1] (${mainnet}) serves another chain: answered chain_id 1; the file says 11155111`);
-    expect(lines[2]).to.match(new RegExp(`^${path.join(root, 'evm/holesky.yaml')}:4:5: warning: rpc_urls\\[1\\] \\(.+\\) is behind: 84 behind the network's head`));
-    expect(lines[3]).to.match(/^netcfg: 2 problem\(s\) in 2 file\(s\); 4 networks valid in .+; 6 RPC URLs probed in \d+\.\d s$/);
+    expect(lines[0]).to.equal(
+      `${path.join(root, 'evm/gone.yaml')}:3:5: rpc_urls[0] (${closed}x) is unreachable: ECONNREFUSED: connect ECONNREFUSED ${new URL(closed).host}`,
+    );
+    expect(lines[1]).to.equal(
+      `${path.join(root, 'evm/sepolia.yaml')}:4:10: rpc_urls[1] (${mainnet}) serves another chain: answered chain_id 1; the file says 11155111`,
+    );
+    expect(lines[2]).to.match(
+      new RegExp(
+        `^${path.join(root, 'evm/holesky.yaml')}:4:5: warning: rpc_urls\\[1\\] \\(.+\\) is behind: 84 behind the network's head`,
+      ),
+    );
+    expect(lines[3]).to.match(
+      /^netcfg: 2 problem\(s\) in 2 file\(s\); 4 networks valid in .+; 6 RPC URLs probed in \d+\.\d s$/,
+    );
 
-    const json = JSON.parse((await validate([root, '--probe', '--format', 'json'])).stdout) as { ok: boolean; problems: unknown[]; warnings: unknown[]; probe: { urls: number; seconds: number } };
+    const json = JSON.parse((await validate([root, '--probe', '--format', 'json'])).stdout) as {
+      ok: boolean;
+      problems: unknown[];
+      warnings: unknown[];
+      probe: { urls: number; seconds: number };
+    };
     expect(json).to.include({ ok: false });
     expect(json.problems).to.have.length(2);
     expect(json.warnings).to.have.length(1);
@@ -85,9 +102,20 @@ describe('probe: netcfg validate --probe (the built CLI, fake endpoints on loopb
   it('solana and stellar: another genesis hash or passphrase is a problem at its URL; the claimed ones pass', async () => {
     const GENESIS = 'EtWTRABZaYq6iMfeYKouRu166VU2xqa1wcaWoxPkrZBG';
     const TESTNET = 'Test SDF Network ; September 2015';
-    const devnet = await fake({ getHealth: { result: 'ok' }, getGenesisHash: { result: GENESIS }, getSlot: { result: 500 } });
-    const mainnetBeta = await fake({ getHealth: { result: 'ok' }, getGenesisHash: { result: '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d' }, getSlot: { result: 520 } });
-    const stellar = await fake({ getNetwork: { result: { passphrase: TESTNET } }, getLatestLedger: { result: { sequence: 77 } } });
+    const devnet = await fake({
+      getHealth: { result: 'ok' },
+      getGenesisHash: { result: GENESIS },
+      getSlot: { result: 500 },
+    });
+    const mainnetBeta = await fake({
+      getHealth: { result: 'ok' },
+      getGenesisHash: { result: '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d' },
+      getSlot: { result: 520 },
+    });
+    const stellar = await fake({
+      getNetwork: { result: { passphrase: TESTNET } },
+      getLatestLedger: { result: { sequence: 77 } },
+    });
     root = makeConfigDir({
       'solana/devnet.yaml': `# devnet\nrpc_urls:\n  - ${devnet}\n  - ${mainnetBeta}\ngenesis_hash: ${GENESIS}\n`,
       'stellar/testnet.yaml': `rpc_urls:\n  - ${stellar}\npassphrase: "${TESTNET}"\n`,
@@ -100,7 +128,9 @@ describe('probe: netcfg validate --probe (the built CLI, fake endpoints on loopb
       `${path.join(root, 'solana/devnet.yaml')}:4:5: rpc_urls[1] (${mainnetBeta}) serves another chain: answered genesis hash 5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d; the file says ${GENESIS}`,
       `${path.join(root, 'stellar/mainnet.yaml')}:2:5: rpc_urls[0] (${stellar}m) serves another chain: answered passphrase "${TESTNET}"; the file says "Public Global Stellar Network ; September 2015"`,
     ]);
-    expect(lines[2]).to.match(/^netcfg: 2 problem\(s\) in 2 file\(s\); 3 networks valid in .+; 4 RPC URLs probed in \d+\.\d s$/);
+    expect(lines[2]).to.match(
+      /^netcfg: 2 problem\(s\) in 2 file\(s\); 3 networks valid in .+; 4 RPC URLs probed in \d+\.\d s$/,
+    );
   });
 
   it("a URL netcfg's prober disabled, enabled again by hand in the pull request, is a warning at its entry", async () => {
@@ -110,11 +140,33 @@ describe('probe: netcfg validate --probe (the built CLI, fake endpoints on loopb
     initRepo(root);
     writeFile(root, 'evm/sepolia.yaml', networkYaml({ rpc_urls: [good, { url: back, weight: 0 }] }));
     const who = ['-c', 'user.name=netcfg rpc-prober', '-c', 'user.email=netcfg@localhost'];
-    git(root, ...who, 'commit', '-q', '-m', 'netcfg: disable rpc_urls[1] of evm:sepolia (unreachable)', '-m', `Netcfg-Rpc-Auto: disabled rpc_urls[1] weight=30 url=${fingerprint(back)} status=unreachable\nNetcfg-Actor: system:rpc-prober`, '--', 'evm/sepolia.yaml');
+    git(
+      root,
+      ...who,
+      'commit',
+      '-q',
+      '-m',
+      'netcfg: disable rpc_urls[1] of evm:sepolia (unreachable)',
+      '-m',
+      `Netcfg-Rpc-Auto: disabled rpc_urls[1] weight=30 url=${fingerprint(back)} status=unreachable\nNetcfg-Actor: system:rpc-prober`,
+      '--',
+      'evm/sepolia.yaml',
+    );
     writeFile(root, 'evm/sepolia.yaml', networkYaml({ rpc_urls: [good, { url: back, weight: 30 }] }));
-    git(root, '-c', 'user.name=ops', '-c', 'user.email=ops@example.com', 'commit', '-qam', 'ops: the backup is fine, enable it');
+    git(
+      root,
+      '-c',
+      'user.name=ops',
+      '-c',
+      'user.email=ops@example.com',
+      'commit',
+      '-qam',
+      'ops: the backup is fine, enable it',
+    );
     const { code, stdout } = await validate([root, '--probe']);
     expect(code, stdout).to.equal(0);
-    expect(stdout).to.match(/evm\/sepolia\.yaml:\d+:\d+: warning: rpc_urls\[1\] \(\S+\) was disabled by netcfg's prober at \S+ \(unreachable\) and is enabled here by hand/);
+    expect(stdout).to.match(
+      /evm\/sepolia\.yaml:\d+:\d+: warning: rpc_urls\[1\] \(\S+\) was disabled by netcfg's prober at \S+ \(unreachable\) and is enabled here by hand/,
+    );
   });
 });

@@ -30,7 +30,9 @@ interface Sent {
   etag: string | null;
 }
 
-const bodyOf = (n: number) => ({ rpc_urls: [`https://rpc-${n}.example.com`, { url: `https://backup-${n}.example.com`, weight: (n % 100) + 1 }] });
+const bodyOf = (n: number) => ({
+  rpc_urls: [`https://rpc-${n}.example.com`, { url: `https://backup-${n}.example.com`, weight: (n % 100) + 1 }],
+});
 
 describe('process: two servers writing one folder', function () {
   this.timeout(60_000);
@@ -38,7 +40,10 @@ describe('process: two servers writing one folder', function () {
   let servers: ChildServer[] = [];
   beforeEach(async () => {
     root = makeConfigDir(standardFiles());
-    const started = await Promise.allSettled([startWriteChild({ CONFIG_DIR: root }), startWriteChild({ CONFIG_DIR: root })]);
+    const started = await Promise.allSettled([
+      startWriteChild({ CONFIG_DIR: root }),
+      startWriteChild({ CONFIG_DIR: root }),
+    ]);
     servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
     for (const s of started) {
       if (s.status === 'fulfilled') continue;

@@ -29,14 +29,28 @@ describe('proposals on the built server (git daemon on loopback, a stand-in GitH
     const first = await w.call('PATCH', SEPOLIA, 'proposer-eu', body('https://first.example.com'));
     expect(first.status, first.text).to.equal(202);
     const proposal = (first.json.data as { proposal: Record<string, unknown> }).proposal;
-    expect(proposal).to.include({ number: 1, branch: BRANCH_EU, network: 'evm:sepolia', state: 'open', updated: false });
-    expect(first.headers.get('location')).to.equal(proposal.url).and.to.match(/\/pull\/1$/);
+    expect(proposal).to.include({
+      number: 1,
+      branch: BRANCH_EU,
+      network: 'evm:sepolia',
+      state: 'open',
+      updated: false,
+    });
+    expect(first.headers.get('location'))
+      .to.equal(proposal.url)
+      .and.to.match(/\/pull\/1$/);
     expect(w.bare('rev-list', '--count', `main..${BRANCH_EU}`), 'one commit on main').to.equal('1');
     expect(w.bare('rev-parse', `${BRANCH_EU}^`)).to.equal(main);
     expect(w.bare('rev-parse', BRANCH_EU)).to.equal(proposal.commit);
     const pull = w.forge.pulls[0]!;
     expect(pull).to.include({ head: BRANCH_EU, base: 'main' });
-    for (const said of ['https://rpc.example.com', 'https://first.example.com', 'token:proposer-eu', 'RPC_PROBE_ON_PATCH is off']) expect(pull.body).to.include(said);
+    for (const said of [
+      'https://rpc.example.com',
+      'https://first.example.com',
+      'token:proposer-eu',
+      'RPC_PROBE_ON_PATCH is off',
+    ])
+      expect(pull.body).to.include(said);
     const after = await w.call('GET', SEPOLIA, 'reader');
     expect(after.headers.get('etag'), 'what is served is unchanged').to.equal(before.headers.get('etag'));
     expect(w.bare('rev-parse', 'main'), 'main is unchanged').to.equal(main);
@@ -51,31 +65,64 @@ describe('proposals on the built server (git daemon on loopback, a stand-in GitH
 
     const other = await w.call('PATCH', SEPOLIA, 'proposer-us', body('https://us.example.com'));
     expect(other.status, other.text).to.equal(202);
-    expect((other.json.data as { proposal: { number: number; branch: string } }).proposal).to.include({ number: 2, branch: 'netcfg/proposer-us/evm-sepolia' });
+    expect((other.json.data as { proposal: { number: number; branch: string } }).proposal).to.include({
+      number: 2,
+      branch: 'netcfg/proposer-us/evm-sepolia',
+    });
 
     const all = await w.call('GET', '/api/v1/proposals', 'reader');
     expect(all.status, all.text).to.equal(200);
     const listed = all.json.data as Array<Record<string, unknown>>;
-    expect(listed.map((p) => [p.network, p.actor, p.number])).to.deep.equal([['evm:sepolia', 'proposer-eu', 1], ['evm:sepolia', 'proposer-us', 2]]);
+    expect(listed.map((p) => [p.network, p.actor, p.number])).to.deep.equal([
+      ['evm:sepolia', 'proposer-eu', 1],
+      ['evm:sepolia', 'proposer-us', 2],
+    ]);
     expect(listed[0]).to.have.keys('number', 'url', 'branch', 'network', 'actor', 'title', 'created_at', 'updated_at');
     expect((await w.call('GET', `${SEPOLIA}/proposals`, 'reader')).json.data).to.have.length(2);
     expect((await w.call('GET', '/api/v1/networks/evm:mainnet/proposals', 'reader')).json.data).to.deep.equal([]);
-    expect((await w.call('GET', '/api/v1/proposals', 'mainnet-reader')).json.data, 'a scoped token sees its networks\' only').to.deep.equal([]);
+    expect(
+      (await w.call('GET', '/api/v1/proposals', 'mainnet-reader')).json.data,
+      "a scoped token sees its networks' only",
+    ).to.deep.equal([]);
     expect((await w.call('GET', `${SEPOLIA}/proposals`, 'mainnet-reader')).status, 'out of scope').to.equal(404);
 
     // Merged on the remote: main fast-forwards to the branch's commit, and the next pull serves it.
-    const changed = w.server.untilLog((l) => l.msg === 'index change' && (l.change as { id?: string })?.id === 'evm:sepolia', 10_000, 'the merged change served');
+    const changed = w.server.untilLog(
+      (l) => l.msg === 'index change' && (l.change as { id?: string })?.id === 'evm:sepolia',
+      10_000,
+      'the merged change served',
+    );
     w.bare('update-ref', 'refs/heads/main', String(moved.commit), main);
     await changed;
     expect((await w.call('GET', SEPOLIA, 'reader')).text).to.include('https://again.example.com');
     expect(w.texts.join('\n') + JSON.stringify(w.server.logs)).to.not.include(STAND_IN_TOKEN);
   });
 
-  const failures: Array<{ what: string; fail: (w: ProposalsWorld) => Promise<void> | void; status: number; retryAfter: boolean }> = [
+  const failures: Array<{
+    what: string;
+    fail: (w: ProposalsWorld) => Promise<void> | void;
+    status: number;
+    retryAfter: boolean;
+  }> = [
     { what: 'forge down', fail: (w) => w.forge.down(), status: 503, retryAfter: false },
-    { what: 'forge refusing the token (401)', fail: (w) => void (w.forge.mode = 'unauthorized'), status: 502, retryAfter: false },
-    { what: 'forge rate-limiting (403, x-ratelimit-remaining: 0)', fail: (w) => void (w.forge.mode = 'rate-limited'), status: 503, retryAfter: true },
-    { what: 'forge rate-limiting (429, retry-after)', fail: (w) => void (w.forge.mode = 'too-many'), status: 503, retryAfter: true },
+    {
+      what: 'forge refusing the token (401)',
+      fail: (w) => void (w.forge.mode = 'unauthorized'),
+      status: 502,
+      retryAfter: false,
+    },
+    {
+      what: 'forge rate-limiting (403, x-ratelimit-remaining: 0)',
+      fail: (w) => void (w.forge.mode = 'rate-limited'),
+      status: 503,
+      retryAfter: true,
+    },
+    {
+      what: 'forge rate-limiting (429, retry-after)',
+      fail: (w) => void (w.forge.mode = 'too-many'),
+      status: 503,
+      retryAfter: true,
+    },
   ];
   it('a failing forge: its error (503/502, Retry-After where given), the branch deleted again, nothing served or merged changed', async () => {
     const w = (world = await startProposalsWorld());
@@ -89,7 +136,9 @@ describe('proposals on the built server (git daemon on loopback, a stand-in GitH
       expect(w.lsRemote(BRANCH_EU), `${what}: no branch left`).to.equal('');
       expect(w.bare('rev-parse', 'main')).to.equal(main);
       const ready = await w.call('GET', '/api/v1/ready', 'admin');
-      expect((ready.json.components as Record<string, { status: string }>).proposals?.status, what).to.equal('degraded');
+      expect((ready.json.components as Record<string, { status: string }>).proposals?.status, what).to.equal(
+        'degraded',
+      );
       if (what === 'forge down') await w.forge.up();
       w.forge.mode = 'normal';
     }
@@ -117,16 +166,20 @@ describe('proposals on the built server (git daemon on loopback, a stand-in GitH
     expect(me.json.data).to.deep.include({ role: 'propose', proposals: { enabled: true, propose_only: false } });
   });
 
-  it('GIT_PROPOSE_ONLY: a write token\'s PATCH proposes, and ?propose=false is refused', async () => {
+  it("GIT_PROPOSE_ONLY: a write token's PATCH proposes, and ?propose=false is refused", async () => {
     const w = (world = await startProposalsWorld({ GIT_PROPOSE_ONLY: 'true' }));
     const res = await w.call('PATCH', SEPOLIA, 'writer', body('https://only.example.com'));
     expect(res.status, res.text).to.equal(202);
     expect(w.lsRemote('netcfg/writer/evm-sepolia')).to.not.equal('');
-    expect((await w.call('PATCH', `${SEPOLIA}?propose=false`, 'admin', body('https://x.example.com'))).status).to.equal(403);
-    expect((await w.call('GET', '/api/v1/access/me', 'writer')).json.data).to.deep.include({ proposals: { enabled: true, propose_only: true } });
+    expect((await w.call('PATCH', `${SEPOLIA}?propose=false`, 'admin', body('https://x.example.com'))).status).to.equal(
+      403,
+    );
+    expect((await w.call('GET', '/api/v1/access/me', 'writer')).json.data).to.deep.include({
+      proposals: { enabled: true, propose_only: true },
+    });
   });
 
-  it('without GIT_PROPOSALS: ?propose=true is 400, a propose token\'s PATCH 403 naming the setting, the lists 501', async () => {
+  it("without GIT_PROPOSALS: ?propose=true is 400, a propose token's PATCH 403 naming the setting, the lists 501", async () => {
     const w = (world = await startProposalsWorld({ GIT_PROPOSALS: '' }));
     const asked = await w.call('PATCH', `${SEPOLIA}?propose=true`, 'writer', body('https://x.example.com'));
     expect(asked.status, asked.text).to.equal(400);
@@ -137,13 +190,23 @@ describe('proposals on the built server (git daemon on loopback, a stand-in GitH
     expect((await w.call('GET', '/api/v1/proposals', 'reader')).status).to.equal(501);
   });
 
-  it('a forge refusing the token at start: readiness\' proposals degraded with its sentence for an admin, the status alone for anyone', async () => {
+  it("a forge refusing the token at start: readiness' proposals degraded with its sentence for an admin, the status alone for anyone", async () => {
     const w = (world = await startProposalsWorld({}, 'unauthorized'));
-    await w.server.untilLog((l) => l.msg === 'the forge refused the check of its token and repository', 10_000, 'the start check');
-    const admin = (await w.call('GET', '/api/v1/ready', 'admin')).json.components as Record<string, Record<string, unknown>>;
+    await w.server.untilLog(
+      (l) => l.msg === 'the forge refused the check of its token and repository',
+      10_000,
+      'the start check',
+    );
+    const admin = (await w.call('GET', '/api/v1/ready', 'admin')).json.components as Record<
+      string,
+      Record<string, unknown>
+    >;
     expect(admin.proposals).to.include({ status: 'degraded', forge: 'github' });
     expect(String(admin.proposals!.problem)).to.include('GIT_FORGE_TOKEN');
-    const anonymous = (await w.call('GET', '/api/v1/ready', null)).json.components as Record<string, Record<string, unknown>>;
+    const anonymous = (await w.call('GET', '/api/v1/ready', null)).json.components as Record<
+      string,
+      Record<string, unknown>
+    >;
     expect(anonymous.proposals).to.deep.equal({ status: 'degraded' });
     expect(w.texts.join('\n') + JSON.stringify(w.server.logs)).to.not.include(STAND_IN_TOKEN);
   });

@@ -53,8 +53,17 @@ describe('reliability: auth', function () {
 
   function patch(authorizations: string[]) {
     const body = JSON.stringify({ rpc_urls: ['https://intruder.example.com'] });
-    const head = ['PATCH /api/v1/networks/evm:sepolia HTTP/1.1', 'Host: 127.0.0.1', 'Connection: close', 'Content-Type: application/json', `Content-Length: ${body.length}`];
-    return rawExchange(port, `${[...head, ...authorizations.map((a) => `Authorization: ${a}`)].join('\r\n')}\r\n\r\n${body}`);
+    const head = [
+      'PATCH /api/v1/networks/evm:sepolia HTTP/1.1',
+      'Host: 127.0.0.1',
+      'Connection: close',
+      'Content-Type: application/json',
+      `Content-Length: ${body.length}`,
+    ];
+    return rawExchange(
+      port,
+      `${[...head, ...authorizations.map((a) => `Authorization: ${a}`)].join('\r\n')}\r\n\r\n${body}`,
+    );
   }
 
   it('every refused PATCH is the same 401 and writes nothing; the right key writes', async () => {
@@ -73,8 +82,12 @@ describe('reliability: auth', function () {
   });
 
   it('the key check takes as long for a guess wrong at its last character as at its first', () => {
-    const key = Array.from({ length: 65_536 }, (_, i) => 'abcdefghijklmnopqrstuvwxyz0123456789'[(i * 7919) % 36]).join('');
-    const [guard] = tokenGuard(new TokenSet([], key))('read') as [(ctx: Context, next: () => Promise<void>) => Promise<void>];
+    const key = Array.from({ length: 65_536 }, (_, i) => 'abcdefghijklmnopqrstuvwxyz0123456789'[(i * 7919) % 36]).join(
+      '',
+    );
+    const [guard] = tokenGuard(new TokenSet([], key))('read') as [
+      (ctx: Context, next: () => Promise<void>) => Promise<void>,
+    ];
     const ctxFor = (value: string) => ({ req: { rawHeaders: ['Authorization', value] } }) as unknown as Context;
     const early = ctxFor(`Bearer ${flip(key, 0)}`);
     const late = ctxFor(`Bearer ${flip(key, key.length - 1)}`);
@@ -103,7 +116,11 @@ describe('reliability: auth', function () {
     // constant-time check leaves it a coin toss (50-51%, gap under 0.5%). Failing needs both, so
     // neither a small systematic bias nor a noisy machine alone fails the test.
     const slower = lateNs.filter((t, i) => t > (earlyNs[i] as number)).length / lateNs.length;
-    console.log(`      figures: key check median ${Math.round(e)} ns (first char wrong) vs ${Math.round(l)} ns (last char wrong), late slower in ${(slower * 100).toFixed(0)}% of 1000 pairs, gap ${(gap * 100).toFixed(1)}%`);
-    expect(slower > 0.58 && gap > 0.02, 'the time of a refusal grows with how much of the key was right').to.equal(false);
+    console.log(
+      `      figures: key check median ${Math.round(e)} ns (first char wrong) vs ${Math.round(l)} ns (last char wrong), late slower in ${(slower * 100).toFixed(0)}% of 1000 pairs, gap ${(gap * 100).toFixed(1)}%`,
+    );
+    expect(slower > 0.58 && gap > 0.02, 'the time of a refusal grows with how much of the key was right').to.equal(
+      false,
+    );
   });
 });

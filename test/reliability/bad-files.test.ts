@@ -17,7 +17,15 @@ import { awaitReadiness, call } from '../helpers/reliability-http.js';
 const CANARY = 'canary-outside.example.com';
 const GOOD = ['evm:sepolia', 'evm:mainnet', 'solana:devnet'];
 const BULK = 10_000;
-const PROBLEMS = ['evm/yaml-error.yaml', 'evm/schema-error.yaml', 'evm/dup.yml', 'evm/empty.yaml', 'evm/huge.yaml', 'evm/escape.yaml', 'evm/victim.yaml'];
+const PROBLEMS = [
+  'evm/yaml-error.yaml',
+  'evm/schema-error.yaml',
+  'evm/dup.yml',
+  'evm/empty.yaml',
+  'evm/huge.yaml',
+  'evm/escape.yaml',
+  'evm/victim.yaml',
+];
 
 interface Ready {
   ready: boolean;
@@ -31,13 +39,19 @@ function mergeBadFiles(config: string, outside: string): void {
   writeFile(config, 'evm/dup.yaml', networkYaml({ rpc_urls: ['https://dup-yaml.example.com'] }));
   writeFile(config, 'evm/dup.yml', networkYaml({ rpc_urls: ['https://dup-yml.example.com'] }));
   writeFile(config, 'evm/empty.yaml', '');
-  writeFile(config, 'evm/huge.yaml', `rpc_urls:\n  - https://huge.example.com\nnotes: "${'x'.repeat(5 * 1024 * 1024)}"\n`);
+  writeFile(
+    config,
+    'evm/huge.yaml',
+    `rpc_urls:\n  - https://huge.example.com\nnotes: "${'x'.repeat(5 * 1024 * 1024)}"\n`,
+  );
   symlinkSync(path.join(outside, 'secret.yaml'), path.join(config, 'evm/escape.yaml'));
-  for (let i = 0; i < BULK; i++) writeFile(config, `bulk/n-${String(i).padStart(5, '0')}.yaml`, `rpc_urls:\n  - https://n${i}.bulk.example.com\n`);
+  for (let i = 0; i < BULK; i++)
+    writeFile(config, `bulk/n-${String(i).padStart(5, '0')}.yaml`, `rpc_urls:\n  - https://n${i}.bulk.example.com\n`);
   writeFile(config, 'evm/victim.yaml', 'rpc_urls: [https://victim.example.com\n'); // broken in place
 }
 
-const awaitReady = (server: Server, done: (r: Ready) => boolean, deadlineMs?: number): Promise<Ready> => awaitReadiness<Ready>(server.url, done, deadlineMs);
+const awaitReady = (server: Server, done: (r: Ready) => boolean, deadlineMs?: number): Promise<Ready> =>
+  awaitReadiness<Ready>(server.url, done, deadlineMs);
 
 describe('reliability: bad files merged', function () {
   this.timeout(90_000);
@@ -65,7 +79,12 @@ describe('reliability: bad files merged', function () {
 
   async function expectServedDespiteProblems(s: Server, victimServed: boolean): Promise<void> {
     const expectedCount = GOOD.length + 1 + BULK + (victimServed ? 1 : 0); // + evm:dup from its .yaml
-    const report = await awaitReady(s, (r) => r.components.index.networks === expectedCount && PROBLEMS.every((p) => r.components.index.invalid_files.some((f) => f.path === p)));
+    const report = await awaitReady(
+      s,
+      (r) =>
+        r.components.index.networks === expectedCount &&
+        PROBLEMS.every((p) => r.components.index.invalid_files.some((f) => f.path === p)),
+    );
     expect(s.process.exitCode, 'the server process crashed').to.equal(null);
     expect(report.ready).to.equal(true);
     expect(report.status).to.equal('degraded');
@@ -79,7 +98,8 @@ describe('reliability: bad files merged', function () {
     }
     expect((await call(s.url, 'GET', '/api/v1/networks/evm:dup')).text).to.include('dup-yaml.example.com');
     const victim = await call(s.url, 'GET', '/api/v1/networks/evm:victim');
-    if (victimServed) expect(victim.text, 'a broken file keeps its last good version').to.include('victim-good.example.com');
+    if (victimServed)
+      expect(victim.text, 'a broken file keeps its last good version').to.include('victim-good.example.com');
     else expect(victim.status).to.equal(404);
     for (const id of ['evm:yaml-error', 'evm:schema-error', 'evm:empty', 'evm:huge', 'evm:escape']) {
       const reply = await call(s.url, 'GET', `/api/v1/networks/${id}`);
@@ -105,7 +125,11 @@ describe('reliability: bad files merged', function () {
     server = await startServer({ CONFIG_DIR: config }, 60_000);
     symlinkSync(path.join(base, 'outside', 'fam'), path.join(config, 'linked'));
     const seen = async (s: Server): Promise<void> => {
-      const report = await awaitReady(s, (r) => r.components.index.invalid_files.some((f) => f.path === 'linked'), 10_000);
+      const report = await awaitReady(
+        s,
+        (r) => r.components.index.invalid_files.some((f) => f.path === 'linked'),
+        10_000,
+      );
       const reply = await call(s.url, 'GET', '/api/v1/networks/linked:x');
       expect(reply.text).not.to.include(CANARY);
       expect(reply.status, 'linked/x.yaml lies outside the config folder').to.equal(404);

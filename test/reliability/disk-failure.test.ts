@@ -73,7 +73,12 @@ describe('reliability: the disk says no (disk steps)', () => {
         expect(tempFiles(root), 'temp files left behind').to.deep.equal([]);
 
         // Reads keep being served, and what they serve is what is on disk.
-        await until(store, () => store.get('evm:sepolia').etag === etagOf(after), 5000, 'the index to serve the file on disk');
+        await until(
+          store,
+          () => store.get('evm:sepolia').etag === etagOf(after),
+          5000,
+          'the index to serve the file on disk',
+        );
         const read = await agent.get('/api/v1/networks/evm:sepolia');
         expect(read.status).to.equal(200);
         expect(read.headers.etag).to.equal(etagOf(after));

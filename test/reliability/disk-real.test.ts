@@ -64,7 +64,11 @@ describe('reliability: a real full and read-only file system (tmpfs)', function 
     rmSync(mountPoint, { recursive: true, force: true });
   });
 
-  async function expectRefusedThenRecovered(code: string, breakDisk: () => void, repairDisk: () => void): Promise<void> {
+  async function expectRefusedThenRecovered(
+    code: string,
+    breakDisk: () => void,
+    repairDisk: () => void,
+  ): Promise<void> {
     const file = path.join(mountPoint, FILE);
     const before = readFileSync(file);
     breakDisk();
@@ -77,7 +81,10 @@ describe('reliability: a real full and read-only file system (tmpfs)', function 
     expect(readFileSync(file).equals(before), 'the file changed').to.equal(true);
     expect(tempFiles(mountPoint)).to.deep.equal([]);
     expect((await agent.get('/api/v1/networks/evm:sepolia')).status).to.equal(200);
-    const ready = (await agent.get('/api/v1/ready')).body as { ready: boolean; components: { storage: { status: string; error?: string } } };
+    const ready = (await agent.get('/api/v1/ready')).body as {
+      ready: boolean;
+      components: { storage: { status: string; error?: string } };
+    };
     expect(ready.ready).to.equal(true);
     expect(ready.components.storage.status, 'readiness must say the disk refused the write').to.equal('degraded');
     expect(ready.components.storage.error ?? '').to.include(code);
@@ -127,7 +134,9 @@ describe('reliability: a family folder on another file system (EXDEV)', function
   });
 
   it('a PATCH cannot rename from .tmp/ across file systems, so it writes its temp file beside the file', async () => {
-    const res = await request(createApp(store as NetworkStore).callback()).patch('/api/v1/networks/evm:sepolia').send({ rpc_urls: ['https://exdev.example.com'] });
+    const res = await request(createApp(store as NetworkStore).callback())
+      .patch('/api/v1/networks/evm:sepolia')
+      .send({ rpc_urls: ['https://exdev.example.com'] });
     expect(res.status, res.text).to.equal(200);
     expect(readFileSync(path.join(root, FILE), 'utf8')).to.include('https://exdev.example.com');
     expect(tempFiles(root)).to.deep.equal([]);

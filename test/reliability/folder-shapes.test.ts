@@ -136,7 +136,8 @@ describe('reliability: any shape of the folder', function () {
     config = path.join(base, 'config');
     outside = path.join(base, 'outside');
     for (const [rel, text] of Object.entries(standardFiles())) writeFile(config, rel, text);
-    for (const name of ['shadow', 'passwd', 'sshd-config']) writeFile(outside, `${name}.yaml`, networkYaml({ rpc_urls: [`https://${name}.outside.example.com`] }));
+    for (const name of ['shadow', 'passwd', 'sshd-config'])
+      writeFile(outside, `${name}.yaml`, networkYaml({ rpc_urls: [`https://${name}.outside.example.com`] }));
   });
   afterEach(async () => {
     await server?.kill('SIGTERM');
@@ -147,7 +148,9 @@ describe('reliability: any shape of the folder', function () {
 
   /** What must hold with the shape in place: the process up, the rest served, the problem named from inside. */
   async function holds(s: Server, shape: Shape): Promise<void> {
-    const settled = (r: Ready): boolean => shape.named.every((p) => r.components.index.invalid_files.some((f) => f.path === p)) && r.components.index.networks <= ALL.length - (shape.gone?.length ?? 0);
+    const settled = (r: Ready): boolean =>
+      shape.named.every((p) => r.components.index.invalid_files.some((f) => f.path === p)) &&
+      r.components.index.networks <= ALL.length - (shape.gone?.length ?? 0);
     const report = await awaitReadiness<Ready>(s.url, settled, 10_000);
     expect(s.process.exitCode, 'the server process is alive').to.equal(null);
     const named = report.components.index.invalid_files.map((f) => f.path);
@@ -162,7 +165,8 @@ describe('reliability: any shape of the folder', function () {
       const written = await patchUrls(s.url, id, [`https://${id.replace(':', '-')}.written.example.com`]);
       expect(written.status, `PATCH ${id}: ${written.text}`).to.equal(shape.writable === false ? 503 : 200);
     }
-    for (const id of shape.gone ?? []) expect((await call(s.url, 'GET', `/api/v1/networks/${id}`)).status, `${id} gone`).to.equal(404);
+    for (const id of shape.gone ?? [])
+      expect((await call(s.url, 'GET', `/api/v1/networks/${id}`)).status, `${id} gone`).to.equal(404);
     if (shape.patch) {
       const [id, status] = shape.patch;
       const reply = await patchUrls(s.url, id, ['https://refused.example.com']);

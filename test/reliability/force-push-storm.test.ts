@@ -40,11 +40,17 @@ describe('reliability: a force-push storm on a GIT_SYNC replica', function () {
   it(`${CYCLES} teammate pushes, half of them rewriting history, while clients PATCH`, async () => {
     remote = await startGitRemote(standardFiles());
     const landed = path.join(remote.dir, 'landed.log');
-    writeFileSync(path.join(bareOf(remote), 'hooks', 'post-receive'), `#!/bin/sh\nwhile read old new ref; do git log --format='%H %an' "$old..$new" 2>/dev/null; done >> '${landed}'\n`, { mode: 0o755 });
+    writeFileSync(
+      path.join(bareOf(remote), 'hooks', 'post-receive'),
+      `#!/bin/sh\nwhile read old new ref; do git log --format='%H %an' "$old..$new" 2>/dev/null; done >> '${landed}'\n`,
+      { mode: 0o755 },
+    );
     const replica = cloneOf(remote, 'replica');
     const teammate = cloneOf(remote, 'teammate');
     const notes: DroppedNote[] = [];
-    store = await startStore(path.join(replica, 'config', 'networks'), { gitSync: { intervalMs: 50, onDropped: (note) => notes.push(note) } });
+    store = await startStore(path.join(replica, 'config', 'networks'), {
+      gitSync: { intervalMs: 50, onDropped: (note) => notes.push(note) },
+    });
     const s = store;
     const app = createApp(s).callback();
     const rng = seededRng(SEED);
@@ -53,7 +59,9 @@ describe('reliability: a force-push storm on a GIT_SYNC replica', function () {
     let n = 0;
     const client = async (): Promise<void> => {
       while (!stop) {
-        const res = await request(app).patch(`/api/v1/networks/${rng.pick(IDS)}`).send({ rpc_urls: [`https://w${n++}.example.com`] });
+        const res = await request(app)
+          .patch(`/api/v1/networks/${rng.pick(IDS)}`)
+          .send({ rpc_urls: [`https://w${n++}.example.com`] });
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         expect(res.status, res.text).to.be.oneOf([200, 412, 503]);
         if (res.status === 503) expect(res.body.code, res.text).to.equal('GIT_REMOTE_UNAVAILABLE');
@@ -67,7 +75,13 @@ describe('reliability: a force-push storm on a GIT_SYNC replica', function () {
         const rewrite = rng.chance(0.5) && Number(git(teammate, 'rev-list', '--count', 'origin/main').trim()) > 2;
         git(teammate, 'reset', '-q', '--hard', rewrite ? `origin/main~${rng.int(1, 2)}` : 'origin/main');
         const file = path.join(teammate, 'config', 'networks', 'evm', 'sepolia.yaml');
-        writeFileSync(file, readFileSync(file, 'utf8').replace(/^ {2}- (url: )?https:\/\/[^\n]+/m, `  - $1https://teammate-${cycle}.example.com`));
+        writeFileSync(
+          file,
+          readFileSync(file, 'utf8').replace(
+            /^ {2}- (url: )?https:\/\/[^\n]+/m,
+            `  - $1https://teammate-${cycle}.example.com`,
+          ),
+        );
         git(teammate, 'commit', '-qam', `teammate ${cycle}${rewrite ? ' (rewrote history)' : ''}`);
         try {
           git(teammate, 'push', '-q', ...(rewrite ? ['--force'] : []), 'origin', 'main');
@@ -84,7 +98,12 @@ describe('reliability: a force-push storm on a GIT_SYNC replica', function () {
     expect(statuses.get(200) ?? 0, 'PATCHes went through').to.be.greaterThan(0);
 
     const remoteHead = git(bareOf(remote), 'rev-parse', 'main').trim();
-    await until(s, () => s.readiness().components.git?.head === remoteHead && s.readiness().components.git?.ahead === 0, 10_000, 'the clone at the remote head');
+    await until(
+      s,
+      () => s.readiness().components.git?.head === remoteHead && s.readiness().components.git?.ahead === 0,
+      10_000,
+      'the clone at the remote head',
+    );
     await s.writesSettled();
     await s.whenIdle();
     expect(git(replica, 'status', '--porcelain')).to.equal('');

@@ -22,7 +22,16 @@ import { envInt, seededRng } from '../helpers/reliability-rng.js';
 const CYCLES = envInt('STORM_CYCLES', 10);
 const SEED = envInt('STORM_SEED', 99);
 // Present in A only, in B only, in both (edited or not), and in the renamed family.
-const HOT = ['evm:e-0001', 'evm:e-0002', 'evm:e-0401', 'evm:e-0555', 'old:o-001', 'new:o-001', 'evm:a-001', 'solana:s-001'];
+const HOT = [
+  'evm:e-0001',
+  'evm:e-0002',
+  'evm:e-0401',
+  'evm:e-0555',
+  'old:o-001',
+  'new:o-001',
+  'evm:a-001',
+  'solana:s-001',
+];
 // In both commits (edited or not): a checkout replaces their files but never removes them, so a PATCH on them is never a 404.
 const IN_BOTH = new Set(['evm:e-0001', 'evm:e-0002', 'evm:e-0555', 'solana:s-001']);
 const relOf = (id: string): string => `${id.replace(':', '/')}.yaml`;
@@ -49,9 +58,14 @@ describe('reliability: git pull storm', function () {
   });
 
   it('what an operator sees: a plain checkout over a PATCHed file is refused by git, and netcfg keeps serving', async () => {
-    const patched = await call(server.url, 'PATCH', '/api/v1/networks/evm:e-0001', { body: JSON.stringify({ rpc_urls: ['https://patched.example.com'] }) });
+    const patched = await call(server.url, 'PATCH', '/api/v1/networks/evm:e-0001', {
+      body: JSON.stringify({ rpc_urls: ['https://patched.example.com'] }),
+    });
     expect(patched.status, patched.text).to.equal(200);
-    const refused = await git(storm.repo, 'checkout', '-q', storm.b).then(() => null, (err: { stderr?: string }) => String(err.stderr));
+    const refused = await git(storm.repo, 'checkout', '-q', storm.b).then(
+      () => null,
+      (err: { stderr?: string }) => String(err.stderr),
+    );
     expect(refused, 'git overwrote an uncommitted PATCH').to.match(/would be overwritten/);
     expect((await git(storm.repo, 'rev-parse', 'HEAD')).trim()).to.equal(storm.a);
     const served = await call(server.url, 'GET', '/api/v1/networks/evm:e-0001');
@@ -87,22 +101,28 @@ describe('reliability: git pull storm', function () {
           const got = await call(server.url, 'GET', `/api/v1/networks/${id}`, { agent });
           if (got.status === 200) headers['if-match'] = String(got.headers.etag);
         }
-        const body = JSON.stringify({ rpc_urls: [{ url: `https://p${++seq}.c${client}.example.com`, weight: rng.int(1, 100) }] });
+        const body = JSON.stringify({
+          rpc_urls: [{ url: `https://p${++seq}.c${client}.example.com`, weight: rng.int(1, 100) }],
+        });
         const request = call(server.url, 'PATCH', `/api/v1/networks/${id}`, { agent, body, headers });
         inFlight.add(request);
         const reply = await request.finally(() => inFlight.delete(request));
         outcomes.set(reply.status, (outcomes.get(reply.status) ?? 0) + 1);
-        if (![200, 404, 412].includes(reply.status) || (reply.status === 404 && IN_BOTH.has(id))) failures.push(`PATCH ${id}: ${reply.status} ${reply.text}`);
+        if (![200, 404, 412].includes(reply.status) || (reply.status === 404 && IN_BOTH.has(id)))
+          failures.push(`PATCH ${id}: ${reply.status} ${reply.text}`);
       }
       agent.destroy();
     };
     const reader = async (): Promise<void> => {
       const agent = keepAlive();
       while (running) {
-        const path = rng.chance(0.5) ? `/api/v1/networks?per_page=100&page=${rng.int(1, 12)}` : `/api/v1/networks/${rng.pick(HOT)}`;
+        const path = rng.chance(0.5)
+          ? `/api/v1/networks?per_page=100&page=${rng.int(1, 12)}`
+          : `/api/v1/networks/${rng.pick(HOT)}`;
         const reply = await call(server.url, 'GET', path, { agent });
         reads++;
-        if (reply.status >= 500 || (path.includes('?') && reply.status !== 200)) failures.push(`GET ${path}: ${reply.status} ${reply.text.slice(0, 200)}`);
+        if (reply.status >= 500 || (path.includes('?') && reply.status !== 200))
+          failures.push(`GET ${path}: ${reply.status} ${reply.text.slice(0, 200)}`);
       }
       agent.destroy();
     };
@@ -116,13 +136,19 @@ describe('reliability: git pull storm', function () {
           checkouts++;
           // PATCHes that raced this checkout are settled before the tree is judged.
           await Promise.allSettled([...inFlight]);
-          const status = (await git(storm.repo, 'status', '--porcelain', '--untracked-files=all')).split('\n').filter((l) => l !== '');
-          for (const line of status.filter((l) => !l.startsWith(' M '))) failures.push(`checkout ${checkouts}: a PATCH resurrected or removed a file: ${line}`);
+          const status = (await git(storm.repo, 'status', '--porcelain', '--untracked-files=all'))
+            .split('\n')
+            .filter((l) => l !== '');
+          for (const line of status.filter((l) => !l.startsWith(' M ')))
+            failures.push(`checkout ${checkouts}: a PATCH resurrected or removed a file: ${line}`);
           for (const [rel, version] of committed.get(commit) as Map<string, string>) {
             const file = path.join(storm.config, rel);
             if (!existsSync(file)) continue;
             const found = besidesUrls(readFileSync(file, 'utf8'));
-            if (found !== version) failures.push(`checkout ${checkouts}: a PATCH wrote the old version over the checkout: ${rel} holds "${found}", the commit "${version}"`);
+            if (found !== version)
+              failures.push(
+                `checkout ${checkouts}: a PATCH wrote the old version over the checkout: ${rel} holds "${found}", the commit "${version}"`,
+              );
           }
           await new Promise((r) => setTimeout(r, rng.int(0, 250)));
         }
@@ -132,7 +158,9 @@ describe('reliability: git pull storm', function () {
       await Promise.all(clients);
     }
     const counts = [...outcomes].map(([status, n]) => `${n}x${status}`).join(', ');
-    console.log(`      figures: ${CYCLES} storm cycles (${checkouts} checkouts of ${storm.changed} changed files), PATCH outcomes ${counts}, ${reads} reads, ${failures.length} broken promises`);
+    console.log(
+      `      figures: ${CYCLES} storm cycles (${checkouts} checkouts of ${storm.changed} changed files), PATCH outcomes ${counts}, ${reads} reads, ${failures.length} broken promises`,
+    );
     expect(failures, `${failures.length} broken promises:\n${failures.slice(0, 10).join('\n')}`).to.deep.equal([]);
 
     // The index ends equal to the files on disk, with nothing reported.
@@ -145,9 +173,14 @@ describe('reliability: git pull storm', function () {
       listed = await listAll(server.url);
     }
     expect(describeDiff(listed, expected.networks)).to.deep.equal([]);
-    const ready = JSON.parse((await call(server.url, 'GET', '/api/v1/ready')).text) as { ready: boolean; components: { index: { invalid_files: unknown[] } } };
+    const ready = JSON.parse((await call(server.url, 'GET', '/api/v1/ready')).text) as {
+      ready: boolean;
+      components: { index: { invalid_files: unknown[] } };
+    };
     expect(ready.ready).to.equal(true);
-    expect(ready.components.index.invalid_files, 'readiness reports problems the folder does not have').to.deep.equal([]);
+    expect(ready.components.index.invalid_files, 'readiness reports problems the folder does not have').to.deep.equal(
+      [],
+    );
   });
 });
 
@@ -157,7 +190,8 @@ function sameNetworks(listed: Map<string, string>, disk: Map<string, { json: str
 
 function describeDiff(listed: Map<string, string>, disk: Map<string, { json: string }>): string[] {
   const out: string[] = [];
-  for (const [id, network] of disk) if (listed.get(id) !== network.json) out.push(`${id}: served ${listed.get(id) ?? 'nothing'}, disk ${network.json}`);
+  for (const [id, network] of disk)
+    if (listed.get(id) !== network.json) out.push(`${id}: served ${listed.get(id) ?? 'nothing'}, disk ${network.json}`);
   for (const id of listed.keys()) if (!disk.has(id)) out.push(`${id}: served but not on disk`);
   return out.slice(0, 20);
 }

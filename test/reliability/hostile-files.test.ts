@@ -7,7 +7,16 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, symlinkSync } from 'node:fs';
+import {
+  appendFileSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  symlinkSync,
+} from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -40,8 +49,20 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { name: 'a symbolic link to /dev/zero', id: 'evm:zero', plant: (f) => symlinkSync('/dev/zero', path.join(f.config, 'evm/zero.yaml')), status: 404, code: 'NETWORK_NOT_FOUND' },
-  { name: 'a FIFO', id: 'evm:fifo', plant: (f) => void execFileSync('mkfifo', [path.join(f.config, 'evm/fifo.yaml')]), status: 404, code: 'NETWORK_NOT_FOUND' },
+  {
+    name: 'a symbolic link to /dev/zero',
+    id: 'evm:zero',
+    plant: (f) => symlinkSync('/dev/zero', path.join(f.config, 'evm/zero.yaml')),
+    status: 404,
+    code: 'NETWORK_NOT_FOUND',
+  },
+  {
+    name: 'a FIFO',
+    id: 'evm:fifo',
+    plant: (f) => void execFileSync('mkfifo', [path.join(f.config, 'evm/fifo.yaml')]),
+    status: 404,
+    code: 'NETWORK_NOT_FOUND',
+  },
   {
     name: 'a unix socket',
     id: 'evm:sock',
@@ -52,12 +73,49 @@ const CASES: Case[] = [
     status: 404,
     code: 'NETWORK_NOT_FOUND',
   },
-  { name: 'a character device (mknod)', id: 'evm:dev', plant: (f) => void execFileSync('mknod', [path.join(f.config, 'evm/dev.yaml'), 'c', '1', '5']), status: 404, code: 'NETWORK_NOT_FOUND', rootOnly: true },
-  { name: 'a family folder linked to a folder outside', id: 'outfam:o2', plant: (f) => symlinkSync(path.join(f.outside, 'fam'), path.join(f.config, 'outfam')), status: 404, code: 'NETWORK_NOT_FOUND' },
-  { name: 'a file linked to a file outside', id: 'evm:out', plant: (f) => symlinkSync(path.join(f.outside, 'secret.yaml'), path.join(f.config, 'evm/out.yaml')), status: 404, code: 'NETWORK_NOT_FOUND' },
-  { name: 'a link to a system file', id: 'evm:passwd', plant: (f) => symlinkSync('/etc/passwd', path.join(f.config, 'evm/passwd.yaml')), status: 404, code: 'NETWORK_NOT_FOUND' },
-  { name: 'a directory named like a network', id: 'evm:dir', plant: (f) => mkdirSync(path.join(f.config, 'evm/dir.yaml')), status: 404, code: 'NETWORK_NOT_FOUND' },
-  { name: 'a dangling link', id: 'evm:dangling', plant: (f) => symlinkSync(path.join(f.config, 'evm/none.yaml'), path.join(f.config, 'evm/dangling.yaml')), status: 404, code: 'NETWORK_NOT_FOUND' },
+  {
+    name: 'a character device (mknod)',
+    id: 'evm:dev',
+    plant: (f) => void execFileSync('mknod', [path.join(f.config, 'evm/dev.yaml'), 'c', '1', '5']),
+    status: 404,
+    code: 'NETWORK_NOT_FOUND',
+    rootOnly: true,
+  },
+  {
+    name: 'a family folder linked to a folder outside',
+    id: 'outfam:o2',
+    plant: (f) => symlinkSync(path.join(f.outside, 'fam'), path.join(f.config, 'outfam')),
+    status: 404,
+    code: 'NETWORK_NOT_FOUND',
+  },
+  {
+    name: 'a file linked to a file outside',
+    id: 'evm:out',
+    plant: (f) => symlinkSync(path.join(f.outside, 'secret.yaml'), path.join(f.config, 'evm/out.yaml')),
+    status: 404,
+    code: 'NETWORK_NOT_FOUND',
+  },
+  {
+    name: 'a link to a system file',
+    id: 'evm:passwd',
+    plant: (f) => symlinkSync('/etc/passwd', path.join(f.config, 'evm/passwd.yaml')),
+    status: 404,
+    code: 'NETWORK_NOT_FOUND',
+  },
+  {
+    name: 'a directory named like a network',
+    id: 'evm:dir',
+    plant: (f) => mkdirSync(path.join(f.config, 'evm/dir.yaml')),
+    status: 404,
+    code: 'NETWORK_NOT_FOUND',
+  },
+  {
+    name: 'a dangling link',
+    id: 'evm:dangling',
+    plant: (f) => symlinkSync(path.join(f.config, 'evm/none.yaml'), path.join(f.config, 'evm/dangling.yaml')),
+    status: 404,
+    code: 'NETWORK_NOT_FOUND',
+  },
   {
     name: 'two links that point at each other',
     id: 'evm:loop-a',
@@ -68,8 +126,20 @@ const CASES: Case[] = [
     status: 404,
     code: 'NETWORK_NOT_FOUND',
   },
-  { name: 'a file without rpc_urls', id: 'evm:no-urls', plant: (f) => writeFile(f.config, 'evm/no-urls.yaml', '# not yet\nchain_id: 1\n'), status: 409, code: 'FILE_INVALID' },
-  { name: 'an alias loop', id: 'evm:cycle', plant: (f) => writeFile(f.config, 'evm/cycle.yaml', ALIAS_LOOP), status: 409, code: 'FILE_INVALID' },
+  {
+    name: 'a file without rpc_urls',
+    id: 'evm:no-urls',
+    plant: (f) => writeFile(f.config, 'evm/no-urls.yaml', '# not yet\nchain_id: 1\n'),
+    status: 409,
+    code: 'FILE_INVALID',
+  },
+  {
+    name: 'an alias loop',
+    id: 'evm:cycle',
+    plant: (f) => writeFile(f.config, 'evm/cycle.yaml', ALIAS_LOOP),
+    status: 409,
+    code: 'FILE_INVALID',
+  },
   {
     name: 'a file whose rpc_urls carries an anchor another field uses',
     id: 'evm:shared',
@@ -78,7 +148,14 @@ const CASES: Case[] = [
     code: 'FILE_INVALID',
     served: true,
   },
-  { name: 'a 2 MiB file', id: 'evm:huge', plant: (f) => writeFile(f.config, 'evm/huge.yaml', `rpc_urls: [https://a.example.com]\nx: "${'x'.repeat(2 << 20)}"\n`), status: 409, code: 'FILE_INVALID' },
+  {
+    name: 'a 2 MiB file',
+    id: 'evm:huge',
+    plant: (f) =>
+      writeFile(f.config, 'evm/huge.yaml', `rpc_urls: [https://a.example.com]\nx: "${'x'.repeat(2 << 20)}"\n`),
+    status: 409,
+    code: 'FILE_INVALID',
+  },
 ];
 
 /**
@@ -97,7 +174,8 @@ function snapshot(dir: string): Record<string, string> {
       else if (st.isDirectory()) {
         out[rel] = `dir ${st.mode}`;
         walk(p);
-      } else if (st.isFile()) out[rel] = `file ${st.mode} ${st.mtimeMs} ${createHash('sha256').update(readFileSync(p)).digest('hex')}`;
+      } else if (st.isFile())
+        out[rel] = `file ${st.mode} ${st.mtimeMs} ${createHash('sha256').update(readFileSync(p)).digest('hex')}`;
       else out[rel] = `special ${st.mode} ${st.ino}`;
     }
   };
@@ -121,7 +199,8 @@ interface Ready {
   components: { index: { invalid_files: Array<{ path: string; line: number; column: number; error: string }> } };
 }
 
-const awaitReady = (server: Server, done: (r: Ready) => boolean): Promise<Ready> => awaitReadiness<Ready>(server.url, done, 10_000);
+const awaitReady = (server: Server, done: (r: Ready) => boolean): Promise<Ready> =>
+  awaitReadiness<Ready>(server.url, done, 10_000);
 
 describe('reliability: hostile files', function () {
   this.timeout(60_000);
@@ -162,7 +241,9 @@ describe('reliability: hostile files', function () {
         expect(snapshot(folders.config), 'inside the config folder').to.deep.equal(insideBefore);
         expect(readFileSync('/etc/passwd').equals(passwd)).to.equal(true);
         expect(rssKb(server) - rssBefore, 'RSS growth in KiB').to.be.below(RSS_SLACK_KB);
-        expect((await call(server.url, 'GET', `/api/v1/networks/${c.id}`)).status, 'served as before').to.equal(c.served ? 200 : 404);
+        expect((await call(server.url, 'GET', `/api/v1/networks/${c.id}`)).status, 'served as before').to.equal(
+          c.served ? 200 : 404,
+        );
       } finally {
         cleanup?.();
       }
@@ -183,20 +264,27 @@ describe('reliability: hostile files', function () {
     for (const id of ['evm:eth', 'evm:mainnet']) {
       const deadline = Date.now() + 5000;
       let text = '';
-      while (!text.includes('patched.example.com') && Date.now() < deadline) text = (await call(server.url, 'GET', `/api/v1/networks/${id}`)).text;
+      while (!text.includes('patched.example.com') && Date.now() < deadline)
+        text = (await call(server.url, 'GET', `/api/v1/networks/${id}`)).text;
       expect(text, id).to.include('https://patched.example.com');
     }
     expect(snapshot(folders.outside)).to.deep.equal(outsideBefore);
   });
 
   describe('an alias loop (a 3-line file anyone can merge)', () => {
-    const reported = (r: Ready): boolean => r.components.index.invalid_files.some((f) => f.path === 'evm/cycle.yaml' && f.line === 3 && f.column === 6);
+    const reported = (r: Ready): boolean =>
+      r.components.index.invalid_files.some((f) => f.path === 'evm/cycle.yaml' && f.line === 3 && f.column === 6);
 
     it('present at start: the server gets ready, serves the rest, readiness names it at 3:6', async () => {
       writeFile(folders.config, 'evm/cycle.yaml', ALIAS_LOOP);
       server = await startServer({ CONFIG_DIR: folders.config });
       const report = await awaitReady(server, reported);
-      expect(report.components.index.invalid_files).to.deep.include({ path: 'evm/cycle.yaml', line: 3, column: 6, error: 'alias *x is inside the value it refers to (&x), a loop that JSON cannot hold' });
+      expect(report.components.index.invalid_files).to.deep.include({
+        path: 'evm/cycle.yaml',
+        line: 3,
+        column: 6,
+        error: 'alias *x is inside the value it refers to (&x), a loop that JSON cannot hold',
+      });
       expect(report.status).to.equal('degraded');
       expect((await call(server.url, 'GET', '/api/v1/networks/evm:sepolia')).status).to.equal(200);
     });
@@ -214,9 +302,16 @@ describe('reliability: hostile files', function () {
       const file = path.join(folders.config, 'evm/sepolia.yaml');
       appendFileSync(file, 'x: &x\n  y: *x\n');
       const lines = readFileSync(file, 'utf8').split('\n').length - 1;
-      const report = await awaitReady(server, (r) => r.components.index.invalid_files.some((f) => f.path === 'evm/sepolia.yaml'));
-      expect(report.components.index.invalid_files.find((f) => f.path === 'evm/sepolia.yaml')).to.include({ line: lines, column: 6 });
-      expect((await call(server.url, 'GET', '/api/v1/networks/evm:sepolia')).text).to.include('https://rpc.example.com');
+      const report = await awaitReady(server, (r) =>
+        r.components.index.invalid_files.some((f) => f.path === 'evm/sepolia.yaml'),
+      );
+      expect(report.components.index.invalid_files.find((f) => f.path === 'evm/sepolia.yaml')).to.include({
+        line: lines,
+        column: 6,
+      });
+      expect((await call(server.url, 'GET', '/api/v1/networks/evm:sepolia')).text).to.include(
+        'https://rpc.example.com',
+      );
       const before = readFileSync(file);
       const reply = await call(server.url, 'PATCH', '/api/v1/networks/evm:sepolia', { body: BODY });
       expect(reply.status, reply.text).to.equal(409);

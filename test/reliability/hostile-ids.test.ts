@@ -21,18 +21,85 @@ import { startStore } from '../helpers/store.js';
 
 const CANARY = 'canary';
 const HOSTILE: string[] = [
-  '..%2F..%2Fetc', '..%2F..%2Fetc%2Fpasswd', '..%2f..%2fsecret.yaml', '%2e%2e%2f%2e%2e%2fsecret', '..', '../..', '../../etc/passwd',
-  'evm:..', 'evm:%2e%2e', 'evm:%2E%2E', 'evm:..%2F..%2Fsecret', 'evm:..%2F..%2Fevm%2Fsepolia', '..:sepolia', '%2e%2e:sepolia', '..%2Fevm:sepolia', '..%2Fconfig2%2Fevm:sepolia',
-  'evm/sepolia', 'evm%2Fsepolia', 'evm:sepolia/../x', 'evm:sepolia%2F..%2Fx', 'evm:sepolia%2F..%2F..%2F..%2Fsecret', 'evm:..%2F..%2F..%2Fevm%2Fsepolia',
-  'evm:sepolia%00', 'evm%00:sepolia', '%00', 'evm:sepolia%00.yaml', 'evm:sepolia%0a', 'evm:sepolia%0d%0aX-Injected:%201', 'evm:sepolia%20', 'evm:%20sepolia',
-  '..%252F..%252Fetc', 'evm:%252e%252e', 'evm%253Asepolia', '%252e%252e%252fsecret', 'evm:%25%32%65%25%32%65',
-  `evm:${'a'.repeat(64)}`, `evm:${'a'.repeat(4000)}`, `${'..%2F'.repeat(2000)}etc`, 'a'.repeat(20_000),
-  'evm:s%D0%B5polia', 'evm:sepol%C4%B1a', '%D0%B5vm:sepolia', 'evm%EF%BC%9Asepolia', 'evm:sepolia%E2%80%8B', 'evm%EF%BC%8Fsepolia', 'evm:s\u00d0\u00b5polia',
-  '%c0%ae%c0%ae%c0%afsecret', 'evm:%c0%ae%c0%ae', '%e0%80%ae%e0%80%ae',
-  'EVM:SEPOLIA', 'Evm:sepolia', 'evm:Sepolia', 'EVM%3ASEPOLIA',
-  '..%5C..%5Csecret', 'evm:..%5C..%5Csecret', '..\\..\\secret',
-  '%', '%zz', 'evm:%', 'evm:%G0', 'evm:sepolia.yaml', 'evm:sepolia%2Eyaml', 'evm:.locks', '.locks', '.git', 'evm:~', 'evm:sepolia:x', ':', 'evm:', ':sepolia',
-  'evm:sepolia;x', './evm:sepolia', 'evm:./sepolia', '.%2Fevm:sepolia', 'evm:sepolia%23', '~root', '$HOME', 'evm:*', 'evm:sepolia*',
+  '..%2F..%2Fetc',
+  '..%2F..%2Fetc%2Fpasswd',
+  '..%2f..%2fsecret.yaml',
+  '%2e%2e%2f%2e%2e%2fsecret',
+  '..',
+  '../..',
+  '../../etc/passwd',
+  'evm:..',
+  'evm:%2e%2e',
+  'evm:%2E%2E',
+  'evm:..%2F..%2Fsecret',
+  'evm:..%2F..%2Fevm%2Fsepolia',
+  '..:sepolia',
+  '%2e%2e:sepolia',
+  '..%2Fevm:sepolia',
+  '..%2Fconfig2%2Fevm:sepolia',
+  'evm/sepolia',
+  'evm%2Fsepolia',
+  'evm:sepolia/../x',
+  'evm:sepolia%2F..%2Fx',
+  'evm:sepolia%2F..%2F..%2F..%2Fsecret',
+  'evm:..%2F..%2F..%2Fevm%2Fsepolia',
+  'evm:sepolia%00',
+  'evm%00:sepolia',
+  '%00',
+  'evm:sepolia%00.yaml',
+  'evm:sepolia%0a',
+  'evm:sepolia%0d%0aX-Injected:%201',
+  'evm:sepolia%20',
+  'evm:%20sepolia',
+  '..%252F..%252Fetc',
+  'evm:%252e%252e',
+  'evm%253Asepolia',
+  '%252e%252e%252fsecret',
+  'evm:%25%32%65%25%32%65',
+  `evm:${'a'.repeat(64)}`,
+  `evm:${'a'.repeat(4000)}`,
+  `${'..%2F'.repeat(2000)}etc`,
+  'a'.repeat(20_000),
+  'evm:s%D0%B5polia',
+  'evm:sepol%C4%B1a',
+  '%D0%B5vm:sepolia',
+  'evm%EF%BC%9Asepolia',
+  'evm:sepolia%E2%80%8B',
+  'evm%EF%BC%8Fsepolia',
+  'evm:s\u00d0\u00b5polia',
+  '%c0%ae%c0%ae%c0%afsecret',
+  'evm:%c0%ae%c0%ae',
+  '%e0%80%ae%e0%80%ae',
+  'EVM:SEPOLIA',
+  'Evm:sepolia',
+  'evm:Sepolia',
+  'EVM%3ASEPOLIA',
+  '..%5C..%5Csecret',
+  'evm:..%5C..%5Csecret',
+  '..\\..\\secret',
+  '%',
+  '%zz',
+  'evm:%',
+  'evm:%G0',
+  'evm:sepolia.yaml',
+  'evm:sepolia%2Eyaml',
+  'evm:.locks',
+  '.locks',
+  '.git',
+  'evm:~',
+  'evm:sepolia:x',
+  ':',
+  'evm:',
+  ':sepolia',
+  'evm:sepolia;x',
+  './evm:sepolia',
+  'evm:./sepolia',
+  '.%2Fevm:sepolia',
+  'evm:sepolia%23',
+  '~root',
+  '$HOME',
+  'evm:*',
+  'evm:sepolia*',
 ];
 const PREFIXES = ['/api/v1/networks/', '/networks/'];
 
@@ -80,12 +147,14 @@ describe('reliability: hostile ids on a real socket', function () {
     expect(reply.body.toString('latin1'), `${what} leaked a canary`).not.to.include(CANARY);
     // Node itself refuses some request lines (400, 414, 431) before the app sees them; the
     // app's own refusals are always the envelope.
-    if (reply.headers['content-type']?.[0]?.startsWith('application/json')) expect(isEnvelope(reply.body.toString('utf8')), what).to.equal(true);
+    if (reply.headers['content-type']?.[0]?.startsWith('application/json'))
+      expect(isEnvelope(reply.body.toString('utf8')), what).to.equal(true);
   }
 
   it('the controls: the real id answers 200 raw and percent-encoded, an unknown one 404', async () => {
     for (const prefix of PREFIXES) {
-      for (const id of ['evm:sepolia', 'evm%3Asepolia', 'evm%3asepolia']) expect((await send('GET', `${prefix}${id}`)).status, `${prefix}${id}`).to.equal(200);
+      for (const id of ['evm:sepolia', 'evm%3Asepolia', 'evm%3asepolia'])
+        expect((await send('GET', `${prefix}${id}`)).status, `${prefix}${id}`).to.equal(200);
       expect((await send('GET', `${prefix}evm:nope`)).status).to.equal(404);
     }
   });
@@ -101,7 +170,10 @@ describe('reliability: hostile ids on a real socket', function () {
           requests++;
         }
         const target = `${prefix}${id}`;
-        expectRefused(await send('PATCH', target, JSON.stringify({ rpc_urls: ['https://hostile.example.com'] })), `PATCH ${target.slice(0, 120)}`);
+        expectRefused(
+          await send('PATCH', target, JSON.stringify({ rpc_urls: ['https://hostile.example.com'] })),
+          `PATCH ${target.slice(0, 120)}`,
+        );
         requests++;
       }
     }

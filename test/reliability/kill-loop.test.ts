@@ -46,7 +46,14 @@ describe('reliability: kill -9 loop', function () {
 
   it(`survives ${KILLS} SIGKILLs during PATCH streams without losing or tearing a file`, async () => {
     const lanes = Array.from({ length: LANES }, (_, lane) => {
-      const root = makeConfigDir(Object.fromEntries(IDS.map((id) => [relOf(id), networkYaml({ rpc_urls: [{ url: `https://start.${id.replace(':', '-')}.example.com`, weight: 50 }] })])));
+      const root = makeConfigDir(
+        Object.fromEntries(
+          IDS.map((id) => [
+            relOf(id),
+            networkYaml({ rpc_urls: [{ url: `https://start.${id.replace(':', '-')}.example.com`, weight: 50 }] }),
+          ]),
+        ),
+      );
       roots.push(root);
       const kills = Math.floor(KILLS / LANES) + (lane < KILLS % LANES ? 1 : 0);
       return killLoop(root, kills, SEED + lane);
@@ -54,22 +61,36 @@ describe('reliability: kill -9 loop', function () {
     const figures = await Promise.all(lanes);
     const acknowledged = figures.reduce((n, f) => n + f.acknowledged, 0);
     const maxTemps = Math.max(...figures.map((f) => f.maxTemps));
-    console.log(`      figures: ${KILLS} kills survived in ${LANES} folder(s) (seed ${SEED}), ${acknowledged} PATCHes acknowledged, at most ${maxTemps} temp files left in a folder, none served`);
+    console.log(
+      `      figures: ${KILLS} kills survived in ${LANES} folder(s) (seed ${SEED}), ${acknowledged} PATCHes acknowledged, at most ${maxTemps} temp files left in a folder, none served`,
+    );
     expect(acknowledged).to.be.greaterThan(KILLS);
   });
 });
 
 /** Kills a server on `root` `kills` times; throws at the first broken promise. */
-async function killLoop(root: string, kills: number, seed: number): Promise<{ acknowledged: number; maxTemps: number }> {
+async function killLoop(
+  root: string,
+  kills: number,
+  seed: number,
+): Promise<{ acknowledged: number; maxTemps: number }> {
   const rng = seededRng(seed);
-  const tracked: Tracked[] = IDS.map((id) => ({ id, rel: relOf(id), acked: readUrls(root, relOf(id)), inFlight: null }));
+  const tracked: Tracked[] = IDS.map((id) => ({
+    id,
+    rel: relOf(id),
+    acked: readUrls(root, relOf(id)),
+    inFlight: null,
+  }));
   const modes = new Map(tracked.map((t) => [t.id, statSync(path.join(root, t.rel)).mode]));
   const failures: string[] = [];
   let seq = 0;
   let acknowledged = 0;
   let maxTemps = 0;
   const nextUrls = (t: Tracked, kill: number): Urls =>
-    Array.from({ length: rng.int(1, 4) }, (_, i) => ({ url: `https://k${kill}-s${++seq}-${i}.${t.id.replace(':', '-')}.example.com/rpc`, weight: rng.int(1, 100) }));
+    Array.from({ length: rng.int(1, 4) }, (_, i) => ({
+      url: `https://k${kill}-s${++seq}-${i}.${t.id.replace(':', '-')}.example.com/rpc`,
+      weight: rng.int(1, 100),
+    }));
 
   for (let kill = 1; kill <= kills; kill++) {
     const server = await startServer({ CONFIG_DIR: root, LOCK_STALE_MS: '2000' });
@@ -124,7 +145,10 @@ async function killLoop(root: string, kills: number, seed: number): Promise<{ ac
       expect(outcome.ok, `after kill ${kill}, ${t.rel} is not a valid network:\n${text}`).to.equal(true);
       const urls = readUrls(root, t.rel);
       const allowed = [t.acked, ...(t.inFlight ? [t.inFlight] : [])];
-      expect(allowed.some((a) => JSON.stringify(a) === JSON.stringify(urls)), `after kill ${kill}, ${t.rel} holds ${JSON.stringify(urls)}, expected one of ${JSON.stringify(allowed)}`).to.equal(true);
+      expect(
+        allowed.some((a) => JSON.stringify(a) === JSON.stringify(urls)),
+        `after kill ${kill}, ${t.rel} holds ${JSON.stringify(urls)}, expected one of ${JSON.stringify(allowed)}`,
+      ).to.equal(true);
       // Only rpc_urls changes: the comment and the other fields stay as they were.
       expect(text.startsWith('# test network\n'), `${t.rel} lost its comment`).to.equal(true);
       expect(parseDocument(text).toJS()).to.include({ chain_id: 11155111, is_testnet: true });
@@ -165,6 +189,8 @@ async function expectServesDisk(server: Server, tracked: Tracked[]): Promise<voi
     const network = JSON.parse(listed.get(t.id) as string) as { rpc_urls: Urls };
     expect(network.rpc_urls, `${t.id} as served after restart`).to.deep.equal(t.acked);
   }
-  const ready = JSON.parse((await call(server.url, 'GET', '/api/v1/ready')).text) as { components: { index: { invalid_files: unknown[] } } };
+  const ready = JSON.parse((await call(server.url, 'GET', '/api/v1/ready')).text) as {
+    components: { index: { invalid_files: unknown[] } };
+  };
   expect(ready.components.index.invalid_files, 'temp files or torn files reported as problems').to.deep.equal([]);
 }

@@ -23,11 +23,17 @@ const RUNS = envInt('FUZZ_RUNS', 2000);
 const ID = { id: 'evm:sepolia', family: 'evm', name: 'sepolia' };
 
 function prototypeShape(): string {
-  return [Object.prototype, Array.prototype, Function.prototype, String.prototype].map((p) => Object.getOwnPropertyNames(p).sort().join(',')).join('|');
+  return [Object.prototype, Array.prototype, Function.prototype, String.prototype]
+    .map((p) => Object.getOwnPropertyNames(p).sort().join(','))
+    .join('|');
 }
 
 /** Sends one case; resolves with the status and body (status 0: the server gave no answer). */
-function send(port: number, c: FuzzCase, etag: string): Promise<{ status: number; text: string; etag: string | undefined }> {
+function send(
+  port: number,
+  c: FuzzCase,
+  etag: string,
+): Promise<{ status: number; text: string; etag: string | undefined }> {
   const headers: Record<string, string> = {};
   if (c.contentType !== undefined) headers['content-type'] = c.contentType;
   if (c.ifMatch !== undefined) headers['if-match'] = c.ifMatch.replace('current', etag);
@@ -35,12 +41,21 @@ function send(port: number, c: FuzzCase, etag: string): Promise<{ status: number
   if (!c.chunked) headers['content-length'] = String(c.body.length);
   return new Promise((resolve, reject) => {
     let answered = false;
-    const req = http.request({ host: '127.0.0.1', port, method: 'PATCH', path: c.path, headers, agent: false }, (res) => {
-      answered = true;
-      const chunks: Buffer[] = [];
-      res.on('data', (d: Buffer) => chunks.push(d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), etag: res.headers.etag }));
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, method: 'PATCH', path: c.path, headers, agent: false },
+      (res) => {
+        answered = true;
+        const chunks: Buffer[] = [];
+        res.on('data', (d: Buffer) => chunks.push(d));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            text: Buffer.concat(chunks).toString('utf8'),
+            etag: res.headers.etag,
+          }),
+        );
+      },
+    );
     // A server that answers (413, 415) before reading the body may close while we still write.
     req.on('error', (err) => (answered ? undefined : reject(err)));
     req.setTimeout(20_000, () => req.destroy(new Error('no answer within 20 s')));
@@ -78,17 +93,26 @@ describe('reliability: PATCH fuzzing (fast-check)', function () {
         const before = readFileSync(file);
         const reply = await send(port, c, etagOf(before));
         statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
-        kinds.set(`${c.kind}:${reply.status === 200 ? 200 : 'refused'}`, (kinds.get(`${c.kind}:${reply.status === 200 ? 200 : 'refused'}`) ?? 0) + 1);
+        kinds.set(
+          `${c.kind}:${reply.status === 200 ? 200 : 'refused'}`,
+          (kinds.get(`${c.kind}:${reply.status === 200 ? 200 : 'refused'}`) ?? 0) + 1,
+        );
         expect(prototypeShape(), 'a built-in prototype gained or lost a property').to.equal(shape);
         expect(({} as Record<string, unknown>).polluted, 'Object.prototype was polluted').to.equal(undefined);
         const ok = reply.status === 200;
-        expect(ok || (reply.status >= 400 && reply.status < 500), `answered ${reply.status}: ${reply.text.slice(0, 300)}`).to.equal(true);
+        expect(
+          ok || (reply.status >= 400 && reply.status < 500),
+          `answered ${reply.status}: ${reply.text.slice(0, 300)}`,
+        ).to.equal(true);
         const after = readFileSync(file);
         if (ok) {
           const body = JSON.parse(reply.text) as { success: boolean; data: { id: string } };
           expect(body.success).to.equal(true);
           expect(body.data.id).to.equal('evm:sepolia');
-          expect(parseNetworkFile(after.toString('utf8'), ID, 'evm/sepolia.yaml', OPEN_POLICY).ok, 'a 200 left an invalid file').to.equal(true);
+          expect(
+            parseNetworkFile(after.toString('utf8'), ID, 'evm/sepolia.yaml', OPEN_POLICY).ok,
+            'a 200 left an invalid file',
+          ).to.equal(true);
           expect(reply.etag).to.equal(etagOf(after));
         } else {
           expect(isEnvelope(reply.text), `not the envelope: ${reply.text.slice(0, 300)}`).to.equal(true);
@@ -99,7 +123,10 @@ describe('reliability: PATCH fuzzing (fast-check)', function () {
     );
     expect(runs).to.be.at.least(RUNS);
     const count = (s: number): number => statuses.get(s) ?? 0;
-    const summary = [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${n}x${s}`).join(', ');
+    const summary = [...statuses]
+      .sort(([a], [b]) => a - b)
+      .map(([s, n]) => `${n}x${s}`)
+      .join(', ');
     console.log(`      figures: ${runs} fuzz cases (seed ${SEED}): ${summary}`);
     // The run must exercise the write itself and the refusals, or it proves little.
     expect(count(200), 'cases that wrote').to.be.greaterThan(RUNS / 20);

@@ -36,7 +36,11 @@ describe('reliability: three replicas on one folder', function () {
   let servers: Server[] = [];
 
   before(async () => {
-    root = makeConfigDir(Object.fromEntries(NETWORKS.map((n) => [n.rel, networkYaml({ rpc_urls: [{ url: 'https://n0.example.com/start', weight: 100 }] })])));
+    root = makeConfigDir(
+      Object.fromEntries(
+        NETWORKS.map((n) => [n.rel, networkYaml({ rpc_urls: [{ url: 'https://n0.example.com/start', weight: 100 }] })]),
+      ),
+    );
     servers = await Promise.all([1, 2, 3].map(() => startServer({ CONFIG_DIR: root })));
   });
   after(async () => {
@@ -79,8 +83,13 @@ describe('reliability: three replicas on one folder', function () {
           }
           const n = counterOf((JSON.parse(got.text) as { data: { rpc_urls: Array<{ url: string }> } }).data.rpc_urls);
           const body = JSON.stringify({ rpc_urls: [{ url: `https://n${n + 1}.example.com/c${client}`, weight: 100 }] });
-          const put = await call(writer.url, 'PATCH', `/api/v1/networks/${network.id}`, { agent, body, headers: { 'if-match': String(got.headers.etag) } });
-          if (put.status === 200) (won.get(network.id) as Array<{ n: number; client: number }>).push({ n: n + 1, client });
+          const put = await call(writer.url, 'PATCH', `/api/v1/networks/${network.id}`, {
+            agent,
+            body,
+            headers: { 'if-match': String(got.headers.etag) },
+          });
+          if (put.status === 200)
+            (won.get(network.id) as Array<{ n: number; client: number }>).push({ n: n + 1, client });
           else if (put.status === 412) conflicts++;
           else failures.push(`PATCH ${network.id} on ${writer.url}: ${put.status} ${put.text}`);
         }
@@ -101,12 +110,16 @@ describe('reliability: three replicas on one folder', function () {
       const onDisk = readFileSync(path.join(root, network.rel));
       const data = parseNetworkFile(onDisk.toString('utf8'), network, network.rel, OPEN_POLICY);
       if (!data.ok) throw new Error(`${network.rel} invalid at the end`);
-      expect(counterOf(networkOf(data.record).rpc_urls as Array<{ url: string }>), `${network.id} on disk`).to.equal(values.length);
+      expect(counterOf(networkOf(data.record).rpc_urls as Array<{ url: string }>), `${network.id} on disk`).to.equal(
+        values.length,
+      );
       // Every replica's watcher brings its index to the file's bytes.
       for (const server of servers) await expectConverges(server, network.id, etagOf(onDisk));
     }
     const total = [...won.values()].reduce((n, w) => n + w.length, 0);
-    console.log(`      figures: ${total} PATCHes acknowledged through 3 replicas, ${conflicts} answered 412 and retried, ${diskReads} raw file reads, 0 torn`);
+    console.log(
+      `      figures: ${total} PATCHes acknowledged through 3 replicas, ${conflicts} answered 412 and retried, ${diskReads} raw file reads, 0 torn`,
+    );
   });
 });
 
@@ -121,8 +134,15 @@ async function expectConverges(server: Server, id: string, etag: string, deadlin
   }
   const took = Date.now() - started;
   if (took <= deadlineMs) return;
-  const ready = JSON.parse((await call(server.url, 'GET', '/api/v1/ready')).text) as { components: { watcher: unknown } };
+  const ready = JSON.parse((await call(server.url, 'GET', '/api/v1/ready')).text) as {
+    components: { watcher: unknown };
+  };
   const served = (await call(server.url, 'GET', `/api/v1/networks/${id}`)).headers.etag;
-  const verdict = served === etag ? `converged only after ${took} ms` : `still serves ${String(served)} after ${took} ms (missed the change)`;
-  throw new Error(`${server.url}: ${id} ${verdict}; the file is ${etag}; watcher ${JSON.stringify(ready.components.watcher)}`);
+  const verdict =
+    served === etag
+      ? `converged only after ${took} ms`
+      : `still serves ${String(served)} after ${took} ms (missed the change)`;
+  throw new Error(
+    `${server.url}: ${id} ${verdict}; the file is ${etag}; watcher ${JSON.stringify(ready.components.watcher)}`,
+  );
 }

@@ -106,7 +106,12 @@ describe('reliability: folder shape flips during PATCH bursts', function () {
     base = mkdtempSync(path.join(tmpdir(), 'netcfg-flips-'));
     const config = path.join(base, 'config');
     const outside = path.join(base, 'outside');
-    for (const id of IDS) writeFile(config, `${id.replace(':', '/')}.yaml`, networkYaml({ rpc_urls: [`https://${id.replace(':', '-')}.example.com`] }));
+    for (const id of IDS)
+      writeFile(
+        config,
+        `${id.replace(':', '/')}.yaml`,
+        networkYaml({ rpc_urls: [`https://${id.replace(':', '-')}.example.com`] }),
+      );
     writeFile(outside, 'secret.yaml', networkYaml({ rpc_urls: ['https://secret.outside.example.com'] }));
     const outsideBefore = fingerprintTree(outside);
     server = await startServer({ CONFIG_DIR: config });
@@ -119,7 +124,9 @@ describe('reliability: folder shape flips during PATCH bursts', function () {
     const client = async (): Promise<void> => {
       while (!stop) {
         const id = rng.pick(IDS);
-        const reply = rng.chance(0.7) ? await patchUrls(s.url, id, [`https://w${n++}.example.com`], { agent }) : await call(s.url, 'GET', `/api/v1/networks/${id}`, { agent });
+        const reply = rng.chance(0.7)
+          ? await patchUrls(s.url, id, [`https://w${n++}.example.com`], { agent })
+          : await call(s.url, 'GET', `/api/v1/networks/${id}`, { agent });
         statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
         expect(reply.status, `${reply.status}: ${reply.text.slice(0, 300)}`).to.not.equal(500);
       }
@@ -130,9 +137,15 @@ describe('reliability: folder shape flips during PATCH bursts', function () {
       for (let i = 0; i < FLIPS; i++) {
         const flip = rng.pick(flips);
         const restore = flip(config, outside);
-        const report = await awaitReadiness<{ components: { index: { invalid_files: Array<{ path: string }> } } }>(s.url, () => true);
+        const report = await awaitReadiness<{ components: { index: { invalid_files: Array<{ path: string }> } } }>(
+          s.url,
+          () => true,
+        );
         const named = report.components.index.invalid_files.map((f) => f.path);
-        expect(named.filter((p) => p.includes('secret') || p.includes('..')), 'what a link out holds is never named').to.deep.equal([]);
+        expect(
+          named.filter((p) => p.includes('secret') || p.includes('..')),
+          'what a link out holds is never named',
+        ).to.deep.equal([]);
         await new Promise((r) => setTimeout(r, rng.int(20, 100))); // let PATCHes land on the odd shape
         restore();
       }
@@ -146,7 +159,9 @@ describe('reliability: folder shape flips during PATCH bursts', function () {
     const expected = freshScan(config);
     const settled = await awaitReadiness<{ components: { index: { networks: number; invalid_files: unknown[] } } }>(
       s.url,
-      (r) => r.components.index.networks === expected.etags.size && r.components.index.invalid_files.length === expected.invalid.length,
+      (r) =>
+        r.components.index.networks === expected.etags.size &&
+        r.components.index.invalid_files.length === expected.invalid.length,
       10_000,
     );
     expect(settled.components.index.invalid_files).to.deep.equal(expected.invalid);

@@ -59,7 +59,12 @@ describe('reliability: slow and abusive clients', function () {
 
   before(async () => {
     root = makeConfigDir(standardFiles());
-    server = await startServer({ CONFIG_DIR: root, HEADERS_TIMEOUT_MS: String(SHORT.headers), REQUEST_TIMEOUT_MS: String(SHORT.request), KEEP_ALIVE_TIMEOUT_MS: String(SHORT.keepAlive) });
+    server = await startServer({
+      CONFIG_DIR: root,
+      HEADERS_TIMEOUT_MS: String(SHORT.headers),
+      REQUEST_TIMEOUT_MS: String(SHORT.request),
+      KEEP_ALIVE_TIMEOUT_MS: String(SHORT.keepAlive),
+    });
   });
   after(async () => {
     await server?.kill('SIGTERM');
@@ -82,27 +87,38 @@ describe('reliability: slow and abusive clients', function () {
   it('500 silent connections, trickled headers and endless bodies: others are answered, each abuser is cut', async () => {
     const start = Date.now();
     const before = readFileSync(path.join(root, 'evm/sepolia.yaml'));
-    const idle = await Promise.all(Array.from({ length: 500 }, (_, i) => abuse(server.port, `idle ${i}`, start, () => undefined)));
+    const idle = await Promise.all(
+      Array.from({ length: 500 }, (_, i) => abuse(server.port, `idle ${i}`, start, () => undefined)),
+    );
     const slow = await Promise.all([
       abuse(server.port, 'headers one byte a second', start, (s) => {
         s.write('GET /api/v1/networks HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ');
         trickle(s, 'a', 1000);
       }),
       abuse(server.port, 'body that never ends (Content-Length)', start, (s) => {
-        s.write('PATCH /api/v1/networks/evm:sepolia HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 50000\r\n\r\n{"rpc_urls":[');
+        s.write(
+          'PATCH /api/v1/networks/evm:sepolia HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 50000\r\n\r\n{"rpc_urls":[',
+        );
         trickle(s, ' ', 200);
       }),
       abuse(server.port, 'body that never ends (chunked)', start, (s) => {
-        s.write('PATCH /api/v1/networks/evm:sepolia HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n1\r\n{\r\n');
+        s.write(
+          'PATCH /api/v1/networks/evm:sepolia HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n1\r\n{\r\n',
+        );
         trickle(s, '1\r\n \r\n', 200);
       }),
-      abuse(server.port, 'idle keep-alive after one request', start, (s) => s.write('GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')),
+      abuse(server.port, 'idle keep-alive after one request', start, (s) =>
+        s.write('GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'),
+      ),
     ]);
 
     // A well-behaved client is answered while all of them hold their connections.
     const agent = keepAlive();
     const answered: number[] = [];
-    for (let i = 0; i < 10; i++) answered.push((await call(server.url, 'GET', i % 2 ? '/api/v1/networks' : '/api/v1/networks/evm:sepolia', { agent })).status);
+    for (let i = 0; i < 10; i++)
+      answered.push(
+        (await call(server.url, 'GET', i % 2 ? '/api/v1/networks' : '/api/v1/networks/evm:sepolia', { agent })).status,
+      );
     const stillOpen = idle.filter((a) => a.closedAt === null).length;
     expect(answered).to.deep.equal(Array(10).fill(200));
     expect(stillOpen, 'the 500 idle connections were still held while others were answered').to.be.greaterThan(400);
@@ -128,7 +144,10 @@ describe('reliability: slow and abusive clients', function () {
     const uncut = idle.filter((a) => a.closedAt === null).length;
     expect(uncut, 'silent connections never cut').to.equal(0);
     expect(Math.max(...idle.map((a) => a.closedAt as number))).to.be.at.most(SHORT.headers + SLACK);
-    expect(readFileSync(path.join(root, 'evm/sepolia.yaml')).equals(before), 'an unfinished PATCH changed the file').to.equal(true);
+    expect(
+      readFileSync(path.join(root, 'evm/sepolia.yaml')).equals(before),
+      'an unfinished PATCH changed the file',
+    ).to.equal(true);
     for (const a of [...idle, ...slow]) a.socket.destroy();
   });
 });

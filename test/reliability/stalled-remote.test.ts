@@ -31,7 +31,10 @@ describe('reliability: a remote that never answers, and a SIGTERM', function () 
     const replica = cloneOf(remote, 'replica');
     git(replica, 'remote', 'set-url', 'origin', `git://127.0.0.1:${stall.port}/networks.git`);
     // A deadline far beyond the test: only the shutdown can end the git that waits.
-    const server = await startChild({ CONFIG_DIR: path.join(replica, 'config', 'networks'), GIT_SYNC: 'true', GIT_REMOTE_TIMEOUT_MS: '120000' }, { waitReady: false });
+    const server = await startChild(
+      { CONFIG_DIR: path.join(replica, 'config', 'networks'), GIT_SYNC: 'true', GIT_REMOTE_TIMEOUT_MS: '120000' },
+      { waitReady: false },
+    );
     await stall.firstConnection(10_000);
     const code = await server.stop('SIGTERM');
     expect(code, 'exits on its own, before the shutdown deadline').to.equal(0);

@@ -46,10 +46,16 @@ function queuedOn(port: number): { bytes: number; connections: number } {
 }
 
 /** Polls the kernel's view of the server's connections until `done`, up to a deadline. */
-async function untilQueues(port: number, done: (q: { bytes: number; connections: number }) => boolean, what: string, deadlineMs = 30_000): Promise<void> {
+async function untilQueues(
+  port: number,
+  done: (q: { bytes: number; connections: number }) => boolean,
+  what: string,
+  deadlineMs = 30_000,
+): Promise<void> {
   const deadline = Date.now() + deadlineMs;
   while (!done(queuedOn(port))) {
-    if (Date.now() > deadline) throw new Error(`${what} not within ${deadlineMs} ms: ${JSON.stringify(queuedOn(port))}`);
+    if (Date.now() > deadline)
+      throw new Error(`${what} not within ${deadlineMs} ms: ${JSON.stringify(queuedOn(port))}`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }
@@ -58,7 +64,9 @@ async function untilQueues(port: number, done: (q: { bytes: number; connections:
 function stall(port: number, headers: string): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1', () => {
-      socket.write(`POST /api/v1/webhooks/git HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${headers}Content-Length: ${DECLARED}\r\n\r\n`);
+      socket.write(
+        `POST /api/v1/webhooks/git HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${headers}Content-Length: ${DECLARED}\r\n\r\n`,
+      );
       socket.write(Buffer.alloc(SENT, '{'), (err) => (err ? reject(err) : resolve(socket)));
     });
     socket.on('error', () => undefined); // a reset after the test's checks is one way to end
@@ -95,7 +103,11 @@ describe('reliability: webhook bodies are not buffered', function () {
       const before = rssKb(s);
 
       const sockets = await Promise.all(Array.from({ length: CONNECTIONS }, () => stall(s.port, headers)));
-      await untilQueues(s.port, (q) => q.connections >= CONNECTIONS && q.bytes === 0, 'the server reading every byte sent');
+      await untilQueues(
+        s.port,
+        (q) => q.connections >= CONNECTIONS && q.bytes === 0,
+        'the server reading every byte sent',
+      );
       const stalled = rssKb(s);
       expect((await call(s.url, 'GET', '/api/v1/health')).status, 'health while they stall').to.equal(200);
 

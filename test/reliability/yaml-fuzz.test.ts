@@ -21,7 +21,9 @@ const SEED = envInt('FUZZ_SEED', 31);
 
 interface Ready {
   ready: boolean;
-  components: { index: { networks: number; invalid_files: Array<{ path: string; line: number; column: number; error: string }> } };
+  components: {
+    index: { networks: number; invalid_files: Array<{ path: string; line: number; column: number; error: string }> };
+  };
 }
 
 const relOf = (i: number): string => `fuzz/f-${String(i).padStart(5, '0')}.yaml`;
@@ -36,7 +38,9 @@ async function readiness(server: Server): Promise<Ready> {
 async function servedIds(server: Server): Promise<Set<string>> {
   const ids = new Set<string>();
   for (let page = 1; ; page++) {
-    const reply = JSON.parse((await call(server.url, 'GET', `/api/v1/networks?network_type=fuzz&per_page=100&page=${page}`)).text) as { data: Array<{ id: string }> };
+    const reply = JSON.parse(
+      (await call(server.url, 'GET', `/api/v1/networks?network_type=fuzz&per_page=100&page=${page}`)).text,
+    ) as { data: Array<{ id: string }> };
     for (const n of reply.data) ids.add(n.id);
     if (reply.data.length < 100) return ids;
   }
@@ -53,7 +57,9 @@ async function unaccounted(server: Server, count: number, deadlineMs = 30_000): 
     }
     const reported = new Set(report.components.index.invalid_files.map((f) => f.path));
     const served = await servedIds(server);
-    const missing = Array.from({ length: count }, (_, i) => relOf(i)).filter((rel) => !reported.has(rel) && !served.has(`fuzz:${path.basename(rel, '.yaml')}`));
+    const missing = Array.from({ length: count }, (_, i) => relOf(i)).filter(
+      (rel) => !reported.has(rel) && !served.has(`fuzz:${path.basename(rel, '.yaml')}`),
+    );
     if (missing.length === 0 || Date.now() > deadline) return missing.slice(0, 5);
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -52,7 +52,14 @@ describe('store/actor: a write is signed by its actor, down to the commit and th
         remote = await startGitRemote(standardFiles());
         dir = remote.dir;
         const replica = cloneOf(remote, 'replica');
-        return { store: await startStore(path.join(replica, 'config', 'networks'), { gitSync: { intervalMs: HOUR }, gitAuthor: NETCFG }), repo: bareOf(remote), ref: 'main' };
+        return {
+          store: await startStore(path.join(replica, 'config', 'networks'), {
+            gitSync: { intervalMs: HOUR },
+            gitAuthor: NETCFG,
+          }),
+          repo: bareOf(remote),
+          ref: 'main',
+        };
       },
     ],
   ];
@@ -70,9 +77,17 @@ describe('store/actor: a write is signed by its actor, down to the commit and th
         const event = nextChange(store, (c: IndexChange) => c.id === 'evm:sepolia' && c.actor !== null);
         await store.update('evm:sepolia', { rpc_urls: ['https://signed.example.com'] }, undefined, actor);
         expect((await event).actor).to.equal(actorLabel(actor));
-        const trailer = git(opened.repo, 'log', '-1', '--format=%(trailers:key=Netcfg-Actor,valueonly)', opened.ref).trim();
+        const trailer = git(
+          opened.repo,
+          'log',
+          '-1',
+          '--format=%(trailers:key=Netcfg-Actor,valueonly)',
+          opened.ref,
+        ).trim();
         expect(trailer).to.equal(actorLabel(actor));
-        expect(git(opened.repo, 'log', '-1', '--format=%an <%ae>|%cn <%ce>', opened.ref).trim()).to.equal(`${author}|Ops Bot <ops@example.com>`);
+        expect(git(opened.repo, 'log', '-1', '--format=%an <%ae>|%cn <%ce>', opened.ref).trim()).to.equal(
+          `${author}|Ops Bot <ops@example.com>`,
+        );
       });
     }
   }

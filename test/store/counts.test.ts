@@ -22,10 +22,29 @@ interface WriteCase {
 
 const WRITES: WriteCase[] = [
   { name: 'a change written', write: (s) => s.update('evm:sepolia', URLS, undefined, ANONYMOUS), outcome: 'ok' },
-  { name: 'a PATCH that changes nothing is answered too', write: async (s) => (await s.update('evm:sepolia', URLS, undefined, ANONYMOUS), s.update('evm:sepolia', URLS, undefined, ANONYMOUS)), outcome: 'ok' },
-  { name: 'a stale If-Match (from the writer)', write: (s) => s.update('evm:sepolia', URLS, '"stale"', ANONYMOUS), outcome: 'precondition_failed' },
-  { name: 'a body that is not a PATCH (before the writer)', write: (s) => s.update('evm:sepolia', { chain_id: 1 }, undefined, ANONYMOUS), outcome: 'validation_failed' },
-  { name: 'a network that does not exist', write: (s) => s.update('evm:nope', URLS, undefined, ANONYMOUS), outcome: 'network_not_found' },
+  {
+    name: 'a PATCH that changes nothing is answered too',
+    write: async (s) => (
+      await s.update('evm:sepolia', URLS, undefined, ANONYMOUS),
+      s.update('evm:sepolia', URLS, undefined, ANONYMOUS)
+    ),
+    outcome: 'ok',
+  },
+  {
+    name: 'a stale If-Match (from the writer)',
+    write: (s) => s.update('evm:sepolia', URLS, '"stale"', ANONYMOUS),
+    outcome: 'precondition_failed',
+  },
+  {
+    name: 'a body that is not a PATCH (before the writer)',
+    write: (s) => s.update('evm:sepolia', { chain_id: 1 }, undefined, ANONYMOUS),
+    outcome: 'validation_failed',
+  },
+  {
+    name: 'a network that does not exist',
+    write: (s) => s.update('evm:nope', URLS, undefined, ANONYMOUS),
+    outcome: 'network_not_found',
+  },
   { name: 'a malformed id', write: (s) => s.update('nope', URLS, undefined, ANONYMOUS), outcome: 'invalid_id' },
   {
     name: 'a file whose current version is invalid',
@@ -38,7 +57,7 @@ const WRITES: WriteCase[] = [
   },
 ];
 
-describe('store.counts(): writes by outcome and the watcher\'s events (real folder)', () => {
+describe("store.counts(): writes by outcome and the watcher's events (real folder)", () => {
   let root: string;
   let store: NetworkStore;
   beforeEach(async () => {
@@ -62,11 +81,19 @@ describe('store.counts(): writes by outcome and the watcher\'s events (real fold
     });
   }
 
-  it('the watcher\'s events by name: zeros before the first, then each add, change and unlink counted', async () => {
+  it("the watcher's events by name: zeros before the first, then each add, change and unlink counted", async () => {
     expect(store.counts().watcherEvents).to.deep.equal({ add: 0, change: 0, unlink: 0, addDir: 0, unlinkDir: 0 });
     const steps: Array<[string, () => void, string]> = [
       ['add', () => writeFile(root, 'evm/added.yaml', networkYaml()), 'evm:added'],
-      ['change', () => writeFileSync(path.join(root, 'evm', 'added.yaml'), networkYaml({ rpc_urls: ['https://changed.example.com'] })), 'evm:added'],
+      [
+        'change',
+        () =>
+          writeFileSync(
+            path.join(root, 'evm', 'added.yaml'),
+            networkYaml({ rpc_urls: ['https://changed.example.com'] }),
+          ),
+        'evm:added',
+      ],
       ['unlink', () => unlinkSync(path.join(root, 'evm', 'added.yaml')), 'evm:added'],
     ];
     for (const [event, act, id] of steps) {

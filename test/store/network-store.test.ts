@@ -25,7 +25,8 @@ describe('store/network-store: the facade', () => {
     removeDir(root);
   });
 
-  const urls = (id: string): string[] => (networkOf(store.get(id)).rpc_urls as Array<{ url: string }>).map((u) => u.url);
+  const urls = (id: string): string[] =>
+    (networkOf(store.get(id)).rpc_urls as Array<{ url: string }>).map((u) => u.url);
   const refusal = (fn: () => unknown): Promise<{ code?: string }> =>
     Promise.resolve()
       .then(fn)
@@ -46,8 +47,16 @@ describe('store/network-store: the facade', () => {
   const refused: Array<[string, () => unknown, string]> = [
     ['an id that is not one', () => store.get('EVM:../x'), 'INVALID_ID'],
     ['an unknown network', () => store.get('evm:nope'), 'NETWORK_NOT_FOUND'],
-    ['a body that is not a PATCH', () => store.update('evm:sepolia', { chain_id: 1 }, undefined, ANONYMOUS), 'VALIDATION_FAILED'],
-    ['a stale If-Match', () => store.update('evm:sepolia', { rpc_urls: ['https://x.example.com'] }, '"stale"', ANONYMOUS), 'PRECONDITION_FAILED'],
+    [
+      'a body that is not a PATCH',
+      () => store.update('evm:sepolia', { chain_id: 1 }, undefined, ANONYMOUS),
+      'VALIDATION_FAILED',
+    ],
+    [
+      'a stale If-Match',
+      () => store.update('evm:sepolia', { rpc_urls: ['https://x.example.com'] }, '"stale"', ANONYMOUS),
+      'PRECONDITION_FAILED',
+    ],
   ];
   for (const [what, call, code] of refused) {
     it(`refuses ${what}: ${code}, nothing written`, async () => {
@@ -63,9 +72,14 @@ describe('store/network-store: the facade', () => {
     const from = store.revision();
     const first = await store.update('evm:sepolia', { rpc_urls: ['https://one.example.com'] }, undefined, ANONYMOUS);
     expect(urls('evm:sepolia')).to.deep.equal(['https://one.example.com']);
-    const second = await store.update('evm:sepolia', { rpc_urls: ['https://two.example.com'] }, first.record.etag, { kind: 'token', name: 'ops' });
+    const second = await store.update('evm:sepolia', { rpc_urls: ['https://two.example.com'] }, first.record.etag, {
+      kind: 'token',
+      name: 'ops',
+    });
     expect(second.record.etag).to.not.equal(first.record.etag);
-    expect(readFileSync(path.join(root, 'evm/sepolia.yaml'), 'utf8')).to.include('https://two.example.com').and.include('# test network');
+    expect(readFileSync(path.join(root, 'evm/sepolia.yaml'), 'utf8'))
+      .to.include('https://two.example.com')
+      .and.include('# test network');
     off();
     expect(heard.map((c) => [c.kind, c.id, c.actor])).to.deep.equal([
       ['modified', 'evm:sepolia', 'token:anonymous'],
@@ -93,6 +107,12 @@ describe('store/network-store: the facade', () => {
     await store.close();
     expect((await writing).record.id).to.equal('evm:sepolia');
     expect(readFileSync(path.join(root, 'evm/sepolia.yaml'), 'utf8')).to.include('https://late.example.com');
-    expect((await refusal(() => store.update('evm:sepolia', { rpc_urls: ['https://after.example.com'] }, undefined, ANONYMOUS))).code).to.equal('NOT_READY');
+    expect(
+      (
+        await refusal(() =>
+          store.update('evm:sepolia', { rpc_urls: ['https://after.example.com'] }, undefined, ANONYMOUS),
+        )
+      ).code,
+    ).to.equal('NOT_READY');
   });
 });

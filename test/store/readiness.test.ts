@@ -103,11 +103,16 @@ describe('readiness and the first load', () => {
   });
 
   describe('which files are networks (first load)', () => {
-    async function load(files: Record<string, string>): Promise<{ served: string[]; invalid: Array<{ path: string; error: string }> }> {
+    async function load(
+      files: Record<string, string>,
+    ): Promise<{ served: string[]; invalid: Array<{ path: string; error: string }> }> {
       fixture = await openReadApp(files);
       const list = await fixture.agent.get('/api/v1/networks?per_page=100');
       const ready = await fixture.agent.get('/api/v1/ready');
-      return { served: list.body.data.map((n: { id: string }) => n.id), invalid: ready.body.components.index.invalid_files };
+      return {
+        served: list.body.data.map((n: { id: string }) => n.id),
+        invalid: ready.body.components.index.invalid_files,
+      };
     }
 
     it('reads .yml files as well as .yaml', async () => {
@@ -123,7 +128,13 @@ describe('readiness and the first load', () => {
       const { served, invalid } = await load(files);
       expect(served).to.deep.equal(['evm:sepolia']);
       // The nested folder is reported as a folder: its contents are never looked at.
-      expect(invalid.map((f) => f.path).sort()).to.deep.equal(['EVM/sepolia.yaml', 'README.md', 'evm/Bad Name.yaml', 'evm/nested', 'evm/notes.txt']);
+      expect(invalid.map((f) => f.path).sort()).to.deep.equal([
+        'EVM/sepolia.yaml',
+        'README.md',
+        'evm/Bad Name.yaml',
+        'evm/nested',
+        'evm/notes.txt',
+      ]);
     });
 
     it('refuses a file that sets id, name or network_type to other values', async () => {
@@ -160,7 +171,10 @@ describe('readiness and the first load', () => {
 
     it('a .yaml/.yml pair: the .yaml is served and the .yml reported as a duplicate', async () => {
       const yaml = networkYaml({ extra: 'symbol: YAML' });
-      const { served, invalid } = await load({ 'evm/sepolia.yaml': yaml, 'evm/sepolia.yml': networkYaml({ extra: 'symbol: YML' }) });
+      const { served, invalid } = await load({
+        'evm/sepolia.yaml': yaml,
+        'evm/sepolia.yml': networkYaml({ extra: 'symbol: YML' }),
+      });
       expect(served).to.deep.equal(['evm:sepolia']);
       const one = await fixture!.agent.get('/api/v1/networks/evm:sepolia');
       expect(one.body.data.symbol).to.equal('YAML');

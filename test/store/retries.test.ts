@@ -29,7 +29,8 @@ function meddling(times: number, meddle: (file: string) => void): DiskSteps {
 
 let root = '';
 const sepoliaOf = (_tmp: string): string => path.join(root, 'evm', 'sepolia.yaml');
-const otherWrite = (file: string): void => writeFileSync(file, networkYaml({ rpc_urls: [`https://other-${Math.random()}.example.com`] }));
+const otherWrite = (file: string): void =>
+  writeFileSync(file, networkYaml({ rpc_urls: [`https://other-${Math.random()}.example.com`] }));
 
 interface Case {
   name: string;
@@ -42,9 +43,24 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { name: 'the file changed once between the read and the rename: read again, written', fs: () => meddling(1, otherWrite), answer: 'ok', counts: { moved: 1 } },
-  { name: 'the file kept changing: three attempts, then 412', fs: () => meddling(99, otherWrite), answer: 'PRECONDITION_FAILED', counts: { moved: 3 } },
-  { name: 'the file was deleted before the rename (no git work tree): 404 at once', fs: () => meddling(1, unlinkSync), answer: 'NETWORK_NOT_FOUND', counts: { gone: 1 } },
+  {
+    name: 'the file changed once between the read and the rename: read again, written',
+    fs: () => meddling(1, otherWrite),
+    answer: 'ok',
+    counts: { moved: 1 },
+  },
+  {
+    name: 'the file kept changing: three attempts, then 412',
+    fs: () => meddling(99, otherWrite),
+    answer: 'PRECONDITION_FAILED',
+    counts: { moved: 3 },
+  },
+  {
+    name: 'the file was deleted before the rename (no git work tree): 404 at once',
+    fs: () => meddling(1, unlinkSync),
+    answer: 'NETWORK_NOT_FOUND',
+    counts: { gone: 1 },
+  },
   {
     name: "another process held the network's lock until it went stale: waited, written",
     before: () => mkdirSync(path.join(root, '.locks', 'evm~sepolia.lock'), { recursive: true }),
@@ -69,12 +85,23 @@ describe('store/retries: the write loop, reason by reason (real folder)', () => 
     it(c.name, async () => {
       store = await startStore(root, { ...(c.fs ? { fs: c.fs() } : {}), lock: { staleMs: 400, maxWaitMs: 5000 } });
       c.before?.();
-      const answer = await store.update('evm:sepolia', { rpc_urls: ['https://mine.example.com'] }, undefined, ANONYMOUS).then(
-        () => 'ok',
-        (err: unknown) => (err instanceof NetcfgError ? err.code : String(err)),
-      );
+      const answer = await store
+        .update('evm:sepolia', { rpc_urls: ['https://mine.example.com'] }, undefined, ANONYMOUS)
+        .then(
+          () => 'ok',
+          (err: unknown) => (err instanceof NetcfgError ? err.code : String(err)),
+        );
       expect(answer).to.equal(c.answer);
-      const expected = { moved: 0, gone: 0, 'git-busy': 0, rejected: 0, 'lock-busy': 0, 'git-lock': 0, rebased: 0, ...c.counts };
+      const expected = {
+        moved: 0,
+        gone: 0,
+        'git-busy': 0,
+        rejected: 0,
+        'lock-busy': 0,
+        'git-lock': 0,
+        rebased: 0,
+        ...c.counts,
+      };
       expect(store.retryCounts()).to.deep.equal(expected);
     });
   }

@@ -19,13 +19,27 @@ export interface ProposalsSwitch {
   propose_only: boolean;
 }
 
-export function accessRoutes(router: Router, guard: Guard, proposals: ProposalsSwitch = { enabled: false, propose_only: false }): void {
+export function accessRoutes(
+  router: Router,
+  guard: Guard,
+  proposals: ProposalsSwitch = { enabled: false, propose_only: false },
+): void {
   router.get('/api/v1/access/me', ...guard('read'), (ctx: Context) => {
     const principal = ctx.state.principal as Principal | undefined;
     ctx.set('Cache-Control', 'no-store'); // the answer is the token's, never a shared cache's
     ctx.body = {
       success: true,
-      data: { ...(principal ? { name: principal.name, role: principal.role, networks: principal.networks, reveal_secrets: principal.revealSecrets } : OPEN_CALLER), proposals },
+      data: {
+        ...(principal
+          ? {
+              name: principal.name,
+              role: principal.role,
+              networks: principal.networks,
+              reveal_secrets: principal.revealSecrets,
+            }
+          : OPEN_CALLER),
+        proposals,
+      },
       error: null,
     };
   });

@@ -10,7 +10,8 @@ import type { ConsoleAssets } from '../../console-assets.js';
 import { NetcfgError } from '../../errors.js';
 
 const HEADERS = {
-  'Content-Security-Policy': "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  'Content-Security-Policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
   'Cache-Control': 'no-cache',
@@ -22,7 +23,11 @@ export function consoleRoutes(router: Router, assets: ConsoleAssets | null): voi
 }
 
 function serve(ctx: Context, assets: ConsoleAssets | null, name: string): void {
-  if (!assets) throw new NetcfgError('ROUTE_NOT_FOUND', 'The operator console is not built; `make build` builds it (the API is at /api/v1).');
+  if (!assets)
+    throw new NetcfgError(
+      'ROUTE_NOT_FOUND',
+      'The operator console is not built; `make build` builds it (the API is at /api/v1).',
+    );
   const asset = assets.get(name);
   if (!asset) throw new NetcfgError('ROUTE_NOT_FOUND', `The console has no file ${JSON.stringify(name.slice(0, 80))}.`);
   ctx.set(HEADERS);

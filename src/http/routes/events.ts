@@ -41,9 +41,13 @@ function lastEventId(ctx: Context): number | undefined {
   const raw = ctx.get('Last-Event-ID') || (typeof ctx.query.last_event_id === 'string' ? ctx.query.last_event_id : '');
   if (raw === '') return undefined;
   if (!/^\d{1,15}$/.test(raw)) {
-    throw new NetcfgError('INVALID_QUERY', 'Last-Event-ID must be a revision number from an earlier event or list response.', {
-      details: [{ pointer: '/last_event_id', message: 'Last-Event-ID must be a whole number.' }],
-    });
+    throw new NetcfgError(
+      'INVALID_QUERY',
+      'Last-Event-ID must be a revision number from an earlier event or list response.',
+      {
+        details: [{ pointer: '/last_event_id', message: 'Last-Event-ID must be a whole number.' }],
+      },
+    );
   }
   return Number(raw);
 }
@@ -60,14 +64,20 @@ export function eventRoutes(router: Router, store: NetworkStore, guard: Guard, o
     ctx.req.socket.setTimeout(0);
     ctx.req.socket.setNoDelay(true);
     ctx.status = 200;
-    ctx.set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no' });
+    ctx.set({
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache, no-transform',
+      'X-Accel-Buffering': 'no',
+    });
     ctx.body = stream;
 
     stream.write(`retry: 1000\n: netcfg change stream at revision ${store.revision()}\n\n`);
     if (resumeFrom !== undefined) {
       const missed = store.changesSince(resumeFrom);
       if (missed === null) {
-        stream.write(`id: ${store.revision()}\nevent: reset\ndata: ${JSON.stringify({ revision: store.revision(), reason: 'the asked revision is no longer kept; list the networks again' })}\n\n`);
+        stream.write(
+          `id: ${store.revision()}\nevent: reset\ndata: ${JSON.stringify({ revision: store.revision(), reason: 'the asked revision is no longer kept; list the networks again' })}\n\n`,
+        );
       } else {
         for (const change of missed) if (sees(change.id)) stream.write(frame(change));
       }
@@ -81,8 +91,12 @@ export function eventRoutes(router: Router, store: NetworkStore, guard: Guard, o
     };
     const offIndex = store.subscribe((change) => sees(change.id) && send(frame(change)));
     const offRpc = options.rpcHealth?.onChange((change) => sees(change.id) && send(rpcHealthFrame(change)));
-    const offRelayers = hearsRelayers ? options.relayers?.onChange((status) => send(relayerSyncFrame(status))) : undefined;
-    const offFindings = hearsRelayers ? options.relayers?.onFinding((status, finding) => send(relayerSyncFrame(status, finding))) : undefined;
+    const offRelayers = hearsRelayers
+      ? options.relayers?.onChange((status) => send(relayerSyncFrame(status)))
+      : undefined;
+    const offFindings = hearsRelayers
+      ? options.relayers?.onFinding((status, finding) => send(relayerSyncFrame(status, finding)))
+      : undefined;
     const heartbeat = setInterval(() => send(`: heartbeat ${Date.now()}\n\n`), options.heartbeatMs);
     let ended = false;
     const end = (): void => {

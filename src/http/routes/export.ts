@@ -39,19 +39,34 @@ export function exportRoutes(router: Router, store: NetworkStore, guard: Guard):
   router.get('/api/v1/export/relayer', ...guard('read'), (ctx: Context) => {
     const [resolve, keep, strict] = [flag(ctx, 'resolve_secrets'), flag(ctx, 'keep_references'), flag(ctx, 'strict')];
     if (resolve && keep) {
-      throw new NetcfgError('INVALID_QUERY', 'resolve_secrets=true and keep_references=true cannot both be asked: a reference is its value or itself.');
+      throw new NetcfgError(
+        'INVALID_QUERY',
+        'resolve_secrets=true and keep_references=true cannot both be asked: a reference is its value or itself.',
+      );
     }
     // A v1.8 relayer's init container needs the values: a token with reveal_secrets may ask for them.
     if (resolve && (ctx.state.principal as Principal | undefined)?.revealSecrets !== true) {
-      throw new NetcfgError('FORBIDDEN', 'resolve_secrets=true needs a token with reveal_secrets; keep_references=true exports the references instead.');
+      throw new NetcfgError(
+        'FORBIDDEN',
+        'resolve_secrets=true needs a token with reveal_secrets; keep_references=true exports the references instead.',
+      );
     }
     const scope = scopeOf(ctx);
-    const ids = store.ids().filter((id) => scope?.(id) ?? true).sort();
+    const ids = store
+      .ids()
+      .filter((id) => scope?.(id) ?? true)
+      .sort();
     const choice: SecretChoice = resolve ? 'resolve' : keep ? 'keep' : 'leave-out';
-    const exported = exportRecords(ids.map((id) => store.get(id)), choice, ROUTE_WORDING);
+    const exported = exportRecords(
+      ids.map((id) => store.get(id)),
+      choice,
+      ROUTE_WORDING,
+    );
     if (strict && exported.leftOut.length > 0) {
       const message = `strict=true: ${exported.leftOut.length} thing(s) would be left out of the export (see details); nothing was exported.`;
-      throw new NetcfgError('EXPORT_INCOMPLETE', message, { details: exported.leftOut.map((line) => ({ pointer: '', message: line })) });
+      throw new NetcfgError('EXPORT_INCOMPLETE', message, {
+        details: exported.leftOut.map((line) => ({ pointer: '', message: line })),
+      });
     }
     ctx.set('Cache-Control', 'no-store');
     ctx.set('Netcfg-Left-Out', String(exported.leftOut.length));

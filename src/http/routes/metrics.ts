@@ -26,7 +26,8 @@ export interface MetricsView {
 export function requestMetrics(view: MetricsView): Middleware {
   return function observed(ctx: Context, next: Next): Promise<void> {
     const started = performance.now();
-    const told = (): void => view.observeRequest(templateOf(ctx), ctx.method, ctx.status, (performance.now() - started) / 1000);
+    const told = (): void =>
+      view.observeRequest(templateOf(ctx), ctx.method, ctx.status, (performance.now() - started) / 1000);
     return next().finally(told);
   };
 }
@@ -39,7 +40,11 @@ function templateOf(ctx: Context): string | null {
 
 /** A token scoped to some networks may not read what names them all. */
 async function everyNetwork(ctx: Context, next: Next): Promise<void> {
-  if (scopeOf(ctx) !== null) throw new NetcfgError('FORBIDDEN', "The metrics name every network, so they need a token whose scope is every network; this token's networks are limited.");
+  if (scopeOf(ctx) !== null)
+    throw new NetcfgError(
+      'FORBIDDEN',
+      "The metrics name every network, so they need a token whose scope is every network; this token's networks are limited.",
+    );
   await next();
 }
 

@@ -39,11 +39,17 @@ const requireJson: Middleware = async (ctx, next) => {
   }
   if (!ctx.is(JSON_TYPES)) {
     const sent = ctx.get('Content-Type') || 'no Content-Type';
-    throw new NetcfgError('UNSUPPORTED_MEDIA_TYPE', `The body must be JSON (Content-Type: application/json or application/merge-patch+json); got ${sent}.`);
+    throw new NetcfgError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `The body must be JSON (Content-Type: application/json or application/merge-patch+json); got ${sent}.`,
+    );
   }
   const encoding = ctx.get('Content-Encoding').trim().toLowerCase();
   if (encoding !== '' && encoding !== 'identity') {
-    throw new NetcfgError('UNSUPPORTED_MEDIA_TYPE', `Compressed bodies (Content-Encoding: ${encoding.slice(0, 40)}) are not accepted; send plain JSON.`);
+    throw new NetcfgError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `Compressed bodies (Content-Encoding: ${encoding.slice(0, 40)}) are not accepted; send plain JSON.`,
+    );
   }
   await next();
 };
@@ -74,7 +80,9 @@ export function networkRoutes(router: Router, store: NetworkStore, guard: Guard,
       const page = store.page((query.page - 1) * query.perPage, query.perPage, query.family, scope ?? undefined);
       const pagination = `{"current_page":${query.page},"per_page":${query.perPage},"total_items":${page.total},"total_pages":${totalPages(page.total, query.perPage)}}`;
       rendered = {
-        body: Buffer.from(`{"success":true,"data":[${page.records.map((r) => (reveal && r.secrets ? JSON.stringify(revealedNetworkOf(r)) : jsonOf(r))).join(',')}],"error":null,"pagination":${pagination},"revision":${page.revision}}`),
+        body: Buffer.from(
+          `{"success":true,"data":[${page.records.map((r) => (reveal && r.secrets ? JSON.stringify(revealedNetworkOf(r)) : jsonOf(r))).join(',')}],"error":null,"pagination":${pagination},"revision":${page.revision}}`,
+        ),
         link: linkHeader(ctx.path, query, page.total),
       };
       pages.set(revision, key, rendered);
@@ -84,22 +92,45 @@ export function networkRoutes(router: Router, store: NetworkStore, guard: Guard,
     ctx.body = rendered.body;
   });
 
-  router.get(['/api/v1/networks/:network_id/history', '/networks/:network_id/history'], ...guard('read'), withinScope, async (ctx: Context) => {
-    const query = parsePageQuery(ctx);
-    const { commits, total } = await store.history(String(ctx.params.network_id), (query.page - 1) * query.perPage, query.perPage);
-    ctx.set('Link', linkHeader(ctx.path, query, total));
-    ctx.body = {
-      success: true,
-      data: commits,
-      error: null,
-      pagination: { current_page: query.page, per_page: query.perPage, total_items: total, total_pages: totalPages(total, query.perPage) },
-    };
-  });
+  router.get(
+    ['/api/v1/networks/:network_id/history', '/networks/:network_id/history'],
+    ...guard('read'),
+    withinScope,
+    async (ctx: Context) => {
+      const query = parsePageQuery(ctx);
+      const { commits, total } = await store.history(
+        String(ctx.params.network_id),
+        (query.page - 1) * query.perPage,
+        query.perPage,
+      );
+      ctx.set('Link', linkHeader(ctx.path, query, total));
+      ctx.body = {
+        success: true,
+        data: commits,
+        error: null,
+        pagination: {
+          current_page: query.page,
+          per_page: query.perPage,
+          total_items: total,
+          total_pages: totalPages(total, query.perPage),
+        },
+      };
+    },
+  );
 
   // The network as of one commit and just before it: the change that commit made (the console's history and revert).
-  router.get(['/api/v1/networks/:network_id/history/:sha', '/networks/:network_id/history/:sha'], ...guard('read'), withinScope, async (ctx: Context) => {
-    ctx.body = { success: true, data: await store.versionAt(String(ctx.params.network_id), String(ctx.params.sha)), error: null };
-  });
+  router.get(
+    ['/api/v1/networks/:network_id/history/:sha', '/networks/:network_id/history/:sha'],
+    ...guard('read'),
+    withinScope,
+    async (ctx: Context) => {
+      ctx.body = {
+        success: true,
+        data: await store.versionAt(String(ctx.params.network_id), String(ctx.params.sha)),
+        error: null,
+      };
+    },
+  );
 
   router.get(items, ...guard('read'), withinScope, (ctx: Context) => {
     const record = store.get(String(ctx.params.network_id));
@@ -117,25 +148,45 @@ export function networkRoutes(router: Router, store: NetworkStore, guard: Guard,
 
   // The propose role reaches the handler, which proposes its change; write and admin change directly unless they propose.
   // Without GIT_PROPOSALS a change is a write, and the 403 says so; with them a propose token may PATCH too (a proposal).
-  router.patch(items, ...guard(options.proposals ? 'propose' : 'write'), withinScope, requireJson, parseJson, async (ctx: Context) => {
-    const principal = principalOf(ctx);
-    const proposing = proposes(ctx, principal, options.proposals);
-    const ifMatch = ctx.get('If-Match') || undefined;
-    if (ifMatch === undefined && options.requireIfMatch) {
-      throw new NetcfgError('PRECONDITION_REQUIRED', 'This server requires If-Match on PATCH; GET the network and send its ETag in If-Match.');
-    }
-    if (String(ctx.request.rawBody ?? '').trim() === '') throw new NetcfgError('MALFORMED_JSON', EMPTY_BODY); // chunked, with nothing in it
-    const reveal = revealsSecrets(ctx);
-    const how = { revealSecrets: reveal, changeReferences: reveal || mayAct(principal, 'admin') };
-    const actor = (ctx.state.actor as Actor | undefined) ?? ANONYMOUS;
-    if (proposing && options.proposals) return answerProposal(ctx, await options.proposals.propose(String(ctx.params.network_id), ctx.request.body, ifMatch, actor, how));
-    const { record, findings } = await store.update(String(ctx.params.network_id), ctx.request.body, ifMatch, actor, how);
-    ctx.set('ETag', record.etag);
-    ctx.type = 'application/json';
-    const body = reveal ? revealedBodyOf(record) : record.body;
-    // What the URLs answered that was not fine (RPC_PROBE_ON_PATCH) goes beside the data.
-    ctx.body = findings.length === 0 ? body : `${body.slice(0, -1)},"rpc_warnings":${JSON.stringify(findings)}}`;
-  });
+  router.patch(
+    items,
+    ...guard(options.proposals ? 'propose' : 'write'),
+    withinScope,
+    requireJson,
+    parseJson,
+    async (ctx: Context) => {
+      const principal = principalOf(ctx);
+      const proposing = proposes(ctx, principal, options.proposals);
+      const ifMatch = ctx.get('If-Match') || undefined;
+      if (ifMatch === undefined && options.requireIfMatch) {
+        throw new NetcfgError(
+          'PRECONDITION_REQUIRED',
+          'This server requires If-Match on PATCH; GET the network and send its ETag in If-Match.',
+        );
+      }
+      if (String(ctx.request.rawBody ?? '').trim() === '') throw new NetcfgError('MALFORMED_JSON', EMPTY_BODY); // chunked, with nothing in it
+      const reveal = revealsSecrets(ctx);
+      const how = { revealSecrets: reveal, changeReferences: reveal || mayAct(principal, 'admin') };
+      const actor = (ctx.state.actor as Actor | undefined) ?? ANONYMOUS;
+      if (proposing && options.proposals)
+        return answerProposal(
+          ctx,
+          await options.proposals.propose(String(ctx.params.network_id), ctx.request.body, ifMatch, actor, how),
+        );
+      const { record, findings } = await store.update(
+        String(ctx.params.network_id),
+        ctx.request.body,
+        ifMatch,
+        actor,
+        how,
+      );
+      ctx.set('ETag', record.etag);
+      ctx.type = 'application/json';
+      const body = reveal ? revealedBodyOf(record) : record.body;
+      // What the URLs answered that was not fine (RPC_PROBE_ON_PATCH) goes beside the data.
+      ctx.body = findings.length === 0 ? body : `${body.slice(0, -1)},"rpc_warnings":${JSON.stringify(findings)}}`;
+    },
+  );
 }
 
 /** Whether the request's token may see the values of secret references (API_TOKENS_FILE's reveal_secrets). */
@@ -145,7 +196,9 @@ function revealsSecrets(ctx: Context): boolean {
 
 /** The request's token; with none configured (loopback, every route open) the caller is an admin, as /access/me says. */
 function principalOf(ctx: Context): Principal {
-  return (ctx.state.principal as Principal | undefined) ?? { name: '', role: 'admin', networks: null, revealSecrets: false };
+  return (
+    (ctx.state.principal as Principal | undefined) ?? { name: '', role: 'admin', networks: null, revealSecrets: false }
+  );
 }
 
 /**

@@ -15,7 +15,13 @@ import { scopeOf, withinScope, type Guard } from '../auth.js';
 /** What the routes ask of proposals (src/proposals/proposals.ts). */
 export interface ProposalsView {
   readonly proposeOnly: boolean;
-  propose(id: string, body: unknown, ifMatch: string | undefined, actor: Actor, how: ProposeOptions): Promise<{ proposal: OpenedProposal; findings: UrlFinding[] }>;
+  propose(
+    id: string,
+    body: unknown,
+    ifMatch: string | undefined,
+    actor: Actor,
+    how: ProposeOptions,
+  ): Promise<{ proposal: OpenedProposal; findings: UrlFinding[] }>;
   list(scope: ((id: string) => boolean) | null): Promise<ListedProposal[]>;
   forNetwork(id: string): Promise<ListedProposal[]>;
   component(): Record<string, unknown>;
@@ -34,10 +40,17 @@ export function proposes(ctx: Context, principal: Principal, proposals: Proposal
     throw new NetcfgError('INVALID_QUERY', `propose must be true or false; got ${JSON.stringify(asked)}.`);
   }
   const must = principal.role === 'propose' || proposals?.proposeOnly === true;
-  if (asked === 'true' && !proposals) throw new NetcfgError('BAD_REQUEST', `${OFF}; send the PATCH without ?propose=true to change the network directly.`);
+  if (asked === 'true' && !proposals)
+    throw new NetcfgError(
+      'BAD_REQUEST',
+      `${OFF}; send the PATCH without ?propose=true to change the network directly.`,
+    );
   if (asked === 'false' && must) {
     const why = principal.role === 'propose' ? `${principal.name}'s role is propose` : 'GIT_PROPOSE_ONLY is set';
-    throw new NetcfgError('FORBIDDEN', `Every change by this caller is a proposal (${why}); send the PATCH without ?propose=false.`);
+    throw new NetcfgError(
+      'FORBIDDEN',
+      `Every change by this caller is a proposal (${why}); send the PATCH without ?propose=false.`,
+    );
   }
   return must || asked === 'true';
 }
@@ -46,10 +59,20 @@ export function proposes(ctx: Context, principal: Principal, proposals: Proposal
 export function answerProposal(ctx: Context, result: { proposal: OpenedProposal; findings: UrlFinding[] }): void {
   ctx.status = 202;
   ctx.set('Location', result.proposal.url);
-  ctx.body = { success: true, data: { proposal: result.proposal }, error: null, ...(result.findings.length > 0 ? { rpc_warnings: result.findings } : {}) };
+  ctx.body = {
+    success: true,
+    data: { proposal: result.proposal },
+    error: null,
+    ...(result.findings.length > 0 ? { rpc_warnings: result.findings } : {}),
+  };
 }
 
-export function proposalRoutes(router: Router, store: NetworkStore, guard: Guard, proposals: ProposalsView | undefined): void {
+export function proposalRoutes(
+  router: Router,
+  store: NetworkStore,
+  guard: Guard,
+  proposals: ProposalsView | undefined,
+): void {
   const on = (): ProposalsView => {
     if (proposals) return proposals;
     throw new NetcfgError('NOT_IMPLEMENTED', `${OFF}; there are no proposals to list.`);
@@ -57,8 +80,13 @@ export function proposalRoutes(router: Router, store: NetworkStore, guard: Guard
   router.get('/api/v1/proposals', ...guard('read'), async (ctx: Context) => {
     ctx.body = { success: true, data: await on().list(scopeOf(ctx)), error: null };
   });
-  router.get(['/api/v1/networks/:network_id/proposals', '/networks/:network_id/proposals'], ...guard('read'), withinScope, async (ctx: Context) => {
-    const id = store.get(String(ctx.params.network_id)).id; // 400 for a bad id, 404 for none, as every network route
-    ctx.body = { success: true, data: await on().forNetwork(id), error: null };
-  });
+  router.get(
+    ['/api/v1/networks/:network_id/proposals', '/networks/:network_id/proposals'],
+    ...guard('read'),
+    withinScope,
+    async (ctx: Context) => {
+      const id = store.get(String(ctx.params.network_id)).id; // 400 for a bad id, 404 for none, as every network route
+      ctx.body = { success: true, data: await on().forNetwork(id), error: null };
+    },
+  );
 }

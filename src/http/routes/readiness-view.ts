@@ -19,7 +19,8 @@ export interface ReadinessAnswer {
 }
 
 /** Said in place of an invalid file's error when the error names a variable the caller may not learn. */
-export const SECRET_REF_HIDDEN = 'a secret reference names a variable that is not set or not allowed (an admin token sees which)';
+export const SECRET_REF_HIDDEN =
+  'a secret reference names a variable that is not set or not allowed (an admin token sees which)';
 
 /**
  * The report with its top-level status the worst of its components': a relayer drifted, a URL dead or
@@ -35,7 +36,11 @@ export function withWorstStatus(report: ReadinessAnswer): ReadinessAnswer {
 }
 
 /** `scope`: the ids a read token may see (null: all); unused for the other viewers. */
-export function readinessFor(full: ReadinessAnswer, viewer: Viewer, scope: ((id: string) => boolean) | null = null): ReadinessAnswer {
+export function readinessFor(
+  full: ReadinessAnswer,
+  viewer: Viewer,
+  scope: ((id: string) => boolean) | null = null,
+): ReadinessAnswer {
   if (viewer === 'everything') return full;
   const components: Record<string, Record<string, unknown>> = {};
   for (const [name, component] of Object.entries(full.components)) components[name] = countsOnly(component);
@@ -61,7 +66,10 @@ interface InvalidEntry {
 }
 
 /** The index as a read token sees it: every field, the invalid files of its scope, no unset variable's name. */
-function indexDetails(index: Record<string, unknown>, scope: ((id: string) => boolean) | null): Record<string, unknown> {
+function indexDetails(
+  index: Record<string, unknown>,
+  scope: ((id: string) => boolean) | null,
+): Record<string, unknown> {
   const invalid = (index.invalid_files as InvalidEntry[] | undefined) ?? [];
   const shown = invalid
     .filter((file) => {
@@ -69,6 +77,8 @@ function indexDetails(index: Record<string, unknown>, scope: ((id: string) => bo
       const kind = classifyPath(file.path);
       return kind.kind === 'network' && scope(kind.id.id);
     })
-    .map(({ unset_secret, secret_ref, ...file }) => (unset_secret === undefined && secret_ref === undefined ? file : { ...file, error: SECRET_REF_HIDDEN }));
+    .map(({ unset_secret, secret_ref, ...file }) =>
+      unset_secret === undefined && secret_ref === undefined ? file : { ...file, error: SECRET_REF_HIDDEN },
+    );
   return { ...index, invalid_files: shown };
 }

@@ -31,7 +31,8 @@ export interface RelayersView {
 
 const shown = <T extends TargetStatus>(status: T): T => ({ ...status, url: redactUrl(status.url) });
 
-const unknown = (name: string): NetcfgError => new NetcfgError('RELAYER_NOT_FOUND', `No relayer ${name} in RELAYER_SYNC_FILE; GET /api/v1/relayers lists them.`);
+const unknown = (name: string): NetcfgError =>
+  new NetcfgError('RELAYER_NOT_FOUND', `No relayer ${name} in RELAYER_SYNC_FILE; GET /api/v1/relayers lists them.`);
 
 export function relayerRoutes(router: Router, guard: Guard, view: RelayersView): void {
   router.get('/api/v1/relayers', ...guard('admin'), (ctx: Context) => {
@@ -48,7 +49,11 @@ export function relayerRoutes(router: Router, guard: Guard, view: RelayersView):
     const name = String(ctx.params.name);
     if (!view.detail(name)) throw unknown(name);
     const { holds, holder } = view.speaking();
-    if (!holds) throw new NetcfgError('NOT_LEASE_HOLDER', `This replica does not hold the relayer lease, so it sends nothing to ${name}; ${holder === null ? 'no replica holds it now' : `${holder} does: ask it`}.`);
+    if (!holds)
+      throw new NetcfgError(
+        'NOT_LEASE_HOLDER',
+        `This replica does not hold the relayer lease, so it sends nothing to ${name}; ${holder === null ? 'no replica holds it now' : `${holder} does: ask it`}.`,
+      );
     const detail = await view.passOne(name);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { success: true, data: detail && shown(detail), error: null };
@@ -58,18 +63,39 @@ export function relayerRoutes(router: Router, guard: Guard, view: RelayersView):
 const BAD: ReadonlySet<string> = new Set(['failing', 'drifted', 'stale', 'missing', 'pending']);
 
 /** The readiness `relayers` component: degraded while a relayer has been in a bad state longer than one interval. */
-export function relayersComponent(view: RelayersView, now = Date.now(), fileProblem: string | null = null): Record<string, unknown> {
-  const targets = view.status().map(({ name, state, state_since, interval_ms, last_pass_at, counts, counts_at }) => ({ name, state, state_since, last_pass_at, counts, counts_at, interval_ms }));
+export function relayersComponent(
+  view: RelayersView,
+  now = Date.now(),
+  fileProblem: string | null = null,
+): Record<string, unknown> {
+  const targets = view
+    .status()
+    .map(({ name, state, state_since, interval_ms, last_pass_at, counts, counts_at }) => ({
+      name,
+      state,
+      state_since,
+      last_pass_at,
+      counts,
+      counts_at,
+      interval_ms,
+    }));
   const lasting = targets.filter((t) => BAD.has(t.state) && now - Date.parse(t.state_since) > t.interval_ms);
   // A targets file changed but not taken: the relayers before the change are still kept in sync, but not as the file says.
   const status = lasting.length > 0 || fileProblem !== null ? 'degraded' : 'healthy';
-  return { status, targets: targets.map(({ interval_ms: _, ...t }) => t), ...(fileProblem === null ? {} : { targets_file_problem: fileProblem }), ...withLease(view) };
+  return {
+    status,
+    targets: targets.map(({ interval_ms: _, ...t }) => t),
+    ...(fileProblem === null ? {} : { targets_file_problem: fileProblem }),
+    ...withLease(view),
+  };
 }
 
 /** A relayer's state change, or one finding (its network and kind), as a change stream event: for admin tokens only. */
 export function relayerSyncFrame(status: TargetStatus, finding?: Finding): string {
   const { name, state, counts, counts_at, last_error } = shown(status);
-  const about = finding ? { network: finding.network, kind: finding.kind, fields: finding.fields, resolved: finding.resolved_at !== null } : { network: null, kind: null };
+  const about = finding
+    ? { network: finding.network, kind: finding.kind, fields: finding.fields, resolved: finding.resolved_at !== null }
+    : { network: null, kind: null };
   return `event: relayer_sync\ndata: ${JSON.stringify({ name, state, counts, counts_at, last_error, ...about })}\n\n`;
 }
 

@@ -36,26 +36,54 @@ export interface AutoHealView {
   disabledNow(): number;
 }
 
-export function rpcHealthRoutes(router: Router, store: NetworkStore, guard: Guard, view: RpcHealthView, heal?: AutoHealView): void {
-  router.get(['/api/v1/networks/:network_id/rpc-health', '/networks/:network_id/rpc-health'], ...guard('read'), withinScope, (ctx: Context) => {
-    const record = store.get(String(ctx.params.network_id));
-    const probed = new Map((view.of(record.id) ?? []).map((h) => [h.url, h]));
-    const disabled = heal?.of(record.id) ?? new Map<number, { at: string; reason: string }>();
-    const urls = ((networkOf(record).rpc_urls ?? []) as Array<{ url: string }>).map(({ url }, index) => {
-      const health = probed.get(url) ?? { url, status: 'pending', head: null, lag: null, latency_ms: null, checked_at: null, error: null };
-      const auto = disabled.get(index);
-      return { index, ...health, url: redactUrl(url), error: health.error === null ? null : redactText(health.error), ...(auto ? { auto_disabled_at: auto.at, reason: redactText(auto.reason) } : {}) };
-    });
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = { success: true, data: urls, error: null };
-  });
+export function rpcHealthRoutes(
+  router: Router,
+  store: NetworkStore,
+  guard: Guard,
+  view: RpcHealthView,
+  heal?: AutoHealView,
+): void {
+  router.get(
+    ['/api/v1/networks/:network_id/rpc-health', '/networks/:network_id/rpc-health'],
+    ...guard('read'),
+    withinScope,
+    (ctx: Context) => {
+      const record = store.get(String(ctx.params.network_id));
+      const probed = new Map((view.of(record.id) ?? []).map((h) => [h.url, h]));
+      const disabled = heal?.of(record.id) ?? new Map<number, { at: string; reason: string }>();
+      const urls = ((networkOf(record).rpc_urls ?? []) as Array<{ url: string }>).map(({ url }, index) => {
+        const health = probed.get(url) ?? {
+          url,
+          status: 'pending',
+          head: null,
+          lag: null,
+          latency_ms: null,
+          checked_at: null,
+          error: null,
+        };
+        const auto = disabled.get(index);
+        return {
+          index,
+          ...health,
+          url: redactUrl(url),
+          error: health.error === null ? null : redactText(health.error),
+          ...(auto ? { auto_disabled_at: auto.at, reason: redactText(auto.reason) } : {}),
+        };
+      });
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = { success: true, data: urls, error: null };
+    },
+  );
   router.get('/api/v1/rpc-health', ...guard('read'), (ctx: Context) => {
     const scope = scopeOf(ctx);
-    const data = view.statuses().filter(({ id }) => scope?.(id) ?? true).map(({ id, statuses }) => {
-      const counts: Record<string, number> = {};
-      for (const status of statuses) counts[status] = (counts[status] ?? 0) + 1;
-      return { id, counts };
-    });
+    const data = view
+      .statuses()
+      .filter(({ id }) => scope?.(id) ?? true)
+      .map(({ id, statuses }) => {
+        const counts: Record<string, number> = {};
+        for (const status of statuses) counts[status] = (counts[status] ?? 0) + 1;
+        return { id, counts };
+      });
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { success: true, data, error: null };
   });
@@ -65,7 +93,12 @@ export function rpcHealthRoutes(router: Router, store: NetworkStore, guard: Guar
 export function rpcComponent(view: RpcHealthView, heal?: AutoHealView): Record<string, unknown> {
   const { counts, last_round_at } = view.summary();
   const bad = Object.entries(counts).some(([status, n]) => status !== 'ok' && n > 0);
-  return { status: bad ? 'degraded' : 'healthy', ...counts, last_round_at, ...(heal ? { auto_disabled: heal.disabledNow() } : {}) };
+  return {
+    status: bad ? 'degraded' : 'healthy',
+    ...counts,
+    last_round_at,
+    ...(heal ? { auto_disabled: heal.disabledNow() } : {}),
+  };
 }
 
 export function rpcHealthFrame({ id, index, url, status, previous }: RpcHealthEvent): string {

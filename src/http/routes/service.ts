@@ -26,7 +26,8 @@ export interface AccessView {
 export function accessComponent(view: AccessView): Record<string, unknown> {
   const { problem, grace_ends_at, refusing_since } = view.state();
   if (problem === null) return { status: 'healthy', tokens: view.size, problem: null };
-  if (refusing_since !== null) return { status: 'unhealthy', tokens: view.size, problem, refusing_named_tokens_since: refusing_since };
+  if (refusing_since !== null)
+    return { status: 'unhealthy', tokens: view.size, problem, refusing_named_tokens_since: refusing_since };
   return { status: 'degraded', tokens: view.size, problem, grace_ends_at };
 }
 
@@ -56,7 +57,9 @@ export function healthRoutes(router: Router, store: NetworkStore, views: HealthV
     const components = {
       ...report.components,
       ...(rpcHealth ? { rpc: rpcComponent(rpcHealth, autoHeal) } : {}),
-      ...(relayers ? { relayers: relayersComponent(relayers, Date.now(), relayerTargets?.state().problem ?? null) } : {}),
+      ...(relayers
+        ? { relayers: relayersComponent(relayers, Date.now(), relayerTargets?.state().problem ?? null) }
+        : {}),
       ...(access ? { access: accessComponent(access) } : {}),
       ...(proposals ? { proposals: proposals.component() } : {}),
     };
@@ -65,7 +68,8 @@ export function healthRoutes(router: Router, store: NetworkStore, views: HealthV
     const principal = tokens === null ? null : principalOf(tokens, ctx);
     const networks = principal?.networks ?? null;
     const scope = networks === null ? null : (id: string) => matchesAny(networks, id);
-    const viewer = tokens === null || (principal && mayAct(principal, 'admin')) ? 'everything' : principal ? 'read' : 'anonymous';
+    const viewer =
+      tokens === null || (principal && mayAct(principal, 'admin')) ? 'everything' : principal ? 'read' : 'anonymous';
     ctx.body = readinessFor(full, viewer, scope);
   });
 }

@@ -80,7 +80,10 @@ async function signedBy(secret: string, req: IncomingMessage, limit: number): Pr
 export function webhookRoutes(router: Router, store: NetworkStore, secret: string): void {
   router.post('/api/v1/webhooks/git', async (ctx: Context) => {
     if (!(await signedBy(secret, ctx.req, WEBHOOK_BODY_LIMIT))) {
-      throw new NetcfgError('UNAUTHORIZED', 'The webhook is not signed with GIT_WEBHOOK_SECRET (X-Hub-Signature-256, X-Gitea-Signature or X-Gitlab-Token); nothing was pulled.');
+      throw new NetcfgError(
+        'UNAUTHORIZED',
+        'The webhook is not signed with GIT_WEBHOOK_SECRET (X-Hub-Signature-256, X-Gitea-Signature or X-Gitlab-Token); nothing was pulled.',
+      );
     }
     if (!store.pullNow()) throw new NetcfgError('NOT_IMPLEMENTED', 'GIT_SYNC is off: there is no remote to pull from.');
     ctx.status = 202;

@@ -32,11 +32,15 @@ export function relayerExport(networks: Iterable<Record<string, unknown>>): Rela
       const value = view[key];
       if (value === undefined || value === null) continue;
       const bad = kindProblem(kind, value);
-      if (bad) leftOut.push(`${id}: ${key} left out; the relayer would refuse it (${key}${bad.at.replace(/\//g, '.')} ${bad.message})`);
+      if (bad)
+        leftOut.push(
+          `${id}: ${key} left out; the relayer would refuse it (${key}${bad.at.replace(/\//g, '.')} ${bad.message})`,
+        );
       else entry[key] = value;
     }
     for (const key of Object.keys(view)) {
-      if (!DERIVED.has(key) && !(key in FIELDS[family])) leftOut.push(`${id}: ${key} left out; the relayer's ${family} networks have no such field`);
+      if (!DERIVED.has(key) && !(key in FIELDS[family]))
+        leftOut.push(`${id}: ${key} left out; the relayer's ${family} networks have no such field`);
     }
     const missing = REQUIRED[family].filter((key) => entry[key] === undefined || entry[key] === '');
     if (missing.length > 0) {

@@ -45,9 +45,22 @@ export function readRelayerSource(file: string, text: string): RelayerSource {
   } catch (err) {
     const first = errors[0];
     const why = first ? jsonc.printParseErrorCode(first.error) : (err as Error).message.split(',')[0];
-    return { file, json: undefined, problems: [{ ...place(first?.offset ?? 0), message: `not valid JSON (${why})` }], at };
+    return {
+      file,
+      json: undefined,
+      problems: [{ ...place(first?.offset ?? 0), message: `not valid JSON (${why})` }],
+      at,
+    };
   }
-  return { file, json, problems: duplicateKeys(root).map((offset) => ({ ...place(offset), message: 'a key appears twice in one object; the relayer refuses it' })), at };
+  return {
+    file,
+    json,
+    problems: duplicateKeys(root).map((offset) => ({
+      ...place(offset),
+      message: 'a key appears twice in one object; the relayer refuses it',
+    })),
+    at,
+  };
 }
 
 /** The deepest node on the way to `pointer`. */

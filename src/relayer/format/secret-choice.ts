@@ -24,16 +24,29 @@ export const ROUTE_WORDING: ChoiceWording = { resolve: 'resolve_secrets=true', k
 export function referencesLeftOut(what: string, names: readonly string[], how: ChoiceWording, unset = false): string {
   const vars = [...new Set(names)].join(', ');
   const state = unset ? `, not set in netcfg's environment (set it, then ` : ' (';
-  return `${what}: left out; its rpc_urls hold secret references to ${vars}${state}${how.resolve} writes their values for relayer v1.8, `
-    + `${how.keep} keeps the references for a relayer built with env references, its PR #517)`;
+  return (
+    `${what}: left out; its rpc_urls hold secret references to ${vars}${state}${how.resolve} writes their values for relayer v1.8, ` +
+    `${how.keep} keeps the references for a relayer built with env references, its PR #517)`
+  );
 }
 
 /** The export of `records` (sorted by id by the caller) under `choice`; what was left out, one sentence each. */
-export function exportRecords(records: readonly NetworkRecord[], choice: SecretChoice, how: ChoiceWording): RelayerExport {
+export function exportRecords(
+  records: readonly NetworkRecord[],
+  choice: SecretChoice,
+  how: ChoiceWording,
+): RelayerExport {
   const leftOut: string[] = [];
   const taken: NetworkRecord[] = [];
   for (const record of records) {
-    if (choice === 'leave-out' && record.secrets !== undefined) leftOut.push(referencesLeftOut(record.id, record.secrets.map((s) => s.name), how));
+    if (choice === 'leave-out' && record.secrets !== undefined)
+      leftOut.push(
+        referencesLeftOut(
+          record.id,
+          record.secrets.map((s) => s.name),
+          how,
+        ),
+      );
     else taken.push(record);
   }
   const exported = relayerExport(taken.map((r) => writtenNetworkOf(r, choice === 'resolve')));

@@ -30,18 +30,36 @@ export function compareNetwork(
   const fields = ANSWERED_FIELDS.filter((f) => (f in want || f in held) && !isDeepStrictEqual(held[f], want[f]));
   if (fields.length === 0) return { kinds: [], status: undefined, details: {} };
   const shown = (from: Record<string, unknown>, keys: string[]): Record<string, unknown> =>
-    JSON.parse(on.show(JSON.stringify(Object.fromEntries(keys.map((k) => [k, from[k] ?? null]))))) as Record<string, unknown>;
+    JSON.parse(on.show(JSON.stringify(Object.fromEntries(keys.map((k) => [k, from[k] ?? null]))))) as Record<
+      string,
+      unknown
+    >;
   const drift = fields.includes('rpc_urls');
   const stale = fields.filter((f) => f !== 'rpc_urls');
-  const kinds: FindingKind[] = [...(drift ? (['drift'] as const) : []), ...(stale.length > 0 ? (['stale'] as const) : [])];
+  const kinds: FindingKind[] = [
+    ...(drift ? (['drift'] as const) : []),
+    ...(stale.length > 0 ? (['stale'] as const) : []),
+  ];
   const remedy = stale.length > 0 ? { error: staleSentence(stale, on.relayer) } : {};
-  const status: NetworkStatus = { id, state: drift ? 'drifted' : 'stale', fields, relayer: shown(held, fields), netcfg: shown(want, fields), ...remedy };
+  const status: NetworkStatus = {
+    id,
+    state: drift ? 'drifted' : 'stale',
+    fields,
+    relayer: shown(held, fields),
+    netcfg: shown(want, fields),
+    ...remedy,
+  };
   const urls = { relayer: shown(held, ['rpc_urls']).rpc_urls, netcfg: shown(want, ['rpc_urls']).rpc_urls };
   return {
     kinds,
     status,
     details: {
-      drift: { fields: ['rpc_urls'], relayer_value: urls.relayer, netcfg_value: urls.netcfg, sent: on.selfHeal ? urls.netcfg : null },
+      drift: {
+        fields: ['rpc_urls'],
+        relayer_value: urls.relayer,
+        netcfg_value: urls.netcfg,
+        sent: on.selfHeal ? urls.netcfg : null,
+      },
       stale: { fields: stale, relayer_value: shown(held, stale), netcfg_value: shown(want, stale), sent: null },
     },
   };

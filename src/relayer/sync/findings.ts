@@ -37,10 +37,20 @@ export class FindingsLog {
   constructor(private readonly limit = FINDINGS_KEPT) {}
 
   /** Notes a difference; the new finding, or null when the same one is already open. */
-  note(network: string | null, kind: FindingKind, detail: FindingDetail, now = new Date()): { found: Finding | null; resolved: Finding | null } {
+  note(
+    network: string | null,
+    kind: FindingKind,
+    detail: FindingDetail,
+    now = new Date(),
+  ): { found: Finding | null; resolved: Finding | null } {
     const key = `${kind}\n${network ?? ''}`;
     const current = this.open.get(key);
-    const same = current && isDeepStrictEqual([current.fields, current.relayer_value, current.netcfg_value], [detail.fields, detail.relayer_value, detail.netcfg_value]);
+    const same =
+      current &&
+      isDeepStrictEqual(
+        [current.fields, current.relayer_value, current.netcfg_value],
+        [detail.fields, detail.relayer_value, detail.netcfg_value],
+      );
     if (same) return { found: null, resolved: null };
     const resolved = this.resolve(network, kind, now);
     const found: Finding = { network, kind, ...detail, found_at: now.toISOString(), resolved_at: null };
@@ -68,7 +78,9 @@ export class FindingsLog {
 
   /** Every network with an open finding about it (not `extra`: those are about the relayer's own networks). */
   openNetworks(): Set<string> {
-    return new Set([...this.open.values()].flatMap((f) => (f.network === null || f.kind === 'extra' ? [] : [f.network])));
+    return new Set(
+      [...this.open.values()].flatMap((f) => (f.network === null || f.kind === 'extra' ? [] : [f.network])),
+    );
   }
 
   /** Newest first. */

@@ -99,8 +99,16 @@ export class Lease {
   view(): LeaseView {
     const seen = this.seen?.record ?? null;
     // Our own name only while we speak: a holder that could not renew does not know who holds it now.
-    const holder = this.held() ? this.options.replica : seen?.holder === this.options.replica ? null : (seen?.holder ?? null);
-    return { holder, this_replica: this.options.replica, expires_at: holder === null ? null : (seen?.expires_at ?? null) };
+    const holder = this.held()
+      ? this.options.replica
+      : seen?.holder === this.options.replica
+        ? null
+        : (seen?.holder ?? null);
+    return {
+      holder,
+      this_replica: this.options.replica,
+      expires_at: holder === null ? null : (seen?.expires_at ?? null),
+    };
   }
 
   /** Hears when this replica starts or stops speaking; returns the way to stop. */
@@ -162,7 +170,10 @@ export class Lease {
     const ranOut = current !== null && current.record.holder !== null && this.clock() - this.seen.at >= leaseMs;
     if (current !== null && current.record.holder !== null && !ranOut) return;
     if (!(await this.write(current?.version ?? null, ranOut))) return void (await this.look()); // lost the race: learn who won
-    log.info({ replica, previous: current?.record.holder ?? null }, 'relayer lease taken: this replica speaks to the relayers');
+    log.info(
+      { replica, previous: current?.record.holder ?? null },
+      'relayer lease taken: this replica speaks to the relayers',
+    );
   }
 
   /** Reads the slot, noting when this replica first saw its version; undefined when it cannot be read. */
@@ -171,11 +182,15 @@ export class Lease {
     try {
       current = await this.options.storage.read();
     } catch (err) {
-      this.options.log.warn({ replica: this.options.replica, error: (err as Error).message }, 'relayer lease: the slot cannot be read; standing by');
+      this.options.log.warn(
+        { replica: this.options.replica, error: (err as Error).message },
+        'relayer lease: the slot cannot be read; standing by',
+      );
       return undefined;
     }
     const version = current?.version ?? null;
-    if (this.seen === null || version !== this.seen.version) this.seen = { version, record: current?.record ?? null, at: this.clock() };
+    if (this.seen === null || version !== this.seen.version)
+      this.seen = { version, record: current?.record ?? null, at: this.clock() };
     return current;
   }
 
@@ -183,12 +198,18 @@ export class Lease {
   private async write(expected: string | null, takeover = false): Promise<boolean> {
     const sent = this.clock();
     const renewal = expected !== null && expected === this.mine;
-    const record: LeaseRecord = { holder: this.options.replica, expires_at: new Date(Date.now() + this.options.leaseMs).toISOString() };
+    const record: LeaseRecord = {
+      holder: this.options.replica,
+      expires_at: new Date(Date.now() + this.options.leaseMs).toISOString(),
+    };
     let version: string | null;
     try {
       version = await this.options.storage.swap(expected, record);
     } catch (err) {
-      this.options.log.warn({ replica: this.options.replica, error: (err as Error).message }, 'relayer lease: could not write the slot');
+      this.options.log.warn(
+        { replica: this.options.replica, error: (err as Error).message },
+        'relayer lease: could not write the slot',
+      );
       return false;
     }
     if (version === null) {

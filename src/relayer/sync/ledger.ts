@@ -38,7 +38,12 @@ export class NetworkLedger {
   }
 
   /** Sets a network's status and its open findings to `kinds`: the others resolved. Returns the kinds newly found. */
-  settle(id: string, kinds: FindingKind[], status?: NetworkStatus, details: Partial<Record<FindingKind, FindingDetail>> = {}): FindingKind[] {
+  settle(
+    id: string,
+    kinds: FindingKind[],
+    status?: NetworkStatus,
+    details: Partial<Record<FindingKind, FindingDetail>> = {},
+  ): FindingKind[] {
     if (status) this.networks.set(id, status);
     else this.networks.delete(id);
     const open = this.findings.openOf(id);
@@ -47,7 +52,11 @@ export class NetworkLedger {
     for (const kind of kinds) {
       // A drift or stale finding given no new detail (its PATCH failed) stays as it was found.
       if (!details[kind] && (kind === 'drift' || kind === 'stale') && open.some((f) => f.kind === kind)) continue;
-      const { found: f } = this.findings.note(id, kind, details[kind] ?? { ...NOTHING, relayer_value: status?.error ?? null });
+      const { found: f } = this.findings.note(
+        id,
+        kind,
+        details[kind] ?? { ...NOTHING, relayer_value: status?.error ?? null },
+      );
       if (f) found.push(kind);
       this.tell(f);
     }
@@ -58,9 +67,18 @@ export class NetworkLedger {
   rpcUrlsTaken(id: string): void {
     const current = this.networks.get(id);
     const stale = (current?.fields ?? []).filter((f) => f !== 'rpc_urls');
-    if (!current || stale.length === 0 || !this.findings.openOf(id).some((f) => f.kind === 'stale')) return void this.settle(id, []);
-    const pick = (v: unknown): Record<string, unknown> => Object.fromEntries(stale.map((f) => [f, (v as Record<string, unknown>)[f]]));
-    this.settle(id, ['stale'], { id, state: 'stale', fields: stale, relayer: pick(current.relayer), netcfg: pick(current.netcfg), error: staleSentence(stale, this.relayer) });
+    if (!current || stale.length === 0 || !this.findings.openOf(id).some((f) => f.kind === 'stale'))
+      return void this.settle(id, []);
+    const pick = (v: unknown): Record<string, unknown> =>
+      Object.fromEntries(stale.map((f) => [f, (v as Record<string, unknown>)[f]]));
+    this.settle(id, ['stale'], {
+      id,
+      state: 'stale',
+      fields: stale,
+      relayer: pick(current.relayer),
+      netcfg: pick(current.netcfg),
+      error: staleSentence(stale, this.relayer),
+    });
   }
 
   /** The networks only the relayer has, now: each one a finding while it lasts. */

@@ -21,12 +21,16 @@ export interface PassParts {
 }
 
 /** Settles every network listed or served in the ledger; how many were compared, and the ids whose rpc_urls are to be set back. */
-export function settleListed(parts: PassParts, live: Map<string, Record<string, unknown>>): { compared: number; setBack: string[] } {
+export function settleListed(
+  parts: PassParts,
+  live: Map<string, Record<string, unknown>>,
+): { compared: number; setBack: string[] } {
   const { target, desired, ledger } = parts;
   const wanted = desired.ids().filter((id) => inScope(target, id));
   const wantedSet = new Set(wanted);
   ledger.noteExtra([...live.keys()].filter((id) => !wantedSet.has(id) && inScope(target, id)).sort());
-  for (const id of new Set([...ledger.networks.keys(), ...ledger.findings.openNetworks()])) if (!wantedSet.has(id)) ledger.settle(id, []);
+  for (const id of new Set([...ledger.networks.keys(), ...ledger.findings.openNetworks()]))
+    if (!wantedSet.has(id)) ledger.settle(id, []);
   let compared = 0;
   const setBack: string[] = [];
   for (const id of wanted) {
@@ -42,14 +46,24 @@ export function settleListed(parts: PassParts, live: Map<string, Record<string, 
 }
 
 /** One network's answered fields against netcfg's: drift (rpc_urls), stale (any other), or in sync. True: set its rpc_urls back. */
-function settleOne({ target, ledger, log, show }: PassParts, id: string, held: Record<string, unknown>, want: Record<string, unknown>): boolean {
+function settleOne(
+  { target, ledger, log, show }: PassParts,
+  id: string,
+  held: Record<string, unknown>,
+  want: Record<string, unknown>,
+): boolean {
   const heal = target.selfHeal !== false;
   const { kinds, status, details } = compareNetwork(id, held, want, { relayer: target.name, selfHeal: heal, show });
   // Its last PATCH was refused and the drift remains: still failing until one is taken (one finding, not one per retry).
   const failing = ledger.networks.get(id);
   const refused = heal && kinds.includes('drift') && failing?.state === 'failing';
   const found = refused
-    ? ledger.settle(id, [...kinds, 'failing'], { ...(status as NetworkStatus), state: 'failing', error: failing.error as string }, details)
+    ? ledger.settle(
+        id,
+        [...kinds, 'failing'],
+        { ...(status as NetworkStatus), state: 'failing', error: failing.error as string },
+        details,
+      )
     : ledger.settle(id, kinds, status, details);
   if (!kinds.includes('drift')) return false;
   if (found.includes('drift')) {

@@ -25,7 +25,16 @@ export interface RelayerTarget {
  * netcfg itself, or this replica's window to speak over (`silent`: not the relayer's fault).
  */
 export type CallFailure =
-  | 'unreachable' | 'timeout' | 'unauthorized' | 'refused' | 'not_found' | 'server_error' | 'bad_answer' | 'over_budget' | 'self' | 'silent';
+  | 'unreachable'
+  | 'timeout'
+  | 'unauthorized'
+  | 'refused'
+  | 'not_found'
+  | 'server_error'
+  | 'bad_answer'
+  | 'over_budget'
+  | 'self'
+  | 'silent';
 
 export class RelayerCallError extends Error {
   constructor(
@@ -67,46 +76,89 @@ const PER_PAGE = 100;
  * `total_items`, its data's length), never by the `per_page` asked: a relayer or a proxy may apply a
  * smaller one. Only the answered fields of each network are kept, and reading stops at the budget.
  */
-export async function listNetworks(target: RelayerTarget, options: ClientOptions & PassBudget): Promise<ListedNetworks> {
+export async function listNetworks(
+  target: RelayerTarget,
+  options: ClientOptions & PassBudget,
+): Promise<ListedNetworks> {
   const networks = new Map<string, Record<string, unknown>>();
   let [bytes, seen] = [0, 0];
   for (let page = 1; ; page++) {
     const left = options.maxPassBytes - bytes;
-    const { body, size } = await call(target, 'GET', `/api/v1/networks?page=${page}&per_page=${PER_PAGE}`, undefined, { ...options, maxBytes: Math.min(options.maxBytes, left) }, left < options.maxBytes);
+    const { body, size } = await call(
+      target,
+      'GET',
+      `/api/v1/networks?page=${page}&per_page=${PER_PAGE}`,
+      undefined,
+      { ...options, maxBytes: Math.min(options.maxBytes, left) },
+      left < options.maxBytes,
+    );
     bytes += size;
     const { data, pagination } = body as { data?: unknown; pagination?: { per_page?: unknown; total_items?: unknown } };
     const total = pagination?.total_items;
-    if (!Array.isArray(data) || typeof total !== 'number') throw new RelayerCallError('bad_answer', `${target.name} answered its network list without data and pagination`);
+    if (!Array.isArray(data) || typeof total !== 'number')
+      throw new RelayerCallError('bad_answer', `${target.name} answered its network list without data and pagination`);
     seen += data.length;
     if (seen > options.maxPassNetworks || total > options.maxPassNetworks) {
-      throw new RelayerCallError('over_budget', `${target.name} answers more than ${options.maxPassNetworks} networks, this pass's budget; netcfg stopped reading it`);
+      throw new RelayerCallError(
+        'over_budget',
+        `${target.name} answers more than ${options.maxPassNetworks} networks, this pass's budget; netcfg stopped reading it`,
+      );
     }
-    for (const network of data as Array<Record<string, unknown> | null>) if (typeof network?.id === 'string') networks.set(network.id, answeredForm(network));
-    const perPage = typeof pagination?.per_page === 'number' && pagination.per_page > 0 ? pagination.per_page : data.length;
+    for (const network of data as Array<Record<string, unknown> | null>)
+      if (typeof network?.id === 'string') networks.set(network.id, answeredForm(network));
+    const perPage =
+      typeof pagination?.per_page === 'number' && pagination.per_page > 0 ? pagination.per_page : data.length;
     if (data.length === 0 || page * perPage >= total || seen >= total) return { networks, pages: page, bytes };
   }
 }
 
 /** Sets a network's rpc_urls on the relayer (the only change its API takes). */
-export async function patchRpcUrls(target: RelayerTarget, id: string, rpcUrls: unknown, options: ClientOptions): Promise<void> {
-  await call(target, 'PATCH', `/api/v1/networks/${encodeURIComponent(id)}`, JSON.stringify({ rpc_urls: rpcUrls }), options, false);
+export async function patchRpcUrls(
+  target: RelayerTarget,
+  id: string,
+  rpcUrls: unknown,
+  options: ClientOptions,
+): Promise<void> {
+  await call(
+    target,
+    'PATCH',
+    `/api/v1/networks/${encodeURIComponent(id)}`,
+    JSON.stringify({ rpc_urls: rpcUrls }),
+    options,
+    false,
+  );
 }
 
-async function call(target: RelayerTarget, method: string, path: string, body: string | undefined, options: ClientOptions, budgetCap: boolean): Promise<{ body: unknown; size: number }> {
+async function call(
+  target: RelayerTarget,
+  method: string,
+  path: string,
+  body: string | undefined,
+  options: ClientOptions,
+  budgetCap: boolean,
+): Promise<{ body: unknown; size: number }> {
   const where = `${target.name} (${redactUrl(target.url)})`;
   const scrub = keyScrubber(target.apiKey);
   // No call outlives this replica's window: the next holder's first call comes after it (lease.ts).
   const window = Math.floor(options.speaksForMs?.() ?? Infinity);
-  if (window < 1) throw new RelayerCallError('silent', `${where} was not called: this replica no longer speaks to the relayers`);
+  if (window < 1)
+    throw new RelayerCallError('silent', `${where} was not called: this replica no longer speaks to the relayers`);
   const cut = window < options.timeoutMs;
   const signal = AbortSignal.timeout(cut ? window : options.timeoutMs);
   const late = (): RelayerCallError =>
     cut
-      ? new RelayerCallError('silent', `${where} did not answer ${method} before this replica's turn to speak to the relayers ended`)
+      ? new RelayerCallError(
+          'silent',
+          `${where} did not answer ${method} before this replica's turn to speak to the relayers ended`,
+        )
       : new RelayerCallError('timeout', `${where} did not answer ${method} within ${options.timeoutMs} ms`);
   let response: Response;
   try {
-    const headers: Record<string, string> = { authorization: `Bearer ${target.apiKey}`, accept: 'application/json', [INSTANCE_HEADER]: options.instanceId };
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${target.apiKey}`,
+      accept: 'application/json',
+      [INSTANCE_HEADER]: options.instanceId,
+    };
     if (body !== undefined) headers['content-type'] = 'application/json';
     response = await fetch(`${target.url}${path}`, { method, body, redirect: 'manual', headers, signal });
   } catch (err) {
@@ -121,11 +173,16 @@ async function call(target: RelayerTarget, method: string, path: string, body: s
   const text = await readCapped(response, options.maxBytes, where, budgetCap);
   if (signal.aborted) throw late(); // the deadline passed while the answer was still coming
   const said = (): string => sentenceOf(text, scrub);
-  if (response.status === 401 || response.status === 403) throw new RelayerCallError('unauthorized', `${where} refused the key (${response.status}); check its api_key_env`);
-  if (response.status === 404) throw new RelayerCallError('not_found', `${where} has no ${path.split('?')[0]} (404): ${said()}`);
-  if (response.status >= 400 && response.status < 500) throw new RelayerCallError('refused', `${where} refused the ${method} (${response.status}): ${said()}`);
-  if (response.status >= 500) throw new RelayerCallError('server_error', `${where} failed (${response.status}): ${said()}`);
-  if (response.status !== 200) throw new RelayerCallError('bad_answer', `${where} answered ${response.status} where its API answers 200`);
+  if (response.status === 401 || response.status === 403)
+    throw new RelayerCallError('unauthorized', `${where} refused the key (${response.status}); check its api_key_env`);
+  if (response.status === 404)
+    throw new RelayerCallError('not_found', `${where} has no ${path.split('?')[0]} (404): ${said()}`);
+  if (response.status >= 400 && response.status < 500)
+    throw new RelayerCallError('refused', `${where} refused the ${method} (${response.status}): ${said()}`);
+  if (response.status >= 500)
+    throw new RelayerCallError('server_error', `${where} failed (${response.status}): ${said()}`);
+  if (response.status !== 200)
+    throw new RelayerCallError('bad_answer', `${where} answered ${response.status} where its API answers 200`);
   try {
     return { body: JSON.parse(text) as unknown, size: Buffer.byteLength(text) };
   } catch {
@@ -145,7 +202,11 @@ async function readCapped(response: Response, cap: number, where: string, budget
     size += value.length;
     if (size > cap) {
       await reader.cancel().catch(() => undefined);
-      if (budgetCap) throw new RelayerCallError('over_budget', `${where} answered more bytes than this pass's budget; netcfg stopped reading it`);
+      if (budgetCap)
+        throw new RelayerCallError(
+          'over_budget',
+          `${where} answered more bytes than this pass's budget; netcfg stopped reading it`,
+        );
       throw new RelayerCallError('bad_answer', `${where} answered more than ${cap} bytes`);
     }
     chunks.push(value);
@@ -158,7 +219,8 @@ function sentenceOf(text: string, scrub: (text: string) => string): string {
   let sentence = text;
   try {
     const parsed = JSON.parse(text) as { error?: unknown; message?: unknown };
-    sentence = typeof parsed.error === 'string' ? parsed.error : typeof parsed.message === 'string' ? parsed.message : text;
+    sentence =
+      typeof parsed.error === 'string' ? parsed.error : typeof parsed.message === 'string' ? parsed.message : text;
   } catch {
     // not JSON: its text is the sentence (actix answers a body it cannot parse in plain text)
   }

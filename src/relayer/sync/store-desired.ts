@@ -29,7 +29,8 @@ export function desiredFromStore(store: NetworkStore): DesiredState {
     subscribe: (listener) => store.subscribe((change) => listener(change.id)),
     refresh: () => store.caughtUp(),
     hide: (text) => {
-      for (const id of store.ids()) for (const s of store.get(id).secrets ?? []) text = text.split(s.url).join(s.masked);
+      for (const id of store.ids())
+        for (const s of store.get(id).secrets ?? []) text = text.split(s.url).join(s.masked);
       return text;
     },
   };

@@ -10,7 +10,14 @@
  * never acted on in another; every text the relayer answered is scrubbed of its key and secrets first.
  * Nothing throws out.
  */
-import { listNetworks, patchRpcUrls, RelayerCallError, type ClientOptions, type PassBudget, type RelayerTarget } from './relayer-client.js';
+import {
+  listNetworks,
+  patchRpcUrls,
+  RelayerCallError,
+  type ClientOptions,
+  type PassBudget,
+  type RelayerTarget,
+} from './relayer-client.js';
 import type { DesiredState, SyncLog } from './desired-state.js';
 import type { Finding } from './findings.js';
 import { NetworkLedger } from './ledger.js';
@@ -18,7 +25,13 @@ import { settleListed, type PassParts } from './pass-compare.js';
 import { ALWAYS_SPEAKS, termOf, windowOf, type Speaker } from './speaker.js';
 import { keyScrubber } from './scrub.js';
 import { SentValues } from './sent-values.js';
-import { reloadRemedy, type LastPass, type TargetDetail, type TargetState, type TargetStatus } from './target-status.js';
+import {
+  reloadRemedy,
+  type LastPass,
+  type TargetDetail,
+  type TargetState,
+  type TargetStatus,
+} from './target-status.js';
 import { inScope } from './targets-file.js';
 
 export type { NetworkState, NetworkStatus, TargetState, TargetStatus } from './target-status.js';
@@ -87,11 +100,17 @@ export class TargetWorker {
   passNow(): Promise<void> {
     const term = termOf(this.speaker);
     if (this.passing && this.passingTerm === term) return this.passing;
-    const run: Promise<void> = (this.passing ?? Promise.resolve()).then(() => this.pass()).finally(() => {
-      if (this.passing !== run) return;
-      this.passing = null;
-      this.schedule(this.failures > 0 ? Math.min(this.options.intervalMs, 500 * 2 ** Math.min(this.failures, 10)) : this.options.intervalMs);
-    });
+    const run: Promise<void> = (this.passing ?? Promise.resolve())
+      .then(() => this.pass())
+      .finally(() => {
+        if (this.passing !== run) return;
+        this.passing = null;
+        this.schedule(
+          this.failures > 0
+            ? Math.min(this.options.intervalMs, 500 * 2 ** Math.min(this.failures, 10))
+            : this.options.intervalMs,
+        );
+      });
     [this.passing, this.passingTerm] = [run, term];
     return run;
   }
@@ -108,7 +127,14 @@ export class TargetWorker {
     const term = termOf(this.speaker);
     const started = new Date();
     const done = (pages: number, bytes: number, compared: number, error: string | null): void =>
-      void (this.lastPass = { started_at: started.toISOString(), ended_at: new Date().toISOString(), pages, bytes, networks_compared: compared, error });
+      void (this.lastPass = {
+        started_at: started.toISOString(),
+        ended_at: new Date().toISOString(),
+        pages,
+        bytes,
+        networks_compared: compared,
+        error,
+      });
     let live: Awaited<ReturnType<typeof listNetworks>>;
     const mark = this.sent.mark();
     try {
@@ -138,7 +164,8 @@ export class TargetWorker {
 
   status(): TargetStatus {
     const counts = { in_sync: 0, drifted: 0, stale: 0, missing: 0, failing: 0, extra: this.ledger.extra.length };
-    for (const id of this.desired.ids()) if (inScope(this.target, id)) counts[this.ledger.networks.get(id)?.state ?? 'in_sync']++;
+    for (const id of this.desired.ids())
+      if (inScope(this.target, id)) counts[this.ledger.networks.get(id)?.state ?? 'in_sync']++;
     const state = this.state();
     return {
       name: this.target.name,
@@ -215,10 +242,23 @@ export class TargetWorker {
         const missing = err instanceof RelayerCallError && err.failure === 'not_found';
         const message = this.scrub((err as Error).message);
         const silent = err instanceof RelayerCallError && err.failure === 'silent'; // its window ended first: the holder's pass compares it
-        if (missing) this.ledger.settle(id, ['missing'], { id, state: 'missing', error: `${message}; ${reloadRemedy(this.target.name)}` });
+        if (missing)
+          this.ledger.settle(id, ['missing'], {
+            id,
+            state: 'missing',
+            error: `${message}; ${reloadRemedy(this.target.name)}`,
+          });
         else if (!silent) {
-          const kinds = this.ledger.findings.openOf(id).map((f) => f.kind).filter((k) => k !== 'failing');
-          this.ledger.settle(id, ['failing', ...kinds], { ...this.ledger.networks.get(id), id, state: 'failing', error: message });
+          const kinds = this.ledger.findings
+            .openOf(id)
+            .map((f) => f.kind)
+            .filter((k) => k !== 'failing');
+          this.ledger.settle(id, ['failing', ...kinds], {
+            ...this.ledger.networks.get(id),
+            id,
+            state: 'failing',
+            error: message,
+          });
           this.failed(err, id);
         }
       }
@@ -228,7 +268,9 @@ export class TargetWorker {
 
   /** A failed call: kept for status, logged; the pass is retried after a backoff of at most one interval. Returns its sentence. */
   private failed(err: unknown, id?: string): string {
-    const message = this.scrub(err instanceof RelayerCallError ? err.message : `relayer sync failed: ${(err as Error).message}`);
+    const message = this.scrub(
+      err instanceof RelayerCallError ? err.message : `relayer sync failed: ${(err as Error).message}`,
+    );
     if (id === undefined) {
       this.lastError = message;
       this.pointsAtSelf = err instanceof RelayerCallError && err.failure === 'self';

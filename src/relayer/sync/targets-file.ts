@@ -44,22 +44,51 @@ export function parseTargetsFile(text: string): { targets: TargetSpec[]; problem
   for (const { node: item, get: field, hasUnknown } of entries) {
     const before = problems.length;
     const name = field('name');
-    if (typeof name.value !== 'string' || !NAME.test(name.value)) problems.push(at(name.node ?? item, 'name must be lower-case letters, digits, "-" or "_" (it is shown in status and logs)'));
+    if (typeof name.value !== 'string' || !NAME.test(name.value))
+      problems.push(
+        at(name.node ?? item, 'name must be lower-case letters, digits, "-" or "_" (it is shown in status and logs)'),
+      );
     else if (names.has(name.value)) problems.push(at(name.node, `the name ${name.value} is used twice`));
     const url = field('url');
-    if (typeof url.value !== 'string' || !isApiRoot(url.value)) problems.push(at(url.node ?? item, 'url must be the relayer API root, http:// or https:// with no user, password, query or fragment'));
+    if (typeof url.value !== 'string' || !isApiRoot(url.value))
+      problems.push(
+        at(
+          url.node ?? item,
+          'url must be the relayer API root, http:// or https:// with no user, password, query or fragment',
+        ),
+      );
     const key = field('api_key_env');
-    if (typeof key.value !== 'string' || !ENV_NAME.test(key.value)) problems.push(at(key.node ?? item, 'api_key_env must name the environment variable holding the key (A-Z, 0-9, _); the key itself never goes in this file'));
+    if (typeof key.value !== 'string' || !ENV_NAME.test(key.value))
+      problems.push(
+        at(
+          key.node ?? item,
+          'api_key_env must name the environment variable holding the key (A-Z, 0-9, _); the key itself never goes in this file',
+        ),
+      );
     const networks = field('networks');
     const globs = networks.value === undefined ? null : networks.value;
-    if (globs !== null && (!Array.isArray(globs) || globs.length === 0 || globs.some((g) => typeof g !== 'string' || !ID_GLOB.test(g)))) {
-      problems.push(at(networks.node, 'networks must be a non-empty list of ids or globs such as "evm:*" or "solana:mainnet-beta"'));
+    if (
+      globs !== null &&
+      (!Array.isArray(globs) || globs.length === 0 || globs.some((g) => typeof g !== 'string' || !ID_GLOB.test(g)))
+    ) {
+      problems.push(
+        at(networks.node, 'networks must be a non-empty list of ids or globs such as "evm:*" or "solana:mainnet-beta"'),
+      );
     }
     const selfHeal = field('self_heal');
-    if (selfHeal.value !== undefined && typeof selfHeal.value !== 'boolean') problems.push(at(selfHeal.node ?? item, 'self_heal must be true or false (false: drift is reported and left in place)'));
+    if (selfHeal.value !== undefined && typeof selfHeal.value !== 'boolean')
+      problems.push(
+        at(selfHeal.node ?? item, 'self_heal must be true or false (false: drift is reported and left in place)'),
+      );
     if (problems.length > before || hasUnknown) continue;
     names.add(name.value as string);
-    targets.push({ name: name.value as string, url: (url.value as string).replace(/\/+$/, ''), apiKeyEnv: key.value as string, networks: globs as string[] | null, selfHeal: selfHeal.value !== false });
+    targets.push({
+      name: name.value as string,
+      url: (url.value as string).replace(/\/+$/, ''),
+      apiKeyEnv: key.value as string,
+      networks: globs as string[] | null,
+      selfHeal: selfHeal.value !== false,
+    });
   }
   return { targets: problems.length > 0 ? [] : targets, problems };
 }
@@ -79,5 +108,11 @@ export function inScope(target: Pick<TargetSpec, 'networks'>, id: string): boole
 function isApiRoot(text: string): boolean {
   if (!URL.canParse(text)) return false;
   const url = new URL(text);
-  return (url.protocol === 'http:' || url.protocol === 'https:') && url.username === '' && url.password === '' && url.search === '' && url.hash === '';
+  return (
+    (url.protocol === 'http:' || url.protocol === 'https:') &&
+    url.username === '' &&
+    url.password === '' &&
+    url.search === '' &&
+    url.hash === ''
+  );
 }

@@ -38,17 +38,24 @@ export class ConfigFolder {
           if (st === null) return this.missing('ENOENT');
           if (st.isSymbolicLink()) {
             const rel = path.relative(this.cloneTop, dir);
-            return { ok: false, kind: 'link', problem: `${rel} in the clone is a symbolic link (a commit made it one); netcfg neither reads nor writes through it, and serves the last valid version of each network until git makes it a folder again` };
+            return {
+              ok: false,
+              kind: 'link',
+              problem: `${rel} in the clone is a symbolic link (a commit made it one); netcfg neither reads nor writes through it, and serves the last valid version of each network until git makes it a folder again`,
+            };
           }
         }
       }
       const st = fs.statSync(this.root);
-      if (!st.isDirectory()) return { ok: false, kind: 'unusable', problem: `CONFIG_DIR ${this.root} is not a directory` };
+      if (!st.isDirectory())
+        return { ok: false, kind: 'unusable', problem: `CONFIG_DIR ${this.root} is not a directory` };
       fs.accessSync(this.root, fs.constants.R_OK | fs.constants.X_OK);
       return { ok: true, real: fs.realpathSync.native(this.root) };
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-      return code === 'ENOENT' || code === 'ENOTDIR' ? this.missing(code) : { ok: false, kind: 'unusable', problem: `CONFIG_DIR ${this.root} cannot be read: ${code}` };
+      return code === 'ENOENT' || code === 'ENOTDIR'
+        ? this.missing(code)
+        : { ok: false, kind: 'unusable', problem: `CONFIG_DIR ${this.root} cannot be read: ${code}` };
     }
   }
 
@@ -56,8 +63,15 @@ export class ConfigFolder {
   forWriting(): string {
     const state = this.check();
     if (state.ok) return state.real;
-    if (state.kind === 'missing') throw new NetcfgError('NETWORK_NOT_FOUND', `${state.problem}: there is no network to write; nothing was written.`);
-    throw new NetcfgError(state.kind === 'link' ? 'FILE_INVALID' : 'STORAGE_UNAVAILABLE', `${state.problem}; nothing was written.`);
+    if (state.kind === 'missing')
+      throw new NetcfgError(
+        'NETWORK_NOT_FOUND',
+        `${state.problem}: there is no network to write; nothing was written.`,
+      );
+    throw new NetcfgError(
+      state.kind === 'link' ? 'FILE_INVALID' : 'STORAGE_UNAVAILABLE',
+      `${state.problem}; nothing was written.`,
+    );
   }
 
   private missing(code: string): FolderState {

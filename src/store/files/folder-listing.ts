@@ -9,7 +9,8 @@ import { isLink } from './config-folder.js';
 import { NESTED_FOLDER, classifyPath, isInside, parseNetworkId, type NetworkId } from './layout.js';
 
 /** Why a family folder that is a link out of the config folder is neither listed nor served: what it holds is not ours to name. */
-export const FAMILY_OUTSIDE = 'symbolic link to outside the config folder; netcfg neither lists, serves nor writes what it holds';
+export const FAMILY_OUTSIDE =
+  'symbolic link to outside the config folder; netcfg neither lists, serves nor writes what it holds';
 
 export interface FolderTargets {
   ids: Map<string, NetworkId>;
@@ -23,7 +24,10 @@ export interface FolderTargets {
  * `root` is the folder's checked real path (config-folder.ts). A family folder that is a link out
  * of it is one foreign path, and its contents are never listed (an open route shows readiness).
  */
-export function listFolder(root: string | null, known: { ids: Iterable<string>; problemPaths: Iterable<string> }): FolderTargets {
+export function listFolder(
+  root: string | null,
+  known: { ids: Iterable<string>; problemPaths: Iterable<string> },
+): FolderTargets {
   const ids = new Map<string, NetworkId>();
   const foreign = new Map<string, string>();
   if (root !== null) listDisk(root, ids, foreign);

@@ -39,7 +39,10 @@ export function requireNetworkId(id: string): NetworkId {
   // eslint-disable-next-line no-control-regex -- control characters are exactly what is hidden
   const printable = id.replace(/[\u0000-\u001f\u007f]/g, '?');
   const shown = printable.length > 80 ? `${printable.slice(0, 77)}...` : printable;
-  throw new NetcfgError('INVALID_ID', `"${shown}" is not a network id; an id is <family>:<name>, each part lower-case letters, digits, "-" or "_" (e.g. evm:sepolia).`);
+  throw new NetcfgError(
+    'INVALID_ID',
+    `"${shown}" is not a network id; an id is <family>:<name>, each part lower-case letters, digits, "-" or "_" (e.g. evm:sepolia).`,
+  );
 }
 
 /** Relative path (posix separators) of a network's file with the given extension. */
@@ -78,7 +81,10 @@ export function classifyPath(relative: string): PathKind {
   const parts = relative.split(/[\\/]+/).filter((p) => p !== '');
   if (parts.some((p) => p.startsWith('.'))) return { kind: 'hidden' };
   if (parts.length === 1) {
-    return { kind: 'foreign', reason: 'files directly in the config folder are not read; put a network in <family>/<name>.yaml' };
+    return {
+      kind: 'foreign',
+      reason: 'files directly in the config folder are not read; put a network in <family>/<name>.yaml',
+    };
   }
   if (parts.length > 2) return { kind: 'foreign', reason: NESTED_FOLDER };
   const [family, file] = parts as [string, string];
@@ -88,10 +94,16 @@ export function classifyPath(relative: string): PathKind {
   }
   const name = file.slice(0, -ext.length);
   if (!ID_PART.test(family)) {
-    return { kind: 'foreign', reason: `family folder "${family}" is not a valid id part (lower-case letters, digits, "-" and "_", starting with a letter or digit, at most 63 characters)` };
+    return {
+      kind: 'foreign',
+      reason: `family folder "${family}" is not a valid id part (lower-case letters, digits, "-" and "_", starting with a letter or digit, at most 63 characters)`,
+    };
   }
   if (!ID_PART.test(name)) {
-    return { kind: 'foreign', reason: `file name "${name}" is not a valid id part (lower-case letters, digits, "-" and "_", starting with a letter or digit, at most 63 characters)` };
+    return {
+      kind: 'foreign',
+      reason: `file name "${name}" is not a valid id part (lower-case letters, digits, "-" and "_", starting with a letter or digit, at most 63 characters)`,
+    };
   }
   return { kind: 'network', id: { id: `${family}:${name}`, family, name }, ext };
 }

@@ -77,7 +77,13 @@ export class LeaseFile implements LeaseSlot {
     for (let wait = 5; ; wait = Math.min(200, wait * 2)) {
       try {
         const { staleMs } = this;
-        const options = { lockfilePath: `${file}.lock`, realpath: false, stale: staleMs, update: Math.floor(staleMs / 4), retries: 0 };
+        const options = {
+          lockfilePath: `${file}.lock`,
+          realpath: false,
+          stale: staleMs,
+          update: Math.floor(staleMs / 4),
+          retries: 0,
+        };
         return await lockfile.lock(file, { ...options, onCompromised: () => undefined });
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
@@ -95,7 +101,10 @@ export function versionOf(text: string): string {
 export function recordOf(text: string): LeaseRecord {
   try {
     const parsed = JSON.parse(text) as Partial<LeaseRecord>;
-    return { holder: typeof parsed.holder === 'string' ? parsed.holder : null, expires_at: typeof parsed.expires_at === 'string' ? parsed.expires_at : null };
+    return {
+      holder: typeof parsed.holder === 'string' ? parsed.holder : null,
+      expires_at: typeof parsed.expires_at === 'string' ? parsed.expires_at : null,
+    };
   } catch {
     return { holder: null, expires_at: null };
   }

@@ -19,7 +19,8 @@ export const MAX_FILE_BYTES = 1024 * 1024;
 /** Non-blocking, so a FIFO named like a network cannot hang the open. */
 const READ = constants.O_RDONLY | constants.O_NONBLOCK;
 export const READ_REGULAR = READ | constants.O_NOFOLLOW;
-const OUTSIDE = 'symbolic link (of the file or its family folder) to outside the config folder; netcfg does not follow it';
+const OUTSIDE =
+  'symbolic link (of the file or its family folder) to outside the config folder; netcfg does not follow it';
 
 /** What the read path found at one candidate file of a network. */
 export interface FileLook {
@@ -51,7 +52,12 @@ export function readServedFileSync(realRoot: string, rel: string, familyLinked?:
     const st = fs.fstatSync(fd, { bigint: true });
     const stamp = stampOfStats(st);
     if (!st.isFile()) return { rel, stamp, unreadable: 'not a regular file' };
-    if (st.size > BigInt(MAX_FILE_BYTES)) return { rel, stamp, unreadable: `the file is ${st.size} bytes; a network file may be at most ${MAX_FILE_BYTES} bytes` };
+    if (st.size > BigInt(MAX_FILE_BYTES))
+      return {
+        rel,
+        stamp,
+        unreadable: `the file is ${st.size} bytes; a network file may be at most ${MAX_FILE_BYTES} bytes`,
+      };
     return { rel, stamp, text: readSize(fd, Number(st.size)).toString('utf8') };
   } catch (err) {
     return { rel, stamp: stampOf(abs) || 'unreadable', unreadable: `cannot be read: ${codeOf(err)}` };
@@ -104,7 +110,10 @@ function codeOf(err: unknown): string {
 const LEADS_NOWHERE = new Set(['ELOOP', 'ENAMETOOLONG']);
 
 function notServed(rel: string, reason: string): NetcfgError {
-  return new NetcfgError('NETWORK_NOT_FOUND', `${rel} is ${reason}, so netcfg neither serves nor writes it (GET /api/v1/ready lists it); nothing was written.`);
+  return new NetcfgError(
+    'NETWORK_NOT_FOUND',
+    `${rel} is ${reason}, so netcfg neither serves nor writes it (GET /api/v1/ready lists it); nothing was written.`,
+  );
 }
 
 /**
@@ -119,14 +128,16 @@ export function servedPath(realRoot: string, rel: string): string | null {
   try {
     real = fs.realpathSync.native(abs);
   } catch (err) {
-    if (LEADS_NOWHERE.has((err as NodeJS.ErrnoException).code ?? '')) throw notServed(rel, 'a symbolic link that loops or leads nowhere');
+    if (LEADS_NOWHERE.has((err as NodeJS.ErrnoException).code ?? ''))
+      throw notServed(rel, 'a symbolic link that loops or leads nowhere');
     if (!isGone(err)) throw err;
     // A link left dangling is there and not served; anything else (a file git put back a moment
     // later) counts as absent, for the caller to look again.
     if (isLink(abs)) throw notServed(rel, 'a symbolic link that leads nowhere');
     return null;
   }
-  if (!isInside(realRoot, real)) throw notServed(rel, 'a symbolic link (of the file or its family folder) to outside the config folder');
+  if (!isInside(realRoot, real))
+    throw notServed(rel, 'a symbolic link (of the file or its family folder) to outside the config folder');
   if (!fs.lstatSync(real).isFile()) throw notServed(rel, 'not a regular file');
   return real;
 }
@@ -149,7 +160,10 @@ export function readRegularFile(file: string, rel = file): Buffer {
     const st = fs.fstatSync(fd);
     if (!st.isFile()) throw notServed(rel, 'not a regular file');
     if (st.size > MAX_FILE_BYTES) {
-      throw new NetcfgError('FILE_INVALID', `${rel} is ${st.size} bytes; a network file may be at most ${MAX_FILE_BYTES} bytes, so it is not served and cannot be edited; fix it in git.`);
+      throw new NetcfgError(
+        'FILE_INVALID',
+        `${rel} is ${st.size} bytes; a network file may be at most ${MAX_FILE_BYTES} bytes, so it is not served and cannot be edited; fix it in git.`,
+      );
     }
     return readSize(fd, st.size);
   } finally {

@@ -16,7 +16,10 @@ export async function excludeOwnFolders(workTree: WorkTree): Promise<void> {
   const missing = wanted.filter((line) => !current.split('\n').includes(line));
   if (missing.length === 0) return;
   mkdirSync(path.dirname(exclude), { recursive: true });
-  appendFileSync(exclude, `${current === '' || current.endsWith('\n') ? '' : '\n'}# netcfg's own folders (GIT_SYNC)\n${missing.join('\n')}\n`);
+  appendFileSync(
+    exclude,
+    `${current === '' || current.endsWith('\n') ? '' : '\n'}# netcfg's own folders (GIT_SYNC)\n${missing.join('\n')}\n`,
+  );
 }
 
 /**

@@ -69,7 +69,8 @@ export function runGit(call: GitCall): Promise<string> {
   // The command's name (`push`, `ls-remote`), for messages: the first argument that is neither an option nor -C's folder.
   const verb = call.args.find((a, i) => !a.startsWith('-') && call.args[i - 1] !== '-C') ?? 'git';
   return new Promise((resolve, reject) => {
-    if (call.signal?.aborted) return reject(new GitError(`git ${verb} was not started: netcfg is shutting down`, '', 'aborted'));
+    if (call.signal?.aborted)
+      return reject(new GitError(`git ${verb} was not started: netcfg is shutting down`, '', 'aborted'));
     const child = spawn('git', call.args, { env: call.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     let outBytes = 0;
@@ -93,12 +94,16 @@ export function runGit(call: GitCall): Promise<string> {
       killGroup(child.pid);
     };
     const onAbort = (): void => stop(`git ${verb} was stopped: netcfg is shutting down`, 'aborted');
-    const timer = setTimeout(() => stop(`git ${verb} gave no answer within ${call.timeoutMs} ms and was stopped`, 'timeout'), call.timeoutMs);
+    const timer = setTimeout(
+      () => stop(`git ${verb} gave no answer within ${call.timeoutMs} ms and was stopped`, 'timeout'),
+      call.timeoutMs,
+    );
     call.signal?.addEventListener('abort', onAbort, { once: true });
     if (child.pid !== undefined) track(child.pid);
     child.stdout.on('data', (chunk: Buffer) => {
       outBytes += chunk.length;
-      if (outBytes > call.maxBytes) return stop(`git ${verb} answered more than ${call.maxBytes} bytes and was stopped`, 'too-large');
+      if (outBytes > call.maxBytes)
+        return stop(`git ${verb} answered more than ${call.maxBytes} bytes and was stopped`, 'too-large');
       out.push(chunk);
     });
     child.stderr.on('data', (chunk: Buffer) => {
@@ -106,7 +111,9 @@ export function runGit(call: GitCall): Promise<string> {
     });
     child.stdin.on('error', () => undefined); // git may exit before reading its input: its exit says why
     child.stdin.end(call.input);
-    child.once('error', (e: NodeJS.ErrnoException) => finish(new GitError(`git could not be started (${e.code ?? e.message})`, '', 'spawn')));
+    child.once('error', (e: NodeJS.ErrnoException) =>
+      finish(new GitError(`git could not be started (${e.code ?? e.message})`, '', 'spawn')),
+    );
     child.once('exit', () => {
       exited = true;
       if (child.pid !== undefined) running.delete(child.pid);
@@ -115,8 +122,19 @@ export function runGit(call: GitCall): Promise<string> {
     child.once('close', (code, signal) => {
       if (killed) return finish(killed);
       if (code === 0) return finish(null);
-      const said = redactText(err.trim().split('\n').find((line) => line.trim() !== '') ?? '');
-      finish(new GitError(`git ${verb} failed (${signal ?? `exit ${code}`})${said ? `: ${said}` : ''}`, redactText(err), 'exit'));
+      const said = redactText(
+        err
+          .trim()
+          .split('\n')
+          .find((line) => line.trim() !== '') ?? '',
+      );
+      finish(
+        new GitError(
+          `git ${verb} failed (${signal ?? `exit ${code}`})${said ? `: ${said}` : ''}`,
+          redactText(err),
+          'exit',
+        ),
+      );
     });
   });
 }

@@ -123,7 +123,14 @@ export class GitSync implements PushQueue {
    * `pushed` settles once the remote has it, or throws GIT_REMOTE_UNAVAILABLE (the remote cannot be
    * reached) or STORAGE_UNAVAILABLE (git could not commit); nothing is changed then.
    */
-  queue(file: string, mode: number, text: string, message: string, author: string, found?: FoundEdit): { pushed: Promise<PushOutcome> } {
+  queue(
+    file: string,
+    mode: number,
+    text: string,
+    message: string,
+    author: string,
+    found?: FoundEdit,
+  ): { pushed: Promise<PushOutcome> } {
     const rel = pathInClone(this.workTree.top, file);
     if (found) this.unpushed.add(rel, mode, found.text, found.message, found.author); // in the same push as the write made on it
     const pushed = this.unpushed.add(rel, mode, text, message, author);
@@ -192,7 +199,11 @@ export class GitSync implements PushQueue {
       await this.branch.fastImport(this.unpushed.fastImportInput(batch, base, this.workTree.authorLine));
     } catch (err) {
       failure = err;
-      refused = new NetcfgError('STORAGE_UNAVAILABLE', `git could not commit ${[...this.unpushed.paths()].join(', ')} (${firstLine(err)}); nothing was changed.`, { cause: err });
+      refused = new NetcfgError(
+        'STORAGE_UNAVAILABLE',
+        `git could not commit ${[...this.unpushed.paths()].join(', ')} (${firstLine(err)}); nothing was changed.`,
+        { cause: err },
+      );
     }
     const pushStarted = performance.now();
     if (failure === null) await this.branch.push(OUTGOING, base).catch((err: unknown) => (failure = err));
@@ -205,7 +216,9 @@ export class GitSync implements PushQueue {
       // already) before the answers, so a client that got its 200 finds `git status` clean.
       await this.workTree
         .serial(() => this.branch.moveTo(OUTGOING))
-        .catch((err: unknown) => this.report.failed(`git could not move the clone to what it pushed: ${firstLine(err)}`));
+        .catch((err: unknown) =>
+          this.report.failed(`git could not move the clone to what it pushed: ${firstLine(err)}`),
+        );
       this.clone = { ...this.clone, head: await this.branch.rev('HEAD').catch(() => null) };
       this.unpushed.settleFirst(batch, 'pushed');
       this.share.pushed(pushMs, this.unpushed.length > 0);
@@ -217,7 +230,8 @@ export class GitSync implements PushQueue {
     const late = this.unpushed.oldestAgeMs() >= 2 * this.options.remoteTimeoutMs;
     const rejected = moved && (late || (await this.branch.fetched()));
     if (rejected) this.share.rejected(pushMs);
-    const movedTo = rejected && !late && this.rebases < MAX_REBASES ? await rebased(this.parts, this.unpushed.paths()) : null;
+    const movedTo =
+      rejected && !late && this.rebases < MAX_REBASES ? await rebased(this.parts, this.unpushed.paths()) : null;
     if (movedTo !== null) {
       this.clone = { ...this.clone, head: movedTo };
       this.rebases++;
@@ -225,13 +239,18 @@ export class GitSync implements PushQueue {
       return; // the loop pushes the same writes again, on top of the remote's head
     }
     this.rebases = 0;
-    const unavailable = refused === null && !rejected ? await pushFailure(failure, this.branch, this.report, this.options.remoteTimeoutMs) : null;
+    const unavailable =
+      refused === null && !rejected
+        ? await pushFailure(failure, this.branch, this.report, this.options.remoteTimeoutMs)
+        : null;
     await this.exclusive(() =>
       this.workTree.serial(async () => {
         // The writes queued after the batch go with it: the files on disk are put back too.
         await backToRemote(this.branch, this.report);
         this.clone = { ...this.clone, head: await this.branch.rev('HEAD').catch(() => null) };
-        this.unpushed.settleAll((i) => (rejected || (refused !== null && i >= batch) ? 'rejected' : (refused ?? unavailable ?? 'rejected')));
+        this.unpushed.settleAll((i) =>
+          rejected || (refused !== null && i >= batch) ? 'rejected' : (refused ?? unavailable ?? 'rejected'),
+        );
       }),
     );
   }
@@ -242,7 +261,11 @@ export class GitSync implements PushQueue {
    */
   private async failAll(err: unknown): Promise<void> {
     this.report.failed(`git failed in the clone: ${firstLine(err)}`);
-    const refusal = new NetcfgError('STORAGE_UNAVAILABLE', `git failed in the clone (${firstLine(err)}); nothing was changed, retry later.`, { cause: err });
+    const refusal = new NetcfgError(
+      'STORAGE_UNAVAILABLE',
+      `git failed in the clone (${firstLine(err)}); nothing was changed, retry later.`,
+      { cause: err },
+    );
     await this.exclusive(() =>
       this.workTree.serial(async () => {
         await backToRemote(this.branch, this.report);

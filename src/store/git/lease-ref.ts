@@ -33,7 +33,10 @@ export class LeaseRef implements LeaseSlot {
     if (version === '') return null;
     if (this.last?.version === version) return this.last;
     // No FETCH_HEAD: the pull's fetch may run at the same time, and no ref is made for the blob.
-    await this.git(['-c', 'gc.auto=0', 'fetch', '--quiet', '--no-write-fetch-head', '--no-tags', remote, LEASE_REF], true);
+    await this.git(
+      ['-c', 'gc.auto=0', 'fetch', '--quiet', '--no-write-fetch-head', '--no-tags', remote, LEASE_REF],
+      true,
+    );
     this.last = { version, record: recordOf(await this.git(['cat-file', 'blob', version], false)) };
     return this.last;
   }
@@ -44,10 +47,25 @@ export class LeaseRef implements LeaseSlot {
     const text = `${JSON.stringify({ ...record, nonce: randomBytes(8).toString('hex') })}\n`;
     const version = (await this.git(['hash-object', '-w', '--stdin'], false, Buffer.from(text))).trim();
     try {
-      await this.git(['push', '--quiet', '--no-verify', `--force-with-lease=${LEASE_REF}:${expected ?? ''}`, remote, `${version}:${LEASE_REF}`], true);
+      await this.git(
+        [
+          'push',
+          '--quiet',
+          '--no-verify',
+          `--force-with-lease=${LEASE_REF}:${expected ?? ''}`,
+          remote,
+          `${version}:${LEASE_REF}`,
+        ],
+        true,
+      );
     } catch (err) {
       // Refused: the ref is not what this replica read any more; another replica wrote it first.
-      if (err instanceof GitError && err.reason === 'exit' && /stale info|\[rejected\]|failed to update ref|cannot lock ref/.test(err.stderr)) return null;
+      if (
+        err instanceof GitError &&
+        err.reason === 'exit' &&
+        /stale info|\[rejected\]|failed to update ref|cannot lock ref/.test(err.stderr)
+      )
+        return null;
       throw new Error(`the relayer lease could not be written to ${remote}: ${firstLine(err)}`, { cause: err });
     }
     this.last = { version, record };

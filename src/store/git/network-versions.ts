@@ -32,18 +32,49 @@ type Side = { network: Record<string, unknown> | null } | { problem: string };
 /** Commit ids as the history endpoint gives them (abbreviated from 7 hex digits). */
 const SHA = /^[0-9a-f]{7,64}$/;
 
-export async function versionAt(workTree: WorkTree, root: string, id: NetworkId, rev: string, policy: UrlPolicy): Promise<NetworkVersion> {
-  if (!SHA.test(rev)) throw new NetcfgError('BAD_REQUEST', `"${rev.slice(0, 80)}" is not a commit id; use one from GET /api/v1/networks/${id.id}/history.`);
+export async function versionAt(
+  workTree: WorkTree,
+  root: string,
+  id: NetworkId,
+  rev: string,
+  policy: UrlPolicy,
+): Promise<NetworkVersion> {
+  if (!SHA.test(rev))
+    throw new NetcfgError(
+      'BAD_REQUEST',
+      `"${rev.slice(0, 80)}" is not a commit id; use one from GET /api/v1/networks/${id.id}/history.`,
+    );
   const sha = await workTree.git(['rev-parse', '--verify', '--quiet', `${rev}^{commit}`]).then(
     (out) => out.trim(),
     () => null,
   );
   if (!sha) throw new NetcfgError('NETWORK_NOT_FOUND', `There is no commit ${rev} in the config folder's repository.`);
-  const files = candidatesOf(id).map(({ rel }) => ({ rel, fromTop: path.relative(workTree.top, path.join(root, rel)).split(path.sep).join('/') }));
+  const files = candidatesOf(id).map(({ rel }) => ({
+    rel,
+    fromTop: path.relative(workTree.top, path.join(root, rel)).split(path.sep).join('/'),
+  }));
   // The commits a history lists are those that changed the file; any other holds no change of this network.
-  const touched = await workTree.git(['diff-tree', '-r', '--root', '-m', '--first-parent', '--no-commit-id', '--name-only', sha, '--', ...files.map((f) => f.fromTop)]);
-  if (touched.trim() === '') throw new NetcfgError('NETWORK_NOT_FOUND', `Commit ${sha.slice(0, 7)} did not change ${id.id}'s file; GET /api/v1/networks/${id.id}/history lists the commits that did.`);
-  const [now, before] = await Promise.all([readAt(workTree, files, id, sha, policy), readAt(workTree, files, id, `${sha}^`, policy)]);
+  const touched = await workTree.git([
+    'diff-tree',
+    '-r',
+    '--root',
+    '-m',
+    '--first-parent',
+    '--no-commit-id',
+    '--name-only',
+    sha,
+    '--',
+    ...files.map((f) => f.fromTop),
+  ]);
+  if (touched.trim() === '')
+    throw new NetcfgError(
+      'NETWORK_NOT_FOUND',
+      `Commit ${sha.slice(0, 7)} did not change ${id.id}'s file; GET /api/v1/networks/${id.id}/history lists the commits that did.`,
+    );
+  const [now, before] = await Promise.all([
+    readAt(workTree, files, id, sha, policy),
+    readAt(workTree, files, id, `${sha}^`, policy),
+  ]);
   return {
     sha,
     network: 'problem' in now ? null : now.network,
@@ -54,20 +85,31 @@ export async function versionAt(workTree: WorkTree, root: string, id: NetworkId,
 }
 
 /** The network's file at `rev` (.yaml first, as on disk), parsed. */
-async function readAt(workTree: WorkTree, files: Array<{ rel: string; fromTop: string }>, id: NetworkId, rev: string, policy: UrlPolicy): Promise<Side> {
+async function readAt(
+  workTree: WorkTree,
+  files: Array<{ rel: string; fromTop: string }>,
+  id: NetworkId,
+  rev: string,
+  policy: UrlPolicy,
+): Promise<Side> {
   for (const { rel, fromTop } of files) {
     const at = `${rel} as of ${rev.slice(0, 7)}${rev.endsWith('^') ? '^' : ''}`;
     let text: string;
     try {
       text = await workTree.git(['show', `${rev}:${fromTop}`], { maxBytes: MAX_FILE_BYTES });
     } catch (err) {
-      if ((err as { reason?: string }).reason === 'too-large') return { problem: `${at} is larger than ${MAX_FILE_BYTES} bytes, the most a network file may be; it cannot be shown or restored` };
+      if ((err as { reason?: string }).reason === 'too-large')
+        return {
+          problem: `${at} is larger than ${MAX_FILE_BYTES} bytes, the most a network file may be; it cannot be shown or restored`,
+        };
       continue; // no such file then
     }
     const outcome = parseNetworkFile(text, id, rel, policy);
     if (outcome.ok) return { network: networkOf(outcome.record) };
     const first = outcome.problems[0];
-    return { problem: `${at} is not a valid network file (${first?.line}:${first?.column}: ${first?.message}); it cannot be shown or restored` };
+    return {
+      problem: `${at} is not a valid network file (${first?.line}:${first?.column}: ${first?.message}); it cannot be shown or restored`,
+    };
   }
   return { network: null };
 }

@@ -83,7 +83,12 @@ export class ProposalBranches {
         const base = await this.fetchBase(baseRef);
         const file = await this.fileAt(base, request.paths);
         const made = request.make(file, base);
-        const commit = await this.commitOnto(base, file?.rel ?? (request.paths[0] as string), file?.mode ?? '100644', made);
+        const commit = await this.commitOnto(
+          base,
+          file?.rel ?? (request.paths[0] as string),
+          file?.mode ?? '100644',
+          made,
+        );
         const expected = request.expected ?? (await this.remoteOid(request.branch));
         await this.pushLeased(request.branch, expected, `${commit}:refs/heads/${request.branch}`);
         return { branch: request.branch, commit, base, previous: expected };
@@ -99,7 +104,11 @@ export class ProposalBranches {
       try {
         await this.pushLeased(branch, expected, `:refs/heads/${branch}`);
       } catch (err) {
-        if (!(err instanceof NetcfgError && err.code === 'PROPOSAL_BRANCH_MOVED') || (await this.remoteOid(branch)) !== '') throw err;
+        if (
+          !(err instanceof NetcfgError && err.code === 'PROPOSAL_BRANCH_MOVED') ||
+          (await this.remoteOid(branch)) !== ''
+        )
+          throw err;
       }
     });
   }
@@ -107,9 +116,11 @@ export class ProposalBranches {
   /** The oid `branch` is at on the remote now ('' when there is none): one `git ls-remote`, no objects. */
   async remoteOid(branch: string): Promise<string> {
     const ref = `refs/heads/${branch}`;
-    const out = await this.workTree.git(['ls-remote', '--quiet', this.remote, ref], { timeoutMs: this.remoteTimeoutMs }).catch((err: unknown) => {
-      throw this.unavailable(err, `the lookup of ${branch}`);
-    });
+    const out = await this.workTree
+      .git(['ls-remote', '--quiet', this.remote, ref], { timeoutMs: this.remoteTimeoutMs })
+      .catch((err: unknown) => {
+        throw this.unavailable(err, `the lookup of ${branch}`);
+      });
     // ls-remote matches the pattern against the end of each ref: only this one counts.
     const line = out.split('\n').find((l) => l.split('\t')[1] === ref);
     return line?.split('\t')[0] ?? '';
@@ -117,7 +128,15 @@ export class ProposalBranches {
 
   /** The tracked branch's remote head, fetched now to `ref`: the origin/ refs and FETCH_HEAD GIT_SYNC reads stay as they are. */
   private async fetchBase(ref: string): Promise<string> {
-    const args = ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--refmap=', this.remote, `+refs/heads/${this.tracked}:${ref}`];
+    const args = [
+      'fetch',
+      '--quiet',
+      '--no-tags',
+      '--no-write-fetch-head',
+      '--refmap=',
+      this.remote,
+      `+refs/heads/${this.tracked}:${ref}`,
+    ];
     await this.workTree.git(args, { timeoutMs: this.remoteTimeoutMs }).catch((err: unknown) => {
       throw this.unavailable(err, `the fetch of ${this.upstream}`);
     });
@@ -126,18 +145,30 @@ export class ProposalBranches {
 
   /** The first of `paths` that `base` holds, or null; a link or a submodule there is no file to edit. */
   private async fileAt(base: string, paths: string[]): Promise<BaseFile | null> {
-    const listed = (await this.local(['ls-tree', '-z', '--long', base, '--', ...paths], `list ${paths.join(', ')}`)).split('\0');
-    const entries = new Map(listed.filter((l) => l !== '').map((l) => [l.slice(l.indexOf('\t') + 1), l.slice(0, l.indexOf('\t')).split(/\s+/)]));
+    const listed = (
+      await this.local(['ls-tree', '-z', '--long', base, '--', ...paths], `list ${paths.join(', ')}`)
+    ).split('\0');
+    const entries = new Map(
+      listed
+        .filter((l) => l !== '')
+        .map((l) => [l.slice(l.indexOf('\t') + 1), l.slice(0, l.indexOf('\t')).split(/\s+/)]),
+    );
     const rel = paths.find((p) => entries.has(p));
     if (rel === undefined) return null;
     const [mode = '', , oid = '', size = ''] = entries.get(rel) as string[];
     if (mode !== '100644' && mode !== '100755') {
-      throw new NetcfgError('FILE_INVALID', `${rel} is not a plain file on ${this.upstream} (a link or a submodule); edit it in git.`);
+      throw new NetcfgError(
+        'FILE_INVALID',
+        `${rel} is not a plain file on ${this.upstream} (a link or a submodule); edit it in git.`,
+      );
     }
     const text = await this.local(['cat-file', 'blob', oid], `read ${rel}`);
     const bytes = Buffer.from(text, 'utf8');
     if (bytes.length !== Number(size)) {
-      throw new NetcfgError('FILE_INVALID', `${rel} on ${this.upstream} is not UTF-8 text, so it cannot be edited safely; fix the file in git first.`);
+      throw new NetcfgError(
+        'FILE_INVALID',
+        `${rel} on ${this.upstream} is not UTF-8 text, so it cannot be edited safely; fix the file in git first.`,
+      );
     }
     return { rel, bytes, mode };
   }
@@ -168,8 +199,9 @@ export class ProposalBranches {
     await this.workTree.git(args, { timeoutMs: this.remoteTimeoutMs }).catch((err: unknown) => {
       const said = String((err as { stderr?: string }).stderr ?? '');
       if (/\(stale info\)|failed to update ref|cannot lock ref/.test(said)) {
-        const message = `${branch} was moved on ${this.remote} by someone else while netcfg pushed to it (${firstLine(err)}); `
-          + 'nothing was changed: look at the branch, then retry.';
+        const message =
+          `${branch} was moved on ${this.remote} by someone else while netcfg pushed to it (${firstLine(err)}); ` +
+          'nothing was changed: look at the branch, then retry.';
         throw new NetcfgError('PROPOSAL_BRANCH_MOVED', message, { cause: err });
       }
       throw this.unavailable(err, `the push to ${branch}`);
@@ -180,21 +212,27 @@ export class ProposalBranches {
 
   /** A git command in the clone alone; what git refuses there is STORAGE_UNAVAILABLE. */
   private local(args: string[], what: string, env: NodeJS.ProcessEnv = {}, input?: string): Promise<string> {
-    return this.workTree.git(args, { env, ...(input === undefined ? {} : { input: Buffer.from(input, 'utf8') }) }).catch((err: unknown) => {
-      const message = `git could not ${what} for a proposal (${firstLine(err)}); nothing was proposed, retry later.`;
-      throw new NetcfgError('STORAGE_UNAVAILABLE', message, { cause: err });
-    });
+    return this.workTree
+      .git(args, { env, ...(input === undefined ? {} : { input: Buffer.from(input, 'utf8') }) })
+      .catch((err: unknown) => {
+        const message = `git could not ${what} for a proposal (${firstLine(err)}); nothing was proposed, retry later.`;
+        throw new NetcfgError('STORAGE_UNAVAILABLE', message, { cause: err });
+      });
   }
 
   private unavailable(err: unknown, doing: string): NetcfgError {
     const reason = (err as { reason?: string }).reason;
     if (reason === 'timeout') {
-      const message = `${this.remote} gave no answer to ${doing} within ${this.remoteTimeoutMs} ms; nothing was proposed `
-        + '(a push may have landed: the next proposal moves its branch), retry later.';
+      const message =
+        `${this.remote} gave no answer to ${doing} within ${this.remoteTimeoutMs} ms; nothing was proposed ` +
+        '(a push may have landed: the next proposal moves its branch), retry later.';
       return new NetcfgError('GIT_REMOTE_UNAVAILABLE', message, { cause: err });
     }
     if (reason === 'aborted') {
-      return new NetcfgError('GIT_REMOTE_UNAVAILABLE', 'netcfg is shutting down: nothing was proposed; retry (another replica may answer).');
+      return new NetcfgError(
+        'GIT_REMOTE_UNAVAILABLE',
+        'netcfg is shutting down: nothing was proposed; retry (another replica may answer).',
+      );
     }
     const message = `${this.remote} refused or could not be reached for ${doing} (${firstLine(err)}); nothing was proposed, retry later.`;
     return new NetcfgError('GIT_REMOTE_UNAVAILABLE', message, { cause: err });

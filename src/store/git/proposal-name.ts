@@ -26,8 +26,19 @@ function tag(text: string): string {
  */
 export function actorPart(actor: Actor): string {
   const name = actor.name;
-  if (actor.kind === 'token' && VERBATIM.test(name) && !name.includes('..') && !name.endsWith('.') && !name.endsWith('.lock')) return name;
-  const plain = `${actor.kind}-${name}`.toLowerCase().replace(/[^a-z0-9_]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60);
+  if (
+    actor.kind === 'token' &&
+    VERBATIM.test(name) &&
+    !name.includes('..') &&
+    !name.endsWith('.') &&
+    !name.endsWith('.lock')
+  )
+    return name;
+  const plain = `${actor.kind}-${name}`
+    .toLowerCase()
+    .replace(/[^a-z0-9_]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60);
   return `${plain}-${tag(actorLabel(actor))}`;
 }
 

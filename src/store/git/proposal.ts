@@ -85,9 +85,18 @@ export class Proposer {
    * Checks a PATCH body as update() does, If-Match against the version served before the remote is
    * asked anything, then proposes it. The URL check's findings come with the proposal.
    */
-  async propose(id: string, body: unknown, ifMatch: string | undefined, actor: Actor, how: ProposeOptions = {}): Promise<Proposal> {
+  async propose(
+    id: string,
+    body: unknown,
+    ifMatch: string | undefined,
+    actor: Actor,
+    how: ProposeOptions = {},
+  ): Promise<Proposal> {
     const branches = this.parts.git.requireProposals();
-    const { networkId, changes } = this.parts.checks.checked(id, body, { reveal: how.revealSecrets === true, changeReferences: how.changeReferences === true });
+    const { networkId, changes } = this.parts.checks.checked(id, body, {
+      reveal: how.revealSecrets === true,
+      changeReferences: how.changeReferences === true,
+    });
     const served = this.parts.served(networkId.id);
     requireIfMatch(networkId, ifMatch, served.etag);
     const findings = await this.parts.checks.urlFindings(networkId, changes, ifMatch);
@@ -96,7 +105,10 @@ export class Proposer {
   }
 
   /** Commits `request`'s change on top of the remote head and pushes it to the actor's proposal branch. */
-  private async proposeChange(branches: ProposalBranches, request: ProposalRequest): Promise<Omit<Proposal, 'findings'>> {
+  private async proposeChange(
+    branches: ProposalBranches,
+    request: ProposalRequest,
+  ): Promise<Omit<Proposal, 'findings'>> {
     const { id, actor } = request;
     const folderInClone = pathInClone(branches.top, this.parts.folder.forWriting());
     const paths = candidatesOf(id).map(({ rel }) => path.posix.join(folderInClone, rel));
@@ -106,14 +118,28 @@ export class Proposer {
       return this.edit(branches.upstream, request, inFolder, edited);
     };
     try {
-      const proposed = await branches.propose({ branch: proposalBranchOf(actor, id), paths, make, expected: request.expected });
+      const proposed = await branches.propose({
+        branch: proposalBranchOf(actor, id),
+        paths,
+        make,
+        expected: request.expected,
+      });
       const [record, subject] = [edited.record as NetworkRecord, edited.subject as string]; // make() ran: the push went out
-      return { ...proposed, network: id.id, subject, old_rpc_urls: networkOf(request.served).rpc_urls, new_rpc_urls: networkOf(record).rpc_urls };
+      return {
+        ...proposed,
+        network: id.id,
+        subject,
+        old_rpc_urls: networkOf(request.served).rpc_urls,
+        new_rpc_urls: networkOf(record).rpc_urls,
+      };
     } catch (err) {
       if (!edited.remoteMoved) throw err;
       // The remote changed the file since the version served: pulled and served first (not waiting for the
       // watcher's events), so the client's GET finds the new ETag.
-      await this.parts.git.pull().then(() => (this.parts.watcher.refreshChanged(), this.parts.watcher.whenIdle())).catch(() => undefined);
+      await this.parts.git
+        .pull()
+        .then(() => (this.parts.watcher.refreshChanged(), this.parts.watcher.whenIdle()))
+        .catch(() => undefined);
       const message = `${id.id} was changed on ${branches.upstream} since the ETag in If-Match was read; GET it again and retry with the new ETag.`;
       throw new NetcfgError('PRECONDITION_FAILED', message, { etag: (err as NetcfgError).etag, cause: err });
     }
@@ -122,7 +148,11 @@ export class Proposer {
   /** The commit a PATCH would make of `file` (its path from the config folder), as the remote head holds it; what it made goes in `edited`. */
   private edit(upstream: string, request: ProposalRequest, file: BaseFile | null, edited: Edited): ProposalCommit {
     const { id, actor, note } = request;
-    if (file === null) throw new NetcfgError('NETWORK_NOT_FOUND', `${id.id} is no longer on ${upstream} (deleted there); nothing was proposed.`);
+    if (file === null)
+      throw new NetcfgError(
+        'NETWORK_NOT_FOUND',
+        `${id.id} is no longer on ${upstream} (deleted there); nothing was proposed.`,
+      );
     let plan: EditPlan;
     try {
       plan = planEdit(id, file.rel, file.bytes, request.changes, request.ifMatch, this.parts.policy);
@@ -131,9 +161,17 @@ export class Proposer {
       throw err;
     }
     if (plan.kind === 'invalid') throw plan.refusal;
-    if (plan.kind === 'same') throw new NetcfgError('BAD_REQUEST', `${id.id} on ${upstream} holds these values already; there is nothing to propose.`);
+    if (plan.kind === 'same')
+      throw new NetcfgError(
+        'BAD_REQUEST',
+        `${id.id} on ${upstream} holds these values already; there is nothing to propose.`,
+      );
     const subject = updateSubject(id, plan.fields);
     Object.assign(edited, { record: plan.record, subject: note?.subject ?? subject });
-    return { text: plan.text, message: commitMessage(subject, actor, note), author: authorLineOf(actor, this.parts.author) };
+    return {
+      text: plan.text,
+      message: commitMessage(subject, actor, note),
+      author: authorLineOf(actor, this.parts.author),
+    };
   }
 }

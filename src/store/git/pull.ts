@@ -76,7 +76,10 @@ export async function backToRemote(branch: TrackedBranch, report: SyncReport): P
  * head, so the clone moves to that head (files changed there are brought in, the queued ones stay)
  * and the same writes are pushed again: the clone's new head. Else null: the writers must edit the remote's version.
  */
-export async function rebased({ branch, report, exclusive, workTree }: PullParts, queuedPaths: Set<string>): Promise<string | null> {
+export async function rebased(
+  { branch, report, exclusive, workTree }: PullParts,
+  queuedPaths: Set<string>,
+): Promise<string | null> {
   const changes = await branch.changes();
   if (changes.some((change) => queuedPaths.has(change.rel))) return null;
   return exclusive(() =>

@@ -132,7 +132,12 @@ export class SyncReport {
       .map((c) => `${c.sha.slice(0, 7)} "${c.subject}" by ${c.author}`)
       .join(', ');
     const message = `the remote branch ${this.upstream} was rewritten (a force-push, now at ${remoteHead.slice(0, 7)}): ${commits.length} commit(s) acknowledged before are gone from it and no longer served: ${list}${commits.length > 5 ? ', ...' : ''}`;
-    this.droppedNote = { at: new Date().toISOString(), remote_head: remoteHead, commits: commits.slice(0, 50), message };
+    this.droppedNote = {
+      at: new Date().toISOString(),
+      remote_head: remoteHead,
+      commits: commits.slice(0, 50),
+      message,
+    };
     return this.droppedNote;
   }
 

@@ -37,9 +37,16 @@ export class TrackedBranch {
   /** The branch checked out in the work tree; throws when it tracks no remote branch. */
   static async of(workTree: WorkTree, remoteTimeoutMs: number): Promise<TrackedBranch> {
     try {
-      return new TrackedBranch(workTree, (await workTree.git(['rev-parse', '--abbrev-ref', '--symbolic-full-name', '@{upstream}'])).trim(), remoteTimeoutMs);
+      return new TrackedBranch(
+        workTree,
+        (await workTree.git(['rev-parse', '--abbrev-ref', '--symbolic-full-name', '@{upstream}'])).trim(),
+        remoteTimeoutMs,
+      );
     } catch (err) {
-      throw new Error(`GIT_SYNC needs CONFIG_DIR inside a clone whose branch tracks a remote branch (what "git clone URL" makes); ${firstLine(err)}`, { cause: err });
+      throw new Error(
+        `GIT_SYNC needs CONFIG_DIR inside a clone whose branch tracks a remote branch (what "git clone URL" makes); ${firstLine(err)}`,
+        { cause: err },
+      );
     }
   }
 
@@ -57,7 +64,13 @@ export class TrackedBranch {
 
   /** The remote's head as the remote says now (one round trip, no objects); '' when the branch is gone. */
   async remoteHead(): Promise<string> {
-    return (await this.workTree.git(['ls-remote', '--quiet', this.remote, `refs/heads/${this.name}`], { timeoutMs: this.remoteTimeoutMs })).split(/\s/)[0] ?? '';
+    return (
+      (
+        await this.workTree.git(['ls-remote', '--quiet', this.remote, `refs/heads/${this.name}`], {
+          timeoutMs: this.remoteTimeoutMs,
+        })
+      ).split(/\s/)[0] ?? ''
+    );
   }
 
   fetch(): Promise<string> {
@@ -78,7 +91,10 @@ export class TrackedBranch {
    */
   push(ref: string, base: string): Promise<string> {
     const branch = `refs/heads/${this.name}`;
-    return this.workTree.git(['push', '--quiet', `--force-with-lease=${branch}:${base}`, this.remote, `${ref}:${branch}`], { timeoutMs: this.remoteTimeoutMs });
+    return this.workTree.git(
+      ['push', '--quiet', `--force-with-lease=${branch}:${base}`, this.remote, `${ref}:${branch}`],
+      { timeoutMs: this.remoteTimeoutMs },
+    );
   }
 
   /** Runs `git fast-import` on `input` (commits it makes on a ref of its own). */
@@ -115,9 +131,12 @@ export class TrackedBranch {
 
   /** The files that differ between HEAD and the remote branch, and whether each is gone there. */
   async changes(): Promise<Change[]> {
-    const fields = (await this.workTree.git(['diff', '--name-status', '--no-renames', '-z', 'HEAD', this.upstream])).split('\0');
+    const fields = (
+      await this.workTree.git(['diff', '--name-status', '--no-renames', '-z', 'HEAD', this.upstream])
+    ).split('\0');
     const changes: Change[] = [];
-    for (let i = 0; i + 1 < fields.length; i += 2) changes.push({ deleted: fields[i] === 'D', rel: fields[i + 1] as string });
+    for (let i = 0; i + 1 < fields.length; i += 2)
+      changes.push({ deleted: fields[i] === 'D', rel: fields[i + 1] as string });
     return changes;
   }
 
@@ -126,6 +145,7 @@ export class TrackedBranch {
     await this.workTree.git(['reset', '--quiet', this.upstream]);
     const present = changes.filter((c) => !c.deleted).map((c) => c.rel);
     if (present.length > 0) await this.workTree.git(['checkout', this.upstream, '--', ...present]);
-    for (const change of changes.filter((c) => c.deleted)) rmSync(path.join(this.workTree.top, change.rel), { force: true });
+    for (const change of changes.filter((c) => c.deleted))
+      rmSync(path.join(this.workTree.top, change.rel), { force: true });
   }
 }

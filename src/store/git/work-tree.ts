@@ -68,7 +68,12 @@ export class WorkTree implements Committer {
   /** git in the work tree holding `dir`, or null when `dir` is not in one. */
   static async open(dir: string, author: GitAuthor): Promise<WorkTree | null> {
     try {
-      const stdout = await runGit({ args: ['-C', dir, 'rev-parse', '--show-toplevel', '--absolute-git-dir'], env: process.env, timeoutMs: LOCAL_TIMEOUT_MS, maxBytes: 64 * 1024 });
+      const stdout = await runGit({
+        args: ['-C', dir, 'rev-parse', '--show-toplevel', '--absolute-git-dir'],
+        env: process.env,
+        timeoutMs: LOCAL_TIMEOUT_MS,
+        maxBytes: 64 * 1024,
+      });
       const [top = '', gitDir = ''] = stdout.trim().split('\n');
       return new WorkTree(top, new GitIndexLock(gitDir), author);
     } catch {
@@ -100,7 +105,17 @@ export class WorkTree implements Committer {
         if (this.pending.has(rel) || (await this.headHolds(rel, bytes))) return;
         try {
           await this.git(['add', '--', rel]);
-          await this.git(['commit', '--no-verify', '--quiet', '--only', `--author=${author}`, '-m', message, '--', rel]);
+          await this.git([
+            'commit',
+            '--no-verify',
+            '--quiet',
+            '--only',
+            `--author=${author}`,
+            '-m',
+            message,
+            '--',
+            rel,
+          ]);
         } catch (err) {
           // git may still call the bytes the same (a filter, a line-end rule): nothing of anyone's is then left to commit.
           if (/nothing to commit|no changes added/i.test(String((err as { stderr?: string }).stderr))) return;
@@ -129,7 +144,14 @@ export class WorkTree implements Committer {
   async history(files: string[], skip: number, limit: number): Promise<{ commits: Commit[]; total: number }> {
     const rels = files.map((f) => path.relative(this.top, f));
     const [log, count] = await Promise.all([
-      this.git(['log', `--skip=${skip}`, `--max-count=${limit}`, '--format=%H%x1f%an%x1f%ae%x1f%aI%x1f%(trailers:key=Netcfg-Actor,valueonly,separator=%x2C)%x1f%(trailers:key=Netcfg-Rpc-Auto,valueonly,separator=%x1d)%x1f%s%x1e', '--', ...rels]),
+      this.git([
+        'log',
+        `--skip=${skip}`,
+        `--max-count=${limit}`,
+        '--format=%H%x1f%an%x1f%ae%x1f%aI%x1f%(trailers:key=Netcfg-Actor,valueonly,separator=%x2C)%x1f%(trailers:key=Netcfg-Rpc-Auto,valueonly,separator=%x1d)%x1f%s%x1e',
+        '--',
+        ...rels,
+      ]),
       this.git(['rev-list', '--count', 'HEAD', '--', ...rels]).catch(() => '0'),
     ]);
     const commits = log
@@ -138,8 +160,19 @@ export class WorkTree implements Committer {
       .filter((r) => r !== '')
       .map((r) => {
         const [sha = '', author = '', email = '', date = '', trailer = '', auto = '', message = ''] = r.split('\x1f');
-        const rpcAuto = auto.split('\x1d').map((a) => a.trim()).filter((a) => a !== '');
-        return { sha, author, email, date, message, actor: trailer.trim().split(',')[0] || null, ...(rpcAuto.length > 0 ? { rpc_auto: rpcAuto } : {}) };
+        const rpcAuto = auto
+          .split('\x1d')
+          .map((a) => a.trim())
+          .filter((a) => a !== '');
+        return {
+          sha,
+          author,
+          email,
+          date,
+          message,
+          actor: trailer.trim().split(',')[0] || null,
+          ...(rpcAuto.length > 0 ? { rpc_auto: rpcAuto } : {}),
+        };
       });
     return { commits, total: Number(count.trim()) || 0 };
   }
@@ -155,7 +188,17 @@ export class WorkTree implements Committer {
       try {
         await this.indexLock.ours(async () => {
           await this.git(['add', '--', rel]);
-          await this.git(['commit', '--no-verify', '--quiet', '--only', `--author=${author}`, '-m', message, '--', rel]);
+          await this.git([
+            'commit',
+            '--no-verify',
+            '--quiet',
+            '--only',
+            `--author=${author}`,
+            '-m',
+            message,
+            '--',
+            rel,
+          ]);
         });
         this.pending.delete(rel);
       } catch (err) {
@@ -216,5 +259,8 @@ export class WorkTree implements Committer {
 
 /** The id git gives `bytes` as a blob: sha1, or sha256 in a repository that hashes so (told by the length of its ids). */
 function blobId(bytes: Buffer, hexLength: number): string {
-  return createHash(hexLength === 64 ? 'sha256' : 'sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+  return createHash(hexLength === 64 ? 'sha256' : 'sha1')
+    .update(`blob ${bytes.length}\0`)
+    .update(bytes)
+    .digest('hex');
 }

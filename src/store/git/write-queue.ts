@@ -14,7 +14,8 @@ export const OUTGOING = 'refs/netcfg/outgoing';
 export function pathInClone(top: string, file: string): string {
   const rel = path.relative(top, file);
   // The folder's checks keep every write inside the clone; a path that left it would become a tree entry with `..`.
-  if (rel.startsWith('..') || path.isAbsolute(rel)) throw new NetcfgError('FILE_INVALID', `${file} lies outside the clone ${top}; it is not pushed.`);
+  if (rel.startsWith('..') || path.isAbsolute(rel))
+    throw new NetcfgError('FILE_INVALID', `${file} lies outside the clone ${top}; it is not pushed.`);
   return rel.split(path.sep).join('/');
 }
 
@@ -48,7 +49,16 @@ export class WriteQueue {
       settle = (outcome) => (outcome instanceof NetcfgError ? reject(outcome) : resolve(outcome));
     });
     pushed.catch(() => undefined); // awaited by the writer once it let its turn go
-    this.items.push({ rel, executable: (mode & 0o111) !== 0, text, message, author, since: performance.now(), settle, pushed });
+    this.items.push({
+      rel,
+      executable: (mode & 0o111) !== 0,
+      text,
+      message,
+      author,
+      since: performance.now(),
+      settle,
+      pushed,
+    });
     return pushed;
   }
 

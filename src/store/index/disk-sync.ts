@@ -9,7 +9,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isLink, type ConfigFolder, type FolderState } from '../files/config-folder.js';
 import { candidatesOf, type NetworkId } from '../files/layout.js';
-import { FAMILY_OUTSIDE, isDirectoryPath, linkLeadsOut, listFolder, stampOf, stampOfStats, type FolderTargets } from '../files/folder-listing.js';
+import {
+  FAMILY_OUTSIDE,
+  isDirectoryPath,
+  linkLeadsOut,
+  listFolder,
+  stampOf,
+  stampOfStats,
+  type FolderTargets,
+} from '../files/folder-listing.js';
 import { readServedFileSync, type FileLook } from '../files/served-file.js';
 import { etagOf, parseNetworkFile, type FileProblem, type ParseOutcome } from '../validation/network-file.js';
 import type { UrlPolicy } from '../validation/url-rules.js';
@@ -63,10 +71,23 @@ export class DiskSync {
    */
   observe(id: NetworkId, load?: LoadContext): Observation {
     const folder = load?.folder ?? this.folder.check();
-    if (!folder.ok) return { id, folder, files: folder.kind === 'missing' ? candidatesOf(id).map(({ rel }) => ({ rel, stamp: '' })) : [] };
+    if (!folder.ok)
+      return {
+        id,
+        folder,
+        files: folder.kind === 'missing' ? candidatesOf(id).map(({ rel }) => ({ rel, stamp: '' })) : [],
+      };
     const linked = load ? this.familyLinked(id.family, load.linkedFamilies) : undefined;
-    if (linked !== false && this.familyOutside(folder.real, id.family)) return { id, folder, files: [], familyOutside: true };
-    return { id, folder, files: candidatesOf(id).map(({ rel }) => (linked === false && this.cachedLook(rel, load?.cache)) || readServedFileSync(folder.real, rel, linked)) };
+    if (linked !== false && this.familyOutside(folder.real, id.family))
+      return { id, folder, files: [], familyOutside: true };
+    return {
+      id,
+      folder,
+      files: candidatesOf(id).map(
+        ({ rel }) =>
+          (linked === false && this.cachedLook(rel, load?.cache)) || readServedFileSync(folder.real, rel, linked),
+      ),
+    };
   }
 
   /** True when neither the folder nor any candidate file changed since `obs` was taken. */
@@ -103,7 +124,14 @@ export class DiskSync {
     if (!obs.folder.ok && obs.folder.kind !== 'missing') return; // readiness says why; the last good versions stay
     if (obs.familyOutside) {
       const known = this.index.get(obs.id.id);
-      if (known) this.problem(known.path, [{ line: 1, column: 1, message: `its family folder ${obs.id.family} is now a ${FAMILY_OUTSIDE}; the last valid version is served` }]);
+      if (known)
+        this.problem(known.path, [
+          {
+            line: 1,
+            column: 1,
+            message: `its family folder ${obs.id.family} is now a ${FAMILY_OUTSIDE}; the last valid version is served`,
+          },
+        ]);
       return;
     }
     for (const f of obs.files) {
@@ -116,7 +144,13 @@ export class DiskSync {
     }
     const [source, ...duplicates] = obs.files.filter((f) => f.stamp !== '');
     for (const dup of duplicates) {
-      this.problem(dup.rel, [{ line: 1, column: 1, message: `duplicate of ${source?.rel}: the .yaml file is served and this one is ignored; delete one of them` }]);
+      this.problem(dup.rel, [
+        {
+          line: 1,
+          column: 1,
+          message: `duplicate of ${source?.rel}: the .yaml file is served and this one is ignored; delete one of them`,
+        },
+      ]);
     }
     if (!source) {
       this.index.remove(obs.id.id);
@@ -144,7 +178,8 @@ export class DiskSync {
     for (const id of this.index.ids()) {
       const record = this.index.get(id) as NetworkRecord;
       const served = this.served.get(record.path);
-      if (served && served.etag === record.etag && this.applied.get(record.path) === served.stamp) yield { stamp: served.stamp, record };
+      if (served && served.etag === record.etag && this.applied.get(record.path) === served.stamp)
+        yield { stamp: served.stamp, record };
     }
   }
 
@@ -164,7 +199,10 @@ export class DiskSync {
    * listFolder). Through a link git made, or in a folder that is gone, only what the index knows.
    */
   listTargets(folder = this.folder.check()): FolderTargets {
-    return listFolder(folder.ok ? folder.real : null, { ids: this.index.ids(), problemPaths: this.index.problemPaths() });
+    return listFolder(folder.ok ? folder.real : null, {
+      ids: this.index.ids(),
+      problemPaths: this.index.problemPaths(),
+    });
   }
 
   /**
@@ -179,7 +217,8 @@ export class DiskSync {
     const rootProblem = folder.ok || folder.kind === 'link' || missingInClone ? null : folder.problem;
     let warning: string | null = null;
     if (!folder.ok && folder.kind === 'link') warning = folder.problem;
-    else if (this.index.size === 0 && (folder.ok || this.folder.ownClone)) warning = 'the config folder holds no network: nothing is served (a commit that deleted every network?)';
+    else if (this.index.size === 0 && (folder.ok || this.folder.ownClone))
+      warning = 'the config folder holds no network: nothing is served (a commit that deleted every network?)';
     return { rootProblem, warning };
   }
 
@@ -223,7 +262,14 @@ export class DiskSync {
   }
 
   private problem(rel: string, problems: FileProblem[]): void {
-    const list: InvalidFile[] = problems.map((p) => ({ path: rel, line: p.line, column: p.column, error: p.message, ...(p.unsetSecret === undefined ? {} : { unset_secret: p.unsetSecret }), ...(p.secretRef === undefined ? {} : { secret_ref: p.secretRef }) }));
+    const list: InvalidFile[] = problems.map((p) => ({
+      path: rel,
+      line: p.line,
+      column: p.column,
+      error: p.message,
+      ...(p.unsetSecret === undefined ? {} : { unset_secret: p.unsetSecret }),
+      ...(p.secretRef === undefined ? {} : { secret_ref: p.secretRef }),
+    }));
     this.index.setProblems(rel, list);
   }
 }

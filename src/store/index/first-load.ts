@@ -14,7 +14,12 @@ import type { NetworkIndex } from './network-index.js';
 /** Files read between two yields of the first load, so /ready answers 503 meanwhile. */
 const LOAD_CHUNK = 250;
 
-export async function firstLoad(folder: ConfigFolder, sync: DiskSync, index: NetworkIndex, cache: Map<string, CachedFile> | null): Promise<void> {
+export async function firstLoad(
+  folder: ConfigFolder,
+  sync: DiskSync,
+  index: NetworkIndex,
+  cache: Map<string, CachedFile> | null,
+): Promise<void> {
   const state = folder.check();
   if (state.ok) sweepTempFiles(state.real);
   index.beginBulk();

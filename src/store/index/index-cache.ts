@@ -27,7 +27,16 @@ import { jsonOf, recordOf, type NetworkRecord } from '../network-record.js';
 
 const FORMAT = 2;
 /** The modules whose code decides what a file parses to: a change to any of them is a new fingerprint. */
-const PARSING_MODULES = ['validation/network-file', 'validation/network-rules', 'validation/url-rules', 'validation/schemas', 'files/layout', 'files/served-file', 'network-record', 'index/index-cache'];
+const PARSING_MODULES = [
+  'validation/network-file',
+  'validation/network-rules',
+  'validation/url-rules',
+  'validation/schemas',
+  'files/layout',
+  'files/served-file',
+  'network-record',
+  'index/index-cache',
+];
 
 export interface CachedFile {
   stamp: string;
@@ -82,7 +91,13 @@ export function readIndexCache(file: string, fingerprint: string): Map<string, C
     for (let i = 1; i < lines.length; i++) {
       const line = lines[i] as string;
       if (line === '') continue;
-      const [rel, stamp, etag, json, written] = JSON.parse(line) as [string, string, string, string, string | undefined];
+      const [rel, stamp, etag, json, written] = JSON.parse(line) as [
+        string,
+        string,
+        string,
+        string,
+        string | undefined,
+      ];
       const record = cachedRecord(rel, etag, json, written ?? undefined);
       if (record) files.set(rel, { stamp, outcome: { ok: true, record } });
     }
@@ -102,13 +117,25 @@ function cachedRecord(rel: string, etag: string, json: string, written: string |
  * Writes the cache of `entries` (records with the stamp of the file they were parsed from),
  * yielding to the event loop every thousand entries so a large index does not stall reads.
  */
-export async function writeIndexCache(file: string, fingerprint: string, entries: Iterable<{ stamp: string; record: NetworkRecord }>): Promise<void> {
+export async function writeIndexCache(
+  file: string,
+  fingerprint: string,
+  entries: Iterable<{ stamp: string; record: NetworkRecord }>,
+): Promise<void> {
   const lines = [JSON.stringify({ format: FORMAT, fingerprint })];
   let n = 0;
   for (const { stamp, record } of entries) {
     // A network with secret references is parsed again at every start: its values come from the environment, which may have changed.
     if (record.secrets !== undefined) continue;
-    lines.push(JSON.stringify([record.path, stamp, record.etag, jsonOf(record), ...(record.writtenRpcUrls === undefined ? [] : [record.writtenRpcUrls])]));
+    lines.push(
+      JSON.stringify([
+        record.path,
+        stamp,
+        record.etag,
+        jsonOf(record),
+        ...(record.writtenRpcUrls === undefined ? [] : [record.writtenRpcUrls]),
+      ]),
+    );
     if (++n % 1000 === 0) await yieldToLoop();
   }
   // A fresh name, created exclusively (never through a link someone left in a shared temp folder).

@@ -101,7 +101,8 @@ export class NetworkIndex {
       let total = 0;
       for (let i = from; i < to; i++) {
         if (!keep(ids[i] as string)) continue;
-        if (total >= offset && records.length < limit) records.push(this.records.get(ids[i] as string) as NetworkRecord);
+        if (total >= offset && records.length < limit)
+          records.push(this.records.get(ids[i] as string) as NetworkRecord);
         total++;
       }
       return { records, total, revision: this.rev };
@@ -133,7 +134,9 @@ export class NetworkIndex {
   }
 
   invalidFiles(): InvalidFile[] {
-    return [...this.problems.values()].flat().sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
+    return [...this.problems.values()]
+      .flat()
+      .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
   }
 
   /** Listens to every change; returns the function that stops listening. */

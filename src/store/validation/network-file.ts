@@ -5,7 +5,18 @@
  * `path:line:column`.
  */
 import { createHash } from 'node:crypto';
-import { isCollection, isMap, isSeq, isPair, isScalar, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
+import {
+  isCollection,
+  isMap,
+  isSeq,
+  isPair,
+  isScalar,
+  LineCounter,
+  parseDocument,
+  visit,
+  type Document,
+  type Node,
+} from 'yaml';
 import type { NetworkId } from '../files/layout.js';
 import { recordOf, type NetworkRecord } from '../network-record.js';
 import { validateNetworkData } from './network-rules.js';
@@ -38,7 +49,12 @@ export interface ParsedYaml {
 /** Parses YAML text, keeping comments and positions; syntax errors come back as problems. */
 export function parseYaml(text: string): ParsedYaml {
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: true, keepSourceTokens: false });
+  const doc = parseDocument(text, {
+    lineCounter: lines,
+    uniqueKeys: true,
+    prettyErrors: true,
+    keepSourceTokens: false,
+  });
   const problems = doc.errors.map((e) => {
     const pos = e.linePos?.[0] ?? { line: 1, col: 1 };
     return { line: pos.line, column: pos.col, message: firstLine(e.message) };
@@ -60,24 +76,52 @@ export function parseNetworkFile(text: string, id: NetworkId, relPath: string, p
  * parseNetworkFile, also giving the file's data as read (what a writer checks its edit against).
  * `parsed`, when given, must be parseYaml(text).
  */
-export function parseNetworkData(text: string, id: NetworkId, relPath: string, policy: UrlPolicy, parsed = parseYaml(text)): { outcome: ParseOutcome; data?: unknown; parsed: ParsedYaml } {
+export function parseNetworkData(
+  text: string,
+  id: NetworkId,
+  relPath: string,
+  policy: UrlPolicy,
+  parsed = parseYaml(text),
+): { outcome: ParseOutcome; data?: unknown; parsed: ParsedYaml } {
   return { ...checkParsed(parsed, text, id, relPath, policy), parsed };
 }
 
-function checkParsed(parsed: ParsedYaml, text: string, id: NetworkId, relPath: string, policy: UrlPolicy): { outcome: ParseOutcome; data?: unknown } {
+function checkParsed(
+  parsed: ParsedYaml,
+  text: string,
+  id: NetworkId,
+  relPath: string,
+  policy: UrlPolicy,
+): { outcome: ParseOutcome; data?: unknown } {
   try {
     return checkShape(parsed, text, id, relPath, policy);
   } catch (err) {
     // The checks below are meant to leave nothing that throws; if a shape slips past them, it is
     // still this file's problem and never the loader's, the watcher's or a PATCH's.
-    return { outcome: { ok: false, problems: [{ line: 1, column: 1, message: `the file cannot be read as a network: ${(err as Error).message}` }] } };
+    return {
+      outcome: {
+        ok: false,
+        problems: [{ line: 1, column: 1, message: `the file cannot be read as a network: ${(err as Error).message}` }],
+      },
+    };
   }
 }
 
-function checkShape({ doc, lines, problems }: ParsedYaml, text: string, id: NetworkId, relPath: string, policy: UrlPolicy): { outcome: ParseOutcome; data?: unknown } {
+function checkShape(
+  { doc, lines, problems }: ParsedYaml,
+  text: string,
+  id: NetworkId,
+  relPath: string,
+  policy: UrlPolicy,
+): { outcome: ParseOutcome; data?: unknown } {
   if (problems.length > 0) return { outcome: { ok: false, problems } };
   if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) {
-    return { outcome: { ok: false, problems: [{ line: 1, column: 1, message: 'the file is empty; a network needs at least rpc_urls' }] } };
+    return {
+      outcome: {
+        ok: false,
+        problems: [{ line: 1, column: 1, message: 'the file is empty; a network needs at least rpc_urls' }],
+      },
+    };
   }
   const notPlain = notPlainData(doc, lines);
   if (notPlain) return { outcome: { ok: false, problems: [notPlain] } };
@@ -89,12 +133,31 @@ function checkShape({ doc, lines, problems }: ParsedYaml, text: string, id: Netw
   }
   const details = validateNetworkData(data, id, policy);
   if (details.length > 0) {
-    return { outcome: { ok: false, problems: details.map(({ pointer, message, ...more }) => ({ ...locate(doc, lines, pointer), message: message.replace(/^The body/, 'The file'), ...more })) }, data };
+    return {
+      outcome: {
+        ok: false,
+        problems: details.map(({ pointer, message, ...more }) => ({
+          ...locate(doc, lines, pointer),
+          message: message.replace(/^The body/, 'The file'),
+          ...more,
+        })),
+      },
+      data,
+    };
   }
-  return { outcome: { ok: true, record: buildRecord(data as Record<string, unknown>, id, relPath, etagOf(text), policy) }, data };
+  return {
+    outcome: { ok: true, record: buildRecord(data as Record<string, unknown>, id, relPath, etagOf(text), policy) },
+    data,
+  };
 }
 
-function buildRecord(data: Record<string, unknown>, id: NetworkId, relPath: string, etag: string, policy: UrlPolicy): NetworkRecord {
+function buildRecord(
+  data: Record<string, unknown>,
+  id: NetworkId,
+  relPath: string,
+  etag: string,
+  policy: UrlPolicy,
+): NetworkRecord {
   const rpcUrls = data.rpc_urls as unknown[];
   // Validation passed, so every reference resolved; the served body holds each secret masked.
   const { entries, secrets } = resolveRpcUrls(rpcUrls, policy.secrets, id.id);
@@ -103,7 +166,12 @@ function buildRecord(data: Record<string, unknown>, id: NetworkId, relPath: stri
     .filter(([key]) => key !== 'id' && key !== 'name' && key !== 'network_type')
     .map(([key, value]) => [key, key === 'rpc_urls' ? served : value]);
   // fromEntries defines each key as data, so a field named __proto__ stays a field.
-  const network = Object.fromEntries([['id', id.id], ['name', id.name], ['network_type', id.family], ...fields]) as Record<string, unknown>;
+  const network = Object.fromEntries([
+    ['id', id.id],
+    ['name', id.name],
+    ['network_type', id.family],
+    ...fields,
+  ]) as Record<string, unknown>;
   const written = rpcUrls.some((e) => typeof e === 'string' || refOf(e) !== null) ? JSON.stringify(rpcUrls) : undefined;
   return recordOf(id.id, relPath, etag, JSON.stringify(network), written, secrets);
 }
@@ -125,10 +193,15 @@ function notPlainData(doc: Document, lines: LineCounter): FileProblem | null {
   visit(doc, {
     Alias(_, node) {
       const target = node.resolve(doc);
-      if (target === undefined) return at(node, `alias *${node.source} refers to an anchor that is not defined before it`);
+      if (target === undefined)
+        return at(node, `alias *${node.source} refers to an anchor that is not defined before it`);
       const start = node.range?.[0] ?? -1;
       const [from, , to] = target.range ?? [0, 0, 0];
-      if (start >= from && start < to) return at(node, `alias *${node.source} is inside the value it refers to (&${node.source}), a loop that JSON cannot hold`);
+      if (start >= from && start < to)
+        return at(
+          node,
+          `alias *${node.source} is inside the value it refers to (&${node.source}), a loop that JSON cannot hold`,
+        );
       return undefined;
     },
     Pair(_, pair) {
@@ -136,22 +209,33 @@ function notPlainData(doc: Document, lines: LineCounter): FileProblem | null {
       return undefined;
     },
     Map(_, node) {
-      return node.tag === undefined || node.tag === 'tag:yaml.org,2002:map' ? undefined : at(node, `tag ${shortTag(node.tag)} is not allowed; use a plain mapping`);
+      return node.tag === undefined || node.tag === 'tag:yaml.org,2002:map'
+        ? undefined
+        : at(node, `tag ${shortTag(node.tag)} is not allowed; use a plain mapping`);
     },
     Seq(_, node) {
-      return node.tag === undefined || node.tag === 'tag:yaml.org,2002:seq' ? undefined : at(node, `tag ${shortTag(node.tag)} is not allowed; use a plain list`);
+      return node.tag === undefined || node.tag === 'tag:yaml.org,2002:seq'
+        ? undefined
+        : at(node, `tag ${shortTag(node.tag)} is not allowed; use a plain list`);
     },
     Scalar(_, node) {
       const value: unknown = node.value;
       if (typeof value === 'number') {
-        if (!Number.isFinite(value)) return at(node, `${node.source ?? value} is not a number JSON can carry; remove it or quote it as a string`);
+        if (!Number.isFinite(value))
+          return at(node, `${node.source ?? value} is not a number JSON can carry; remove it or quote it as a string`);
         if (Number.isInteger(value) && !Number.isSafeInteger(value)) {
-          return at(node, `${node.source ?? value} is beyond 2^53 - 1, where JSON clients round integers; quote it as a string if it is not a number`);
+          return at(
+            node,
+            `${node.source ?? value} is beyond 2^53 - 1, where JSON clients round integers; quote it as a string if it is not a number`,
+          );
         }
         return undefined;
       }
       if (value === null || typeof value === 'string' || typeof value === 'boolean') return undefined;
-      return at(node, `tag ${shortTag(node.tag)} makes a value that is not a string, number, boolean or null; remove the tag`);
+      return at(
+        node,
+        `tag ${shortTag(node.tag)} makes a value that is not a string, number, boolean or null; remove the tag`,
+      );
     },
   });
   return found;
@@ -172,7 +256,13 @@ export function positionIn(text: string, pointer: string): { line: number; colum
 function locate(doc: Document, lines: LineCounter, pointer: string): { line: number; column: number } {
   let node: unknown = doc.contents;
   let offset = (doc.contents as Node | null)?.range?.[0] ?? 0;
-  const segments = pointer === '' ? [] : pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments =
+    pointer === ''
+      ? []
+      : pointer
+          .slice(1)
+          .split('/')
+          .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   for (const segment of segments) {
     if (isMap(node)) {
       const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === segment);

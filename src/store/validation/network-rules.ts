@@ -21,7 +21,10 @@ export function validateNetworkData(data: unknown, id: NetworkId, policy: UrlPol
   const derived: Record<string, string> = { id: id.id, name: id.name, network_type: id.family };
   for (const [key, expected] of Object.entries(derived)) {
     if (key in data && data[key] !== expected) {
-      details.push({ pointer: `/${key}`, message: `${key} is "${String(data[key])}" but the file's path says "${expected}"; remove it or make it match.` });
+      details.push({
+        pointer: `/${key}`,
+        message: `${key} is "${String(data[key])}" but the file's path says "${expected}"; remove it or make it match.`,
+      });
     }
   }
   return withUrlRules(details, data.rpc_urls, policy, id.id);
@@ -30,9 +33,15 @@ export function validateNetworkData(data: unknown, id: NetworkId, policy: UrlPol
 /** A PATCH body of network `id`: the update schema and the URL rules; VALIDATION_FAILED with every problem, the first in the message. */
 export function requireValidPatch(body: unknown, policy: UrlPolicy, id: NetworkId): void {
   const schema = loadSchemas().validateUpdate(body);
-  const details = isObject(body) ? withUrlRules(schema, body.rpc_urls, policy, id.id).map(({ pointer, message }) => ({ pointer, message })) : schema;
+  const details = isObject(body)
+    ? withUrlRules(schema, body.rpc_urls, policy, id.id).map(({ pointer, message }) => ({ pointer, message }))
+    : schema;
   if (details.length > 0) {
-    throw new NetcfgError('VALIDATION_FAILED', `The request body is invalid: ${details[0]?.message}${details.length > 1 ? ` (and ${details.length - 1} more)` : ''}`, { details });
+    throw new NetcfgError(
+      'VALIDATION_FAILED',
+      `The request body is invalid: ${details[0]?.message}${details.length > 1 ? ` (and ${details.length - 1} more)` : ''}`,
+      { details },
+    );
   }
 }
 

@@ -13,7 +13,10 @@ export function escapePointer(segment: string): string {
 /** `/rpc_urls/2/weight` -> `rpc_urls[2].weight`, for sentences. */
 export function describePointer(pointer: string): string {
   if (pointer === '') return 'The body';
-  const parts = pointer.slice(1).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = pointer
+    .slice(1)
+    .split('/')
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   return parts.map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
 }
 
@@ -39,7 +42,10 @@ function toDetail(err: ErrorObject): ErrorDetail {
       const extra = String(params.additionalProperty);
       const pointer = `${at}/${escapePointer(extra)}`;
       const allowed = Object.keys((err.parentSchema as { properties?: object }).properties ?? {});
-      return { pointer, message: `"${extra}" is not allowed here; the allowed fields are ${allowed.map((k) => `"${k}"`).join(', ')}.` };
+      return {
+        pointer,
+        message: `"${extra}" is not allowed here; the allowed fields are ${allowed.map((k) => `"${k}"`).join(', ')}.`,
+      };
     }
     case 'type': {
       const type = String(params.type);
@@ -52,17 +58,29 @@ function toDetail(err: ErrorObject): ErrorDetail {
     case 'maximum':
       return { pointer: at, message: rangeMessage(at, err.parentSchema as { minimum?: number; maximum?: number }) };
     case 'minItems':
-      return { pointer: at, message: `${describePointer(at)} must have at least ${String(params.limit)} ${plural(params.limit, 'entry', 'entries')}.` };
+      return {
+        pointer: at,
+        message: `${describePointer(at)} must have at least ${String(params.limit)} ${plural(params.limit, 'entry', 'entries')}.`,
+      };
     case 'maxItems':
       return { pointer: at, message: `${describePointer(at)} must have at most ${String(params.limit)} entries.` };
     case 'minLength':
       return { pointer: at, message: `${describePointer(at)} must not be empty.` };
     case 'maxLength':
-      return { pointer: at, message: `${describePointer(at)} must be at most ${String(params.limit)} characters long.` };
+      return {
+        pointer: at,
+        message: `${describePointer(at)} must be at most ${String(params.limit)} characters long.`,
+      };
     case 'pattern':
-      return { pointer: at, message: `${describePointer(at)} must be an absolute http:// or https:// URL without spaces.` };
+      return {
+        pointer: at,
+        message: `${describePointer(at)} must be an absolute http:// or https:// URL without spaces.`,
+      };
     case 'uniqueItems':
-      return { pointer: at, message: `${describePointer(at)} must not list the same value twice (items ${String(params.j)} and ${String(params.i)}).` };
+      return {
+        pointer: at,
+        message: `${describePointer(at)} must not list the same value twice (items ${String(params.j)} and ${String(params.i)}).`,
+      };
     default:
       return { pointer: at, message: `${describePointer(at)} ${err.message ?? 'is invalid'}.` };
   }

@@ -17,7 +17,10 @@ export interface SecretRef {
  * How a reference of network `networkId` to `name` becomes its value (main hands in its environment,
  * behind SECRET_REFS_ALLOWED): not allowed, or allowed with its value (undefined: not set).
  */
-export type SecretLookup = (networkId: string, name: string) => { allowed: false } | { allowed: true; value: string | undefined };
+export type SecretLookup = (
+  networkId: string,
+  name: string,
+) => { allowed: false } | { allowed: true; value: string | undefined };
 
 /** One entry of a network's rpc_urls that came from a reference. */
 export interface SecretEntry {
@@ -34,7 +37,12 @@ export interface SecretEntry {
 }
 
 export function isSecretRef(value: unknown): value is SecretRef {
-  return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'env' && typeof (value as { value?: unknown }).value === 'string';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { type?: unknown }).type === 'env' &&
+    typeof (value as { value?: unknown }).value === 'string'
+  );
 }
 
 /** The reference an rpc_urls entry holds (itself, or its url), or null for a URL written out. */
@@ -56,7 +64,12 @@ export interface Resolved {
 }
 
 /** Resolves the references of network `networkId`'s rpc_urls array, whose shape the schema already accepted. */
-export function resolveRpcUrls(entries: readonly unknown[], lookup: SecretLookup | undefined, networkId: string, base = '/rpc_urls'): Resolved {
+export function resolveRpcUrls(
+  entries: readonly unknown[],
+  lookup: SecretLookup | undefined,
+  networkId: string,
+  base = '/rpc_urls',
+): Resolved {
   const secrets: SecretEntry[] = [];
   const refused: Resolved['refused'] = [];
   const resolved = entries.map((entry, index) => {
@@ -67,9 +80,16 @@ export function resolveRpcUrls(entries: readonly unknown[], lookup: SecretLookup
     if (value === '') {
       const pointer = entry === ref ? `${base}/${index}` : `${base}/${index}/url`;
       const place = `${describePointer(pointer)} names the environment variable ${ref.value}`;
-      refused.push(answer.allowed
-        ? { pointer, unsetSecret: ref.value, secretRef: ref.value, message: `${place}, which is not set (or empty) in netcfg's environment; set it, or write the URL.` }
-        : { pointer, secretRef: ref.value, message: notAllowed(place, networkId) });
+      refused.push(
+        answer.allowed
+          ? {
+              pointer,
+              unsetSecret: ref.value,
+              secretRef: ref.value,
+              message: `${place}, which is not set (or empty) in netcfg's environment; set it, or write the URL.`,
+            }
+          : { pointer, secretRef: ref.value, message: notAllowed(place, networkId) },
+      );
       return null;
     }
     secrets.push({ index, name: ref.value, url: value, masked: maskSecretUrl(value), plain: entry === ref });
@@ -80,12 +100,16 @@ export function resolveRpcUrls(entries: readonly unknown[], lookup: SecretLookup
 
 /** The one sentence for a reference outside SECRET_REFS_ALLOWED: its variable's value is never read for it. */
 function notAllowed(place: string, networkId: string): string {
-  const how = "SECRET_REFS_ALLOWED lists the variables each network may name (netcfg's own settings never); add it there, or write the URL";
+  const how =
+    "SECRET_REFS_ALLOWED lists the variables each network may name (netcfg's own settings never); add it there, or write the URL";
   return `${place}, which ${networkId} may not reference: ${how}.`;
 }
 
 /** The served view's rpc_urls (`{url, weight}` each) with each secret's place `{url: masked, weight, secret: true}`. */
-export function maskedEntries(served: ReadonlyArray<{ url: string; weight: number }>, secrets: readonly SecretEntry[]): unknown[] {
+export function maskedEntries(
+  served: ReadonlyArray<{ url: string; weight: number }>,
+  secrets: readonly SecretEntry[],
+): unknown[] {
   const byIndex = new Map(secrets.map((s) => [s.index, s]));
   return served.map((entry, i) => {
     const secret = byIndex.get(i);

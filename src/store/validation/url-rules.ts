@@ -64,13 +64,19 @@ export function checkRpcUrls(entries: readonly unknown[], base: string, policy: 
     const key = new URL(entry.url).href;
     const first = seen.get(key);
     if (first !== undefined) {
-      problems.push({ pointer, message: `${describePointer(pointer)} repeats ${describePointer(`${base}/${first}`)}; list each URL once.` });
+      problems.push({
+        pointer,
+        message: `${describePointer(pointer)} repeats ${describePointer(`${base}/${first}`)}; list each URL once.`,
+      });
     } else {
       seen.set(key, i);
     }
   });
   if (entries.length > 0 && judged === entries.length && enabled === 0) {
-    problems.push({ pointer: base, message: `${describePointer(base)} must have at least one entry with a weight above 0; all are disabled.` });
+    problems.push({
+      pointer: base,
+      message: `${describePointer(base)} must have at least one entry with a weight above 0; all are disabled.`,
+    });
   }
   return problems;
 }
@@ -80,7 +86,8 @@ export function checkUrl(url: string, policy: UrlPolicy): string | null {
   if (url.length > MAX_URL_LENGTH) return `is longer than ${MAX_URL_LENGTH} characters.`;
   if (/\s/.test(url)) return 'must not contain spaces or other whitespace.';
   const hidden = HIDDEN.exec(url);
-  if (hidden) return `must not contain control characters, invisible formatting characters or lone UTF-16 surrogates; it holds ${codePointOf(hidden[0])} at character ${hidden.index + 1}.`;
+  if (hidden)
+    return `must not contain control characters, invisible formatting characters or lone UTF-16 surrogates; it holds ${codePointOf(hidden[0])} at character ${hidden.index + 1}.`;
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -90,7 +97,10 @@ export function checkUrl(url: string, policy: UrlPolicy): string | null {
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return 'must use http:// or https://.';
   if (parsed.hostname === '') return 'must name a host.';
   // `localhost.` is `localhost`: drop the root label's dot before comparing names.
-  const host = parsed.hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  const host = parsed.hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
   if (policy.allowedHosts.length > 0 && !policy.allowedHosts.includes(host)) {
     return `points to "${host}", which is not in RPC_ALLOWED_HOSTS.`;
   }
@@ -112,7 +122,13 @@ function codePointOf(char: string): string {
   return `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
-const METADATA_HOSTS = new Set(['metadata', 'metadata.google.internal', 'metadata.goog', 'instance-data', 'instance-data.ec2.internal']);
+const METADATA_HOSTS = new Set([
+  'metadata',
+  'metadata.google.internal',
+  'metadata.goog',
+  'instance-data',
+  'instance-data.ec2.internal',
+]);
 
 /**
  * Literal addresses and well-known names only: a public name that resolves to a private address
@@ -129,7 +145,9 @@ export function isInternalHost(host: string): boolean {
 function isInternalV4(ip: string): boolean {
   const [a = 0, b = 0] = ip.split('.').map(Number);
   return (
-    a === 0 || a === 10 || a === 127 ||
+    a === 0 ||
+    a === 10 ||
+    a === 127 ||
     (a === 169 && b === 254) || // link-local, incl. 169.254.169.254 cloud metadata
     (a === 172 && b >= 16 && b <= 31) ||
     (a === 192 && b === 168) ||

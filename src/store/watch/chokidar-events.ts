@@ -84,7 +84,12 @@ export class ChokidarEvents {
       return []; // the folder itself is gone: the store sees that
     }
     return entries
-      .filter((e) => !known.has(e.name) && !e.name.startsWith('.') && (e.isDirectory() || (e.isSymbolicLink() && isDirectoryPath(path.join(this.root, e.name)))))
+      .filter(
+        (e) =>
+          !known.has(e.name) &&
+          !e.name.startsWith('.') &&
+          (e.isDirectory() || (e.isSymbolicLink() && isDirectoryPath(path.join(this.root, e.name)))),
+      )
       .map((e) => path.join(this.root, e.name));
   }
 }

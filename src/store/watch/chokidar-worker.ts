@@ -24,7 +24,13 @@ export class ChokidarWorker {
   private closed = false;
 
   /** `onFailed` is told when the thread ends without being asked to. */
-  constructor(root: string, options: ChokidarOptions, listener: FolderListener, onError: (err: Error) => void, onFailed: (err: Error) => void) {
+  constructor(
+    root: string,
+    options: ChokidarOptions,
+    listener: FolderListener,
+    onError: (err: Error) => void,
+    onFailed: (err: Error) => void,
+  ) {
     this.thread = startThread({ root, ...options });
     this.ready = new Promise((resolve) => {
       this.thread.on('message', (message: ThreadMessage) => {

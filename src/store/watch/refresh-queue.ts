@@ -38,7 +38,10 @@ export class RefreshQueue {
   /** Looks at `key` after `delayMs`, replacing any look of it not started yet. */
   schedule<T>(key: string, work: Work<T>, delayMs: number): void {
     clearTimeout(this.pending.get(key));
-    this.pending.set(key, setTimeout(() => this.look(key, work), delayMs));
+    this.pending.set(
+      key,
+      setTimeout(() => this.look(key, work), delayMs),
+    );
   }
 
   /** Resolves when no refresh is pending (every event seen so far has been applied). */

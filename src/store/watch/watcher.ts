@@ -172,7 +172,8 @@ export class ConfigWatcher {
     if (event === 'addDir' || event === 'unlinkDir') {
       if (nested) this.scheduleForeign(rel, NESTED_FOLDER);
       else this.refreshFamily(rel);
-      if (!nested && event === 'addDir') for (const ms of NEW_FOLDER_RECHECKS_MS) this.schedule(`recheck:${ms}:${rel}`, this.familyRecheck(rel), ms);
+      if (!nested && event === 'addDir')
+        for (const ms of NEW_FOLDER_RECHECKS_MS) this.schedule(`recheck:${ms}:${rel}`, this.familyRecheck(rel), ms);
       return;
     }
     const kind = classifyPath(rel);
@@ -191,8 +192,10 @@ export class ConfigWatcher {
    */
   private refreshFamily(family: string, onlyChanged = false): void {
     const { ids, foreign } = this.sync.listTargets();
-    for (const id of ids.values()) if (id.family === family && (!onlyChanged || this.sync.changedSinceApplied(id))) this.scheduleId(id.id);
-    for (const [rel, reason] of foreign) if (rel === family || rel.startsWith(`${family}/`)) this.scheduleForeign(rel, reason);
+    for (const id of ids.values())
+      if (id.family === family && (!onlyChanged || this.sync.changedSinceApplied(id))) this.scheduleId(id.id);
+    for (const [rel, reason] of foreign)
+      if (rel === family || rel.startsWith(`${family}/`)) this.scheduleForeign(rel, reason);
   }
 
   private scheduleId(id: string): void {
@@ -231,4 +234,3 @@ export class ConfigWatcher {
     return this.queue.size > 0;
   }
 }
-

@@ -24,14 +24,34 @@ export interface Current {
  * errno codes that mean "the disk said no", answered 503 rather than 500: it is full, failing or
  * read-only, or shaped otherwise than netcfg needs (a file where its `.tmp/` or a folder should be).
  */
-const STORAGE_CODES = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EROFS', 'EACCES', 'EPERM', 'EMFILE', 'ENFILE', 'EBUSY', 'EAGAIN', 'EEXIST', 'ENOTDIR', 'EISDIR', 'ELOOP']);
+const STORAGE_CODES = new Set([
+  'ENOSPC',
+  'EDQUOT',
+  'EIO',
+  'EROFS',
+  'EACCES',
+  'EPERM',
+  'EMFILE',
+  'ENFILE',
+  'EBUSY',
+  'EAGAIN',
+  'EEXIST',
+  'ENOTDIR',
+  'EISDIR',
+  'ELOOP',
+]);
 
 /**
  * The network's file as it is now; null when neither `.yaml` nor `.yml` is there. What the read
  * path would not serve is refused before a byte is read (served-file.ts), and nothing is read or
  * written through a config folder git made a link (config-folder.ts).
  */
-export async function readCurrent(folder: ConfigFolder, fs: DiskSteps, id: NetworkId, onRefused: (message: string) => void): Promise<Current | null> {
+export async function readCurrent(
+  folder: ConfigFolder,
+  fs: DiskSteps,
+  id: NetworkId,
+  onRefused: (message: string) => void,
+): Promise<Current | null> {
   const state = folder.check();
   if (!state.ok && state.kind === 'missing') return null;
   const realRoot = state.ok ? state.real : folder.forWriting(); // forWriting() throws why
@@ -63,5 +83,8 @@ export function storageError(err: unknown, what: string, onRefused: (message: st
 }
 
 export function fileGone(): NetcfgError {
-  return new NetcfgError('NETWORK_NOT_FOUND', 'The file of this network was deleted while it was being written; nothing was written.');
+  return new NetcfgError(
+    'NETWORK_NOT_FOUND',
+    'The file of this network was deleted while it was being written; nothing was written.',
+  );
 }

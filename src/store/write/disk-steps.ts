@@ -8,7 +8,22 @@
  * bytes. A trip through the pool costs far more than such a call (docs/architecture.md: a PATCH
  * made 19 trips through fs/promises, 5 this way).
  */
-import { close, closeSync, existsSync, fchmodSync, fstatSync, fsync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
+import {
+  close,
+  closeSync,
+  existsSync,
+  fchmodSync,
+  fstatSync,
+  fsync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  type Stats,
+} from 'node:fs';
 import { promisify } from 'node:util';
 import { READ_REGULAR, isGone, readRegularFile } from '../files/served-file.js';
 
@@ -39,7 +54,13 @@ export interface DiskSteps {
  * and another process (a git checkout) has microseconds, not an event-loop turn, to change the
  * file in between (RELIABILITY.md). A handful of system calls on a file of a few hundred bytes.
  */
-export function renameIfUnchangedSync(from: string, to: string, expected: Uint8Array, gitLockFile: string | null, closeReplaced: (fd: number) => void = closeSync): RenameOutcome {
+export function renameIfUnchangedSync(
+  from: string,
+  to: string,
+  expected: Uint8Array,
+  gitLockFile: string | null,
+  closeReplaced: (fd: number) => void = closeSync,
+): RenameOutcome {
   let fd: number;
   try {
     // Without blocking or following a link: `to` was a regular file when read, and anything
@@ -58,7 +79,8 @@ export function renameIfUnchangedSync(from: string, to: string, expected: Uint8A
     if (gitLockFile !== null && existsSync(gitLockFile)) return 'changed';
     // Still the file read (a checkout replaces files by rename): one stat, the last call before the rename.
     const now = statSync(to, { bigint: true });
-    if (now.ino !== read.ino || now.size !== read.size || now.mtimeNs !== read.mtimeNs || now.ctimeNs !== read.ctimeNs) return 'changed';
+    if (now.ino !== read.ino || now.size !== read.size || now.mtimeNs !== read.mtimeNs || now.ctimeNs !== read.ctimeNs)
+      return 'changed';
     // An ENOENT here is our temp file's (.tmp/ removed), thrown for the caller to make it again.
     renameSync(from, to);
     renamed = true;

@@ -29,7 +29,15 @@ export class FileReplacer {
    * The folder is not fsynced here: the caller does, once the new file is served. `realRoot` is the
    * config folder's real path as checked when the file was read: the temp file never goes elsewhere.
    */
-  async replace(realRoot: string, abs: string, mode: number, expected: Uint8Array, text: string, gitLockFile: string | null, beforeRename: () => void): Promise<RenameOutcome> {
+  async replace(
+    realRoot: string,
+    abs: string,
+    mode: number,
+    expected: Uint8Array,
+    text: string,
+    gitLockFile: string | null,
+    beforeRename: () => void,
+  ): Promise<RenameOutcome> {
     const tempDir = this.tempDirOf(realRoot);
     let dir: string | null = null; // null: .tmp/
     for (let attempt = 1; ; attempt++) {

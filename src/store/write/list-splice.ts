@@ -24,7 +24,13 @@ interface OldEntry {
  * The text replacing the block list `seq` (from its first `-` to the end of its last entry, without
  * the final line break) by `next`, or null when `seq` is not a block list of plain entries.
  */
-export function spliceList(text: string, seq: Node, next: readonly unknown[], indent: number, eol: string): string | null {
+export function spliceList(
+  text: string,
+  seq: Node,
+  next: readonly unknown[],
+  indent: number,
+  eol: string,
+): string | null {
   if (!isSeq(seq) || seq.flow === true || !seq.range) return null;
   const old = oldEntries(text, seq as YAMLSeq<Node>);
   if (old === null) return null;
@@ -36,7 +42,13 @@ export function spliceList(text: string, seq: Node, next: readonly unknown[], in
   });
   // The text replaced starts at the first `-`, after its line's indentation: the first piece's comment lines move before it.
   const pad = ' '.repeat(indent);
-  return pieces.map((p, i) => (i === 0 && p.before !== '' ? `${p.before.replace(/^[ \t]+/, '')}${pad}` : i === 0 ? '' : `${p.before}${pad}`) + p.body).join(eol);
+  return pieces
+    .map(
+      (p, i) =>
+        (i === 0 && p.before !== '' ? `${p.before.replace(/^[ \t]+/, '')}${pad}` : i === 0 ? '' : `${p.before}${pad}`) +
+        p.body,
+    )
+    .join(eol);
 }
 
 /** What makes two entries the same one: the URL (or reference) of a `{url, ...}` entry, else the entry itself. */
@@ -84,14 +96,17 @@ function scalarsReplaced(old: OldEntry, entry: unknown): string | null {
   if (pairs.length !== Object.keys(next).length) return null;
   const edits: Array<{ start: number; end: number; text: string }> = [];
   for (const pair of pairs) {
-    if (!isPair(pair) || !isScalar(pair.key) || typeof pair.key.value !== 'string' || !(pair.key.value in next)) return null;
+    if (!isPair(pair) || !isScalar(pair.key) || typeof pair.key.value !== 'string' || !(pair.key.value in next))
+      return null;
     const value = next[pair.key.value];
     if (isScalar(pair.value) && pair.value.value === value) continue;
-    if (!isScalar(pair.value) || !pair.value.range || (typeof value !== 'number' && typeof value !== 'boolean')) return null;
+    if (!isScalar(pair.value) || !pair.value.range || (typeof value !== 'number' && typeof value !== 'boolean'))
+      return null;
     edits.push({ start: pair.value.range[0] - old.at, end: pair.value.range[1] - old.at, text: String(value) });
   }
   let body = old.body;
-  for (const edit of edits.sort((a, b) => b.start - a.start)) body = body.slice(0, edit.start) + edit.text + body.slice(edit.end);
+  for (const edit of edits.sort((a, b) => b.start - a.start))
+    body = body.slice(0, edit.start) + edit.text + body.slice(edit.end);
   return body;
 }
 

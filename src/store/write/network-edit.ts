@@ -41,14 +41,22 @@ export function planEdit(
   const { outcome, data: read } = parseNetworkData(text, id, rel, policy, parsed);
   if (!outcome.ok) {
     const yamlBad = parsed.problems.length > 0;
-    const what = yamlBad ? 'is not valid YAML, so it cannot be edited safely' : 'is not a valid network file, so it is not served and cannot be edited';
-    const refusal = new NetcfgError('FILE_INVALID', `${rel} ${what}; fix the file in git first.`, { details: detailsOf(rel, outcome.problems) });
+    const what = yamlBad
+      ? 'is not valid YAML, so it cannot be edited safely'
+      : 'is not a valid network file, so it is not served and cannot be edited';
+    const refusal = new NetcfgError('FILE_INVALID', `${rel} ${what}; fix the file in git first.`, {
+      details: detailsOf(rel, outcome.problems),
+    });
     return { kind: 'invalid', refusal };
   }
   const data = (read ?? {}) as Record<string, unknown>; // the loader's own toJS of these bytes
   const changed = Object.entries(changes).filter(([key, value]) => !isDeepStrictEqual(data[key], value));
   if (changed.length === 0) return { kind: 'same', record: outcome.record };
-  return { kind: 'edit', ...editedText(id, rel, text, parsed.doc, data, changed, policy), fields: changed.map(([key]) => key) };
+  return {
+    kind: 'edit',
+    ...editedText(id, rel, text, parsed.doc, data, changed, policy),
+    fields: changed.map(([key]) => key),
+  };
 }
 
 /** The subject of a PATCH's commit (unless netcfg's own note gives another). */
@@ -57,7 +65,15 @@ export function updateSubject(id: NetworkId, fields: string[]): string {
 }
 
 /** The text of `rel` (parsed as `doc`, read as `data`) with `changed` applied, and its record. */
-export function editedText(id: NetworkId, rel: string, text: string, doc: Document, data: Record<string, unknown>, changed: Array<[string, unknown]>, policy: UrlPolicy): { text: string; record: NetworkRecord } {
+export function editedText(
+  id: NetworkId,
+  rel: string,
+  text: string,
+  doc: Document,
+  data: Record<string, unknown>,
+  changed: Array<[string, unknown]>,
+  policy: UrlPolicy,
+): { text: string; record: NetworkRecord } {
   const intended = intendedData(data, changed);
   const check = (next: string) => {
     const { outcome, data: read } = parseNetworkData(next, id, rel, policy);
@@ -78,7 +94,11 @@ export function detailsOf(rel: string, problems: FileProblem[]): ErrorDetail[] {
 }
 
 function wouldBeInvalid(rel: string, problems: FileProblem[]): NetcfgError {
-  return new NetcfgError('FILE_INVALID', `The change is valid on its own, but ${rel} would be invalid with it (see details); nothing was written.`, { details: detailsOf(rel, problems) });
+  return new NetcfgError(
+    'FILE_INVALID',
+    `The change is valid on its own, but ${rel} would be invalid with it (see details); nothing was written.`,
+    { details: detailsOf(rel, problems) },
+  );
 }
 
 /** The edit through yaml's Document; one it cannot print (an alias to an anchor the edit replaced) is refused. */
@@ -92,13 +112,20 @@ function rewritten(rel: string, doc: Document, changes: Array<[string, unknown]>
 
 function sharedAnchor(rel: string, changes: Array<[string, unknown]>): NetcfgError {
   const fields = changes.map(([key]) => key).join(', ');
-  return new NetcfgError('FILE_INVALID', `${rel} cannot be edited without changing fields the request did not name (a YAML anchor on ${fields} is used elsewhere in the file); edit it in git.`);
+  return new NetcfgError(
+    'FILE_INVALID',
+    `${rel} cannot be edited without changing fields the request did not name (a YAML anchor on ${fields} is used elsewhere in the file); edit it in git.`,
+  );
 }
 
 /** PRECONDITION_FAILED, carrying the current ETag, unless `ifMatch` (when sent) accepts `etag`. */
 export function requireIfMatch(id: NetworkId, ifMatch: string | undefined, etag: string): void {
   if (ifMatch === undefined || ifMatchAccepts(ifMatch, etag)) return;
-  throw new NetcfgError('PRECONDITION_FAILED', `${id.id} has changed since the ETag in If-Match was read; GET it again and retry with the new ETag.`, { etag });
+  throw new NetcfgError(
+    'PRECONDITION_FAILED',
+    `${id.id} has changed since the ETag in If-Match was read; GET it again and retry with the new ETag.`,
+    { etag },
+  );
 }
 
 /** RFC 9110 If-Match: `*` or a list of strong ETags; weak ETags never match. */

@@ -73,20 +73,23 @@ export class NetworkWriter {
       for (;;) {
         const step = await this.parts.locks.inTurn(push ? '*' : request.id.id, () => this.attempt(request, lockFirst));
         // Rejected: the clone is at the remote's new head; the next attempt edits that version (If-Match is checked against it).
-        const reason = typeof step === 'string' ? step : step.pushed && (await step.pushed) !== 'pushed' ? 'rejected' : null;
+        const reason =
+          typeof step === 'string' ? step : step.pushed && (await step.pushed) !== 'pushed' ? 'rejected' : null;
         if (reason === null) return (step as Written).record;
         this.parts.retries.count(reason);
         const n = (tries.get(reason) ?? 0) + 1;
         tries.set(reason, n);
         // Outside a git work tree a file that is not there is gone for good: nothing will put it back.
         const final = n >= ATTEMPT_RETRIES[reason].attempts || (reason === 'gone' && this.strategy.gitLock === null);
-        if (final || (reason === 'rejected' && performance.now() - started > (push?.retryForMs ?? Infinity))) throw ATTEMPT_RETRIES[reason].refusal(request.id.id);
+        if (final || (reason === 'rejected' && performance.now() - started > (push?.retryForMs ?? Infinity)))
+          throw ATTEMPT_RETRIES[reason].refusal(request.id.id);
         if (reason === 'moved') lockFirst = true;
         if (reason === 'rejected') await delay(Math.random() * 20 * n); // jitter: replicas racing on one branch take turns
       }
     } catch (err) {
       // The lock itself can be what the disk refused (EROFS, ENOSPC on its folder): show it too.
-      if (err instanceof NetcfgError && err.code === 'STORAGE_UNAVAILABLE' && !this.lastFailure) this.refused(err.message);
+      if (err instanceof NetcfgError && err.code === 'STORAGE_UNAVAILABLE' && !this.lastFailure)
+        this.refused(err.message);
       throw err;
     }
   }
@@ -136,7 +139,13 @@ export class NetworkWriter {
   }
 
   /** Holding the network's cross-process lock: replace the file, serve the new record, commit it. */
-  private async write({ id, actor, note }: UpdateRequest, current: Current, next: { text: string; record: NetworkRecord }, fields: string[], held: HeldLock | null): Promise<Written | AttemptRetry> {
+  private async write(
+    { id, actor, note }: UpdateRequest,
+    current: Current,
+    next: { text: string; record: NetworkRecord },
+    fields: string[],
+    held: HeldLock | null,
+  ): Promise<Written | AttemptRetry> {
     const { push, committer, gitLock } = this.strategy;
     const lock = held ?? (await this.lock(id));
     // With GIT_SYNC the new version is served once it is in the remote, not when it is on this disk.
@@ -144,13 +153,27 @@ export class NetworkWriter {
     let queued = false;
     try {
       const found = await this.foundEdit(actor, current);
-      const outcome = await this.files.replace(current.realRoot, current.abs, current.mode, current.bytes, next.text, gitLock?.fileToCheck() ?? null, () => {
-        // Checked last thing before the rename: proper-lockfile calls a lock compromised once it
-        // went unrefreshed for staleMs, and another process may hold it now.
-        if (lock.compromised) throw new NetcfgError('LOCK_TIMEOUT', `The write lock was lost (${lock.compromised.message}); nothing was written, retry the request.`);
-      }).catch((err: unknown) => {
-        throw storageError(err, `write ${current.rel}`, this.refused);
-      });
+      const outcome = await this.files
+        .replace(
+          current.realRoot,
+          current.abs,
+          current.mode,
+          current.bytes,
+          next.text,
+          gitLock?.fileToCheck() ?? null,
+          () => {
+            // Checked last thing before the rename: proper-lockfile calls a lock compromised once it
+            // went unrefreshed for staleMs, and another process may hold it now.
+            if (lock.compromised)
+              throw new NetcfgError(
+                'LOCK_TIMEOUT',
+                `The write lock was lost (${lock.compromised.message}); nothing was written, retry the request.`,
+              );
+          },
+        )
+        .catch((err: unknown) => {
+          throw storageError(err, `write ${current.rel}`, this.refused);
+        });
       if (outcome !== 'renamed') return outcome === 'changed' ? 'moved' : 'gone';
       const message = commitMessage(updateSubject(id, fields), actor, note);
       const author = authorLineOf(actor, this.parts.netcfgAuthor);
@@ -187,12 +210,17 @@ export class NetworkWriter {
     const { push, committer } = this.strategy;
     if (!push && !committer) return undefined;
     const subject = `netcfg: commit ${current.rel} as found on disk, edited outside netcfg, before a write by ${actorLabel(actor)}`;
-    const edit = { message: commitMessage(subject, WORKING_TREE), author: authorLineOf(WORKING_TREE, this.parts.netcfgAuthor) };
+    const edit = {
+      message: commitMessage(subject, WORKING_TREE),
+      author: authorLineOf(WORKING_TREE, this.parts.netcfgAuthor),
+    };
     if (committer) {
       await committer.commitFound(current.abs, current.bytes, edit.message, edit.author);
       return undefined;
     }
-    return push && !(await push.holds(current.abs, current.bytes)) ? { ...edit, text: current.bytes.toString('utf8') } : undefined;
+    return push && !(await push.holds(current.abs, current.bytes))
+      ? { ...edit, text: current.bytes.toString('utf8') }
+      : undefined;
   }
 
   /** The folder's fsync after the rename: without it the rename may not survive a power cut. */

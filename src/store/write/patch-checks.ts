@@ -45,11 +45,19 @@ export class PatchChecks {
   }
 
   /** RPC_PROBE_ON_PATCH: what the change's URLs answered (after the 404 and If-Match checks against the version served). */
-  async urlFindings(id: NetworkId, changes: Record<string, unknown>, ifMatch: string | undefined): Promise<UrlFinding[]> {
+  async urlFindings(
+    id: NetworkId,
+    changes: Record<string, unknown>,
+    ifMatch: string | undefined,
+  ): Promise<UrlFinding[]> {
     const { index, urlCheck, policy } = this.parts;
     if (!urlCheck) return [];
     const current = index.get(id.id);
-    const served = { id, record: current, onDisk: current !== undefined && !index.problemPaths().includes(current.path) };
+    const served = {
+      id,
+      record: current,
+      onDisk: current !== undefined && !index.problemPaths().includes(current.path),
+    };
     return checkPatchUrls(urlCheck, served, changes, ifMatch, policy.secrets);
   }
 }

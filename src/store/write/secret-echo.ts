@@ -26,13 +26,19 @@ export interface SecretRights {
  * knows (`known`: value -> variable) in any spelling, which would put a key into git; unless
  * `rights.changeReferences`, a reference to a variable `current` does not reference (as many times).
  */
-export function restoreSecrets(body: unknown, current: readonly SecretEntry[], known: ReadonlyMap<string, string>, rights: SecretRights): unknown {
+export function restoreSecrets(
+  body: unknown,
+  current: readonly SecretEntry[],
+  known: ReadonlyMap<string, string>,
+  rights: SecretRights,
+): unknown {
   const rpcUrls = typeof body === 'object' && body !== null ? (body as { rpc_urls?: unknown }).rpc_urls : undefined;
   if (!Array.isArray(rpcUrls)) return body; // the schema says what is wrong
   const unused = [...current];
   const spellings = rights.reveal ? null : new KnownSecrets(known);
   const restored = rpcUrls.map((entry: unknown, index) => {
-    const object = typeof entry === 'object' && entry !== null && !Array.isArray(entry) ? (entry as Record<string, unknown>) : null;
+    const object =
+      typeof entry === 'object' && entry !== null && !Array.isArray(entry) ? (entry as Record<string, unknown>) : null;
     const url = typeof entry === 'string' ? entry : typeof object?.url === 'string' ? object.url : null;
     if (url === null) return entry;
     const flagged = object?.secret === true;
@@ -44,17 +50,35 @@ export function restoreSecrets(body: unknown, current: readonly SecretEntry[], k
       return object === null || (secret.plain && object.weight === 100) ? ref : { ...withoutSecret(object), url: ref };
     }
     const place = `rpc_urls[${index}]`;
-    if (flagged) refuse('VALIDATION_FAILED', index, `${place} is marked secret but is neither the masked value nor the value of a secret entry of this network; to add one, send {"type": "env", "value": "NAME"}.`);
-    if (MASKED.test(url)) refuse('VALIDATION_FAILED', index, `${place} holds ***, the mask netcfg serves in place of a secret, and matches no secret entry of this network (it changed since it was read?); GET it again, or send {"type": "env", "value": "NAME"}.`);
+    if (flagged)
+      refuse(
+        'VALIDATION_FAILED',
+        index,
+        `${place} is marked secret but is neither the masked value nor the value of a secret entry of this network; to add one, send {"type": "env", "value": "NAME"}.`,
+      );
+    if (MASKED.test(url))
+      refuse(
+        'VALIDATION_FAILED',
+        index,
+        `${place} holds ***, the mask netcfg serves in place of a secret, and matches no secret entry of this network (it changed since it was read?); GET it again, or send {"type": "env", "value": "NAME"}.`,
+      );
     const name = spellings?.heldIn(url) ?? null;
     if (name !== null) {
       // The variable is named only to a writer of a network that references it: another network's stays unsaid.
       const ours = current.some((s) => s.name === name);
-      const what = ours ? `the value of the secret ${name}, or a part of it` : 'the value of a secret netcfg knows, or a part of it';
-      const instead = ours ? `send {"type": "env", "value": "${name}"} instead` : 'send a reference {"type": "env", "value": "NAME"} instead';
+      const what = ours
+        ? `the value of the secret ${name}, or a part of it`
+        : 'the value of a secret netcfg knows, or a part of it';
+      const instead = ours
+        ? `send {"type": "env", "value": "${name}"} instead`
+        : 'send a reference {"type": "env", "value": "NAME"} instead';
       const parts = '(its user-info, a query value or a path segment, in any spelling)';
       const why = 'written out, it would put a provider key into git';
-      refuse('FORBIDDEN', index, `${place} holds ${what} ${parts}: ${why}; ${instead} (only a token with reveal_secrets may write the value itself).`);
+      refuse(
+        'FORBIDDEN',
+        index,
+        `${place} holds ${what} ${parts}: ${why}; ${instead} (only a token with reveal_secrets may write the value itself).`,
+      );
     }
     return object === null ? entry : withoutSecret(object);
   });
@@ -77,7 +101,11 @@ function requireKnownReferences(entries: readonly unknown[], current: readonly S
       return;
     }
     const needs = 'adding or changing a secret reference needs a token with reveal_secrets or the admin role';
-    refuse('FORBIDDEN', index, `rpc_urls[${index}] names the environment variable ${ref.value} beyond the references this network has: ${needs}.`);
+    refuse(
+      'FORBIDDEN',
+      index,
+      `rpc_urls[${index}] names the environment variable ${ref.value} beyond the references this network has: ${needs}.`,
+    );
   });
 }
 
@@ -87,11 +115,16 @@ function withoutSecret(entry: Record<string, unknown>): Record<string, unknown> 
 }
 
 function refuse(code: 'VALIDATION_FAILED' | 'FORBIDDEN', index: number, message: string): never {
-  throw new NetcfgError(code, `${message} Nothing was written.`, { details: [{ pointer: `/rpc_urls/${index}`, message }] });
+  throw new NetcfgError(code, `${message} Nothing was written.`, {
+    details: [{ pointer: `/rpc_urls/${index}`, message }],
+  });
 }
 
 /** The findings of a PATCH's URL check with each secret's value shown masked, in its URL and in its error. */
-export function maskFindings<T extends { url: string; error: string | null }>(findings: T[], secrets: readonly SecretEntry[]): T[] {
+export function maskFindings<T extends { url: string; error: string | null }>(
+  findings: T[],
+  secrets: readonly SecretEntry[],
+): T[] {
   const masks = new Map(secrets.map((s) => [s.url, s.masked]));
   return findings.map((f) => showAs(f, masks.get(f.url) ?? f.url));
 }

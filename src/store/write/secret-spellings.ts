@@ -41,7 +41,10 @@ function parse(url: string): URL | null {
 function normalised(url: string): string | null {
   const u = parse(url.trim());
   if (u === null) return null;
-  const segments = u.pathname.split('/').filter((s) => s !== '').map(decoded);
+  const segments = u.pathname
+    .split('/')
+    .filter((s) => s !== '')
+    .map(decoded);
   const query = [...u.searchParams].map(([k, v]) => `${decoded(k)}=${decoded(v)}`).join('&');
   return `${u.protocol}//${decoded(u.username)}:${decoded(u.password)}@${u.host}/${segments.join('/')}?${query}`.toLowerCase();
 }
@@ -53,7 +56,10 @@ function secretParts(value: string): string[] {
   const segments = u.pathname.split('/');
   const last = segments.findLastIndex((s) => s !== '');
   const hidden = segments.filter((s, i) => s.length > 4 || (i === last && s !== ''));
-  return [u.username, u.password, ...hidden, ...u.searchParams.values()].map(decoded).filter(keyLike).map((p) => p.toLowerCase());
+  return [u.username, u.password, ...hidden, ...u.searchParams.values()]
+    .map(decoded)
+    .filter(keyLike)
+    .map((p) => p.toLowerCase());
 }
 
 /** Every part of `url` a secret part could hide in, decoded and lower-cased; a URL that does not parse is cut at its delimiters. */
@@ -61,7 +67,9 @@ function partsOf(url: string): string[] {
   const u = parse(url);
   const raw = decoded(url).split(/[/?#&@=:\s]/);
   if (u === null) return raw.map((p) => p.toLowerCase());
-  const structured = [u.username, u.password, ...u.pathname.split('/'), ...u.hostname.split('.'), u.hash.slice(1)].map(decoded);
+  const structured = [u.username, u.password, ...u.pathname.split('/'), ...u.hostname.split('.'), u.hash.slice(1)].map(
+    decoded,
+  );
   const query = [...u.searchParams].flatMap(([k, v]) => [decoded(k), decoded(v)]);
   return [...structured, ...query, ...raw].map((p) => p.toLowerCase());
 }

@@ -41,19 +41,42 @@ export interface ServedVersion {
  * writer checks If-Match again against the bytes on disk). While the file on disk is not the
  * version served, only the writer's check can say which ETag is current, so it alone decides.
  */
-export async function checkPatchUrls(urlCheck: UrlCheck, served: ServedVersion, changes: Record<string, unknown>, ifMatch: string | undefined, lookup: SecretLookup | undefined): Promise<UrlFinding[]> {
+export async function checkPatchUrls(
+  urlCheck: UrlCheck,
+  served: ServedVersion,
+  changes: Record<string, unknown>,
+  ifMatch: string | undefined,
+  lookup: SecretLookup | undefined,
+): Promise<UrlFinding[]> {
   const { id, record } = served;
-  if (!record) throw new NetcfgError('NETWORK_NOT_FOUND', `Network ${id.id} was not found; GET /api/v1/networks lists the ids.`);
+  if (!record)
+    throw new NetcfgError('NETWORK_NOT_FOUND', `Network ${id.id} was not found; GET /api/v1/networks lists the ids.`);
   if (served.onDisk) requireIfMatch(id, ifMatch, record.etag);
   const family = id.family;
   const claimed = networkOf(record);
   const { entries: values, secrets } = resolveRpcUrls((changes.rpc_urls ?? []) as unknown[], lookup, id.id);
   const entries = values.map((raw, index) => ({ ...normaliseEntry(raw), index })).filter((e) => e.weight > 0);
-  const answers = maskFindings(await urlCheck.check(family, entries.map((e) => e.url), claimed), secrets);
-  const wrong = answers.map((a, i) => ({ ...a, index: entries[i]?.index ?? i })).filter((a) => a.status === 'wrong_chain');
+  const answers = maskFindings(
+    await urlCheck.check(
+      family,
+      entries.map((e) => e.url),
+      claimed,
+    ),
+    secrets,
+  );
+  const wrong = answers
+    .map((a, i) => ({ ...a, index: entries[i]?.index ?? i }))
+    .filter((a) => a.status === 'wrong_chain');
   if (urlCheck.mode === 'reject' && wrong.length > 0) {
-    const details = wrong.map((a) => ({ pointer: `/rpc_urls/${a.index}`, message: `rpc_urls[${a.index}] serves another chain: ${a.error ?? ''}` }));
-    throw new NetcfgError('VALIDATION_FAILED', `${details[0]?.message}${details.length > 1 ? ` (and ${details.length - 1} more)` : ''}; nothing was written.`, { details });
+    const details = wrong.map((a) => ({
+      pointer: `/rpc_urls/${a.index}`,
+      message: `rpc_urls[${a.index}] serves another chain: ${a.error ?? ''}`,
+    }));
+    throw new NetcfgError(
+      'VALIDATION_FAILED',
+      `${details[0]?.message}${details.length > 1 ? ` (and ${details.length - 1} more)` : ''}; nothing was written.`,
+      { details },
+    );
   }
   return answers.filter((a) => a.status !== 'ok');
 }

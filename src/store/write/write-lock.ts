@@ -137,8 +137,16 @@ export class WriteLocks {
   private refused(key: string, err: unknown): NetcfgError {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ELOCKED') {
-      return new NetcfgError('LOCK_TIMEOUT', `Another writer held the lock of ${key} for longer than ${this.options.maxWaitMs} ms; retry the request.`, { cause: err });
+      return new NetcfgError(
+        'LOCK_TIMEOUT',
+        `Another writer held the lock of ${key} for longer than ${this.options.maxWaitMs} ms; retry the request.`,
+        { cause: err },
+      );
     }
-    return new NetcfgError('STORAGE_UNAVAILABLE', `Could not take the write lock of ${key} (${code ?? (err as Error).message}); the config folder is not writable right now.`, { cause: err });
+    return new NetcfgError(
+      'STORAGE_UNAVAILABLE',
+      `Could not take the write lock of ${key} (${code ?? (err as Error).message}); the config folder is not writable right now.`,
+      { cause: err },
+    );
   }
 }

@@ -44,7 +44,14 @@ export interface FoundEdit {
 /** GIT_SYNC: the remote branch every write goes to before its answer (git-sync.ts). */
 export interface PushQueue {
   /** Queues the file just written (holding `text`) for the next push, as a commit of its own by `author`, after `found`'s. */
-  queue(file: string, mode: number, text: string, message: string, author: string, found?: FoundEdit): { pushed: Promise<PushOutcome> };
+  queue(
+    file: string,
+    mode: number,
+    text: string,
+    message: string,
+    author: string,
+    found?: FoundEdit,
+  ): { pushed: Promise<PushOutcome> };
   /** Whether `bytes` (a file as a write read it) are what the clone last committed or queued for it. */
   holds(file: string, bytes: Buffer): Promise<boolean>;
   /** Settles once every write queued so far was pushed. */

@@ -26,7 +26,8 @@ export function spliceTopLevel(text: string, doc: Document, changes: Array<[stri
     if (!old?.range) return null;
     const [start, end] = old.range;
     const lineStart = text.lastIndexOf('\n', start - 1) + 1;
-    const onKeyLine = text.slice(lineStart, start).trim() !== '' && !text.slice(lineStart, start).trim().startsWith('-');
+    const onKeyLine =
+      text.slice(lineStart, start).trim() !== '' && !text.slice(lineStart, start).trim().startsWith('-');
     // A block collection must start on its own line: if the old value sat on the key's line
     // (a scalar or a flow list), the new one is written there in flow style.
     const flow = (isCollection(old) && old.flow === true) || onKeyLine;
@@ -43,7 +44,10 @@ export function spliceTopLevel(text: string, doc: Document, changes: Array<[stri
 }
 
 /** The data an edit is meant to leave: the document's (`data`, its toJS()), with each `[key, value]` replaced. */
-export function intendedData(data: Record<string, unknown>, changes: Array<[string, unknown]>): Record<string, unknown> {
+export function intendedData(
+  data: Record<string, unknown>,
+  changes: Array<[string, unknown]>,
+): Record<string, unknown> {
   return { ...data, ...Object.fromEntries(changes) };
 }
 

@@ -34,19 +34,30 @@ describe('relayer lease failover (built processes, git daemon, SIGKILL)', functi
 
   it('the holder killed, a change made on the survivor reaches the relayer, sent by the survivor holding the lease', async () => {
     remote = await startGitRemote({ 'evm/sepolia.yaml': networkYaml({ rpc_urls: [OLD] }) });
-    relayer = await startStandInRelayer(RELAYER_KEY, [{ id: 'evm:sepolia', name: 'sepolia', network_type: 'evm', rpc_urls: [{ url: OLD, weight: 100 }] }]);
+    relayer = await startStandInRelayer(RELAYER_KEY, [
+      { id: 'evm:sepolia', name: 'sepolia', network_type: 'evm', rpc_urls: [{ url: OLD, weight: 100 }] },
+    ]);
     // A long interval: what reaches the relayer after the kill comes from the take-over, not from a timer.
-    const env = { RELAYER_SYNC_INTERVAL_MS: '600000', RELAYER_SYNC_LEASE_MS: String(LEASE_MS), RELAYER_SYNC_TIMEOUT_MS: '1000' };
+    const env = {
+      RELAYER_SYNC_INTERVAL_MS: '600000',
+      RELAYER_SYNC_LEASE_MS: String(LEASE_MS),
+      RELAYER_SYNC_TIMEOUT_MS: '1000',
+    };
     replicas = await startReplicas(remote, relayer, 2, env);
     const h = await agreedHolder(replicas, 20_000);
     const survivor = replicas[1 - h]!;
     const arrived = new Promise<void>((resolve) => {
-      const wait = (): void => void relayer.nextPatch().then(({ body }) => (JSON.stringify(body).includes(NEW) ? resolve() : wait()));
+      const wait = (): void =>
+        void relayer.nextPatch().then(({ body }) => (JSON.stringify(body).includes(NEW) ? resolve() : wait()));
       wait();
     });
     await replicas[h]!.stop('SIGKILL');
     const body = JSON.stringify({ rpc_urls: [NEW] });
-    const res = await fetch(`${survivor.url}/api/v1/networks/evm:sepolia`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body });
+    const res = await fetch(`${survivor.url}/api/v1/networks/evm:sepolia`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
     expect(res.status).to.equal(200);
     // A deadline for a hang, far past the two lease periods the bench holds it to.
     await within(arrived, 30_000, 'the change reaching the relayer');

@@ -39,16 +39,36 @@ type Who = 'A' | 'B';
  */
 const CASES: Array<{ name: string; steps: string[] }> = [
   {
-    name: 'the issue\'s flip-flop: the holder\'s pass held in its list while a change made on it lands',
+    name: "the issue's flip-flop: the holder's pass held in its list while a change made on it lands",
     steps: ['hold lists', 'pass A', 'write A 1', 'patch sent', 'pass B', 'release lists', 'pass A', 'pass B'],
   },
   {
-    name: 'the old holder\'s PATCH in flight across a change of holder',
-    steps: ['hold call', 'write A 1', 'call held', 'take B', 'write B 2', 'pull B', 'release call', 'speak B', 'pass B'],
+    name: "the old holder's PATCH in flight across a change of holder",
+    steps: [
+      'hold call',
+      'write A 1',
+      'call held',
+      'take B',
+      'write B 2',
+      'pull B',
+      'release call',
+      'speak B',
+      'pass B',
+    ],
   },
   {
-    name: 'the old holder\'s PATCH in flight, the new holder a pull behind',
-    steps: ['hold call', 'write A 1', 'call held', 'take B', 'release call', 'speak B', 'pass B', 'write A 2', 'pass B'],
+    name: "the old holder's PATCH in flight, the new holder a pull behind",
+    steps: [
+      'hold call',
+      'write A 1',
+      'call held',
+      'take B',
+      'release call',
+      'speak B',
+      'pass B',
+      'write A 2',
+      'pass B',
+    ],
   },
   {
     name: 'a new holder a pull behind',
@@ -59,16 +79,28 @@ const CASES: Array<{ name: string; steps: string[] }> = [
     steps: ['write B 1', 'pass A', 'write B 2', 'pull A', 'pass B', 'pass A'],
   },
   {
-    name: 'a pull lands between the holder\'s list and its compare',
+    name: "a pull lands between the holder's list and its compare",
     steps: ['hold lists', 'pass A', 'write B 1', 'write B 2', 'release lists', 'pass A'],
   },
   {
-    name: 'the old holder\'s pass held in its list across a change of holder',
+    name: "the old holder's pass held in its list across a change of holder",
     steps: ['hold lists', 'pass A', 'take B', 'speak B', 'write B 1', 'patch sent', 'release lists', 'pass B'],
   },
   {
     name: 'the lease there and back, changes on both sides',
-    steps: ['write B 1', 'pass A', 'take B', 'write A 2', 'speak B', 'pass B', 'take A', 'write B 3', 'speak A', 'pass A', 'pass B'],
+    steps: [
+      'write B 1',
+      'pass A',
+      'take B',
+      'write A 2',
+      'speak B',
+      'pass B',
+      'take A',
+      'write B 3',
+      'speak A',
+      'pass A',
+      'pass B',
+    ],
   },
   {
     name: 'a PATCH held while newer writes pile up on the other replica',
@@ -103,15 +135,32 @@ describe('relayer sync: no interleaving sets a relayer back (two replicas, one l
   for (const { name, steps } of CASES) {
     it(`${name}: ${steps.join(', ')}`, async () => {
       remote = await startGitRemote({ 'evm/sepolia.yaml': networkYaml({ rpc_urls: [V[0]!] }) });
-      relayer = await startStandInRelayer(RELAYER_KEY, [{ id: 'evm:sepolia', name: 'sepolia', network_type: 'evm', rpc_urls: [{ url: V[0]!, weight: 100 }] }]);
+      relayer = await startStandInRelayer(RELAYER_KEY, [
+        { id: 'evm:sepolia', name: 'sepolia', network_type: 'evm', rpc_urls: [{ url: V[0]!, weight: 100 }] },
+      ]);
       proxy = await startHeldCallProxy(relayer.url);
       const applied = appliedValues(relayer);
       for (const who of ['A', 'B'] as const) {
-        const store = await startStore(path.join(cloneOf(remote, who), 'config', 'networks'), { gitSync: { intervalMs: 3_600_000 } });
+        const store = await startStore(path.join(cloneOf(remote, who), 'config', 'networks'), {
+          gitSync: { intervalMs: 3_600_000 },
+        });
         const clock = { now: who === 'A' ? 0 : 987_654 }; // clocks of their own: no common origin
-        const lease = new Lease({ leaseMs: L, replica: who, callMs: CALL_MS, storage: store.relayerLease(), log, clock: () => clock.now });
+        const lease = new Lease({
+          leaseMs: L,
+          replica: who,
+          callMs: CALL_MS,
+          storage: store.relayerLease(),
+          log,
+          clock: () => clock.now,
+        });
         const target = { name: 'relayer', url: proxy.url, apiKey: RELAYER_KEY, networks: null };
-        const sync = new RelayerSync([target], desiredFromStore(store), { intervalMs: 3_600_000, timeoutMs: 30_000, maxBytes: 1 << 20, log, speaker: lease });
+        const sync = new RelayerSync([target], desiredFromStore(store), {
+          intervalMs: 3_600_000,
+          timeoutMs: 30_000,
+          maxBytes: 1 << 20,
+          log,
+          speaker: lease,
+        });
         replicas.set(who, { store, sync, lease, clock });
       }
       const r = (who: string) => replicas.get(who as Who)!;
@@ -164,13 +213,16 @@ describe('relayer sync: no interleaving sets a relayer back (two replicas, one l
           to.clock.now += L;
           await to.lease.step();
           expect(to.lease.view().holder, 'the lease taken').to.equal(who);
-          expect(to.lease.holds(), 'the new holder waits out the old holder\'s calls').to.equal(false);
+          expect(to.lease.holds(), "the new holder waits out the old holder's calls").to.equal(false);
         } else if (verb === 'speak') {
           r(who).clock.now += CALL_MS;
           expect(r(who).lease.holds()).to.equal(true);
         } else throw new Error(`unknown step ${step}`);
         const order = applied.map((v) => V.indexOf(v));
-        expect(order.every((v, i) => i === 0 || v >= order[i - 1]!), `after "${step}" the relayer applied ${order.join(', ')}`).to.equal(true);
+        expect(
+          order.every((v, i) => i === 0 || v >= order[i - 1]!),
+          `after "${step}" the relayer applied ${order.join(', ')}`,
+        ).to.equal(true);
       }
       // The holder catches up: the relayer ends at the newest value, and was never set back on the way.
       const holder = r('A').lease.holds() ? r('A') : r('B');
@@ -178,7 +230,10 @@ describe('relayer sync: no interleaving sets a relayer back (two replicas, one l
       await holder.sync.passNow();
       await holder.sync.passNow();
       const order = applied.map((v) => V.indexOf(v));
-      expect(order.every((v, i) => i === 0 || v >= order[i - 1]!), `the relayer applied ${order.join(', ')}`).to.equal(true);
+      expect(
+        order.every((v, i) => i === 0 || v >= order[i - 1]!),
+        `the relayer applied ${order.join(', ')}`,
+      ).to.equal(true);
       expect(relayer.networks.get('evm:sepolia')?.rpc_urls).to.deep.equal([{ url: V[newest]!, weight: 100 }]);
     });
   }

@@ -33,9 +33,17 @@ describe('relayer/sync/lease: one replica speaks (file slot, clocks moved by the
     rmSync(dir, { recursive: true, force: true });
   });
 
-  function replica(name: string, origin: number, storage: LeaseStorage = new LeaseFile(() => path.join(dir, '.locks'), 5000), callMs = 300): Replica {
+  function replica(
+    name: string,
+    origin: number,
+    storage: LeaseStorage = new LeaseFile(() => path.join(dir, '.locks'), 5000),
+    callMs = 300,
+  ): Replica {
     let now = origin;
-    const r = { lease: new Lease({ leaseMs: L, replica: name, callMs, storage, log: quiet, clock: () => now }), tick: (ms: number) => (now += ms) };
+    const r = {
+      lease: new Lease({ leaseMs: L, replica: name, callMs, storage, log: quiet, clock: () => now }),
+      tick: (ms: number) => (now += ms),
+    };
     replicas.push(r);
     return r;
   }

@@ -20,7 +20,9 @@ const ID = 'evm:n000'; // on the list's first page
 const SENTINEL = 'evm:n050';
 const V = ['https://v0.example.com', 'https://v1.example.com', 'https://v2.example.com', 'https://hand.example.com'];
 const name = (i: number): string => `evm/n${String(i).padStart(3, '0')}.yaml`;
-const FILES = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [name(i), networkYaml({ rpc_urls: [V[0] as string] })]));
+const FILES = Object.fromEntries(
+  Array.from({ length: 101 }, (_, i) => [name(i), networkYaml({ rpc_urls: [V[0] as string] })]),
+);
 /** Each network netcfg heard a relayer take a PATCH for (its log line), and who waits for the next. */
 const taken: string[] = [];
 let heardTaken: () => void = () => undefined;
@@ -63,7 +65,11 @@ const CASES: Array<{ name: string; steps: string[]; sent: number[] }> = [
     sent: [1, 2],
   },
   { name: 'a drift made by hand is set back', steps: ['hand 3', 'pass'], sent: [0] },
-  { name: "a drift made by hand after netcfg's change landed is set back", steps: ['write 1', 'patch landed', 'hand 3', 'pass'], sent: [1, 1] },
+  {
+    name: "a drift made by hand after netcfg's change landed is set back",
+    steps: ['write 1', 'patch landed', 'hand 3', 'pass'],
+    sent: [1, 1],
+  },
   {
     name: "a drift made by hand during a pass that began before netcfg's change landed: set back by the next pass",
     steps: ['pass split', 'write 1', 'patch landed', 'hand 3', 'release lists', 'pass done', 'pass'],
@@ -80,7 +86,10 @@ describe('relayer/sync: a value is sent once, not again by a pass that read the 
   beforeEach(async () => {
     root = makeConfigDir(FILES);
     store = await startStore(root);
-    const seeded = store.ids().sort().map((id) => JSON.parse(store.get(id).body).data as StandInNetwork);
+    const seeded = store
+      .ids()
+      .sort()
+      .map((id) => JSON.parse(store.get(id).body).data as StandInNetwork);
     relayer = await startStandInRelayer(KEY, seeded);
     sync = new RelayerSync([{ name: 'eu', url: relayer.url, apiKey: KEY, networks: null }], desiredFromStore(store), {
       intervalMs: 3_600_000,
@@ -90,7 +99,10 @@ describe('relayer/sync: a value is sent once, not again by a pass that read the 
     });
     sync.start();
     await within(sync.passNow(), 5000, 'the first pass');
-    expect(relayer.requests.filter((q) => q.method === 'PATCH'), 'in sync from the start').to.have.length(0);
+    expect(
+      relayer.requests.filter((q) => q.method === 'PATCH'),
+      'in sync from the start',
+    ).to.have.length(0);
   });
   afterEach(async () => {
     await sync.close();
@@ -123,22 +135,32 @@ describe('relayer/sync: a value is sent once, not again by a pass that read the 
         else if (step === 'pass split') {
           const gets = relayer.requests.filter((q) => q.method === 'GET').length;
           // The first page is answered within the request's own turn; the gate is set before the second can arrive.
-          const split = relayer.untilRequests(gets + 1, 'GET').then(() => void (relayer.listGate = new Promise((r) => (open.lists = r))));
+          const split = relayer
+            .untilRequests(gets + 1, 'GET')
+            .then(() => void (relayer.listGate = new Promise((r) => (open.lists = r))));
           held = sync.passNow();
           await within(split, 5000, 'the first page');
         } else if (step === 'release lists') [relayer.listGate] = [null, open.lists?.()];
         else if (step === 'pass done') await within(held ?? Promise.resolve(), 5000, step);
-        else if (verb === 'hand') (relayer.networks.get(ID) as StandInNetwork).rpc_urls = [{ url: V[Number(arg)] as string, weight: 100 }];
+        else if (verb === 'hand')
+          (relayer.networks.get(ID) as StandInNetwork).rpc_urls = [{ url: V[Number(arg)] as string, weight: 100 }];
         else throw new Error(`unknown step ${step}`);
       }
       // A change queued after every set-back: once it reaches the relayer, everything queued before it was sent.
       const last = relayer.nextPatch();
       await store.update(SENTINEL, { rpc_urls: [V[2]] }, undefined, ANONYMOUS);
       await within(last, 5000, 'the sentinel change');
-      const ofId = relayer.requests.filter((q) => q.method === 'PATCH' && q.path === `/api/v1/networks/${encodeURIComponent(ID)}`);
+      const ofId = relayer.requests.filter(
+        (q) => q.method === 'PATCH' && q.path === `/api/v1/networks/${encodeURIComponent(ID)}`,
+      );
       const got = ofId.map((q) => JSON.parse(q.body) as { rpc_urls: Array<{ url: string }> });
-      expect(got.map((b) => V.indexOf(b.rpc_urls[0]?.url as string)), 'the values sent to the relayer, in order').to.deep.equal(sent);
-      expect(relayer.networks.get(ID)?.rpc_urls, 'what the relayer holds at the end').to.deep.equal([{ url: V[sent.at(-1) as number], weight: 100 }]);
+      expect(
+        got.map((b) => V.indexOf(b.rpc_urls[0]?.url as string)),
+        'the values sent to the relayer, in order',
+      ).to.deep.equal(sent);
+      expect(relayer.networks.get(ID)?.rpc_urls, 'what the relayer holds at the end').to.deep.equal([
+        { url: V[sent.at(-1) as number], weight: 100 },
+      ]);
     });
   }
 });

@@ -18,7 +18,6 @@ const KEY = 'relayer-key-0123456789abcdef';
 const TIMEOUT_MS = 300;
 const silent = { info: () => undefined, warn: () => undefined };
 
-
 describe('relayer/sync: a relayer that misbehaves (stand-in relayers on loopback)', () => {
   let root: string;
   let store: NetworkStore;
@@ -26,7 +25,8 @@ describe('relayer/sync: a relayer that misbehaves (stand-in relayers on loopback
   let bad: StandInRelayer;
   let good: StandInRelayer;
 
-  const networks = (): StandInNetwork[] => store.ids().map((id) => JSON.parse(store.get(id).body).data as StandInNetwork);
+  const networks = (): StandInNetwork[] =>
+    store.ids().map((id) => JSON.parse(store.get(id).body).data as StandInNetwork);
 
   beforeEach(async () => {
     root = makeConfigDir({ 'evm/sepolia.yaml': networkYaml({ rpc_urls: ['https://sepolia-a.example.com'] }) });
@@ -34,7 +34,10 @@ describe('relayer/sync: a relayer that misbehaves (stand-in relayers on loopback
     bad = await startStandInRelayer(KEY, networks());
     good = await startStandInRelayer(KEY, networks());
     sync = new RelayerSync(
-      [{ name: 'bad', url: bad.url, apiKey: KEY, networks: null }, { name: 'good', url: good.url, apiKey: KEY, networks: null }],
+      [
+        { name: 'bad', url: bad.url, apiKey: KEY, networks: null },
+        { name: 'good', url: good.url, apiKey: KEY, networks: null },
+      ],
       desiredFromStore(store),
       { intervalMs: 60_000, timeoutMs: TIMEOUT_MS, maxBytes: 1 << 20, log: silent },
     );
@@ -51,7 +54,11 @@ describe('relayer/sync: a relayer that misbehaves (stand-in relayers on loopback
   const FAILURES: Array<[string, StandInRelayer['mode'], string]> = [
     ['slow (no answer within the deadline)', 'stall', `did not answer PATCH within ${TIMEOUT_MS} ms`],
     ['failing inside (500)', 'error500', 'failed (500): Internal Server Error: Failed to retrieve network: redis down'],
-    ['refusing the value (400, its sentence shown)', 'refuse-patch', 'refused the PATCH (400): Invalid RPC URL configuration: host not allowed by RPC_ALLOWED_HOSTS'],
+    [
+      'refusing the value (400, its sentence shown)',
+      'refuse-patch',
+      'refused the PATCH (400): Invalid RPC URL configuration: host not allowed by RPC_ALLOWED_HOSTS',
+    ],
   ];
   for (const [name, mode, reason] of FAILURES) {
     it(`a relayer ${name}: reported at the network with its reason; the other relayer gets the change at once`, async () => {
@@ -66,7 +73,9 @@ describe('relayer/sync: a relayer that misbehaves (stand-in relayers on loopback
       );
       const started = performance.now();
       await store.update('evm:sepolia', { rpc_urls: ['https://sepolia-b.example.com'] }, undefined, ANONYMOUS);
-      expect(performance.now() - started, "netcfg's own PATCH does not wait for any relayer").to.be.lessThan(TIMEOUT_MS);
+      expect(performance.now() - started, "netcfg's own PATCH does not wait for any relayer").to.be.lessThan(
+        TIMEOUT_MS,
+      );
       await within(reached, 3000, 'the good relayer PATCHed');
       const reported = await failing;
       expect(reported.networks[0]).to.include({ id: 'evm:sepolia', state: 'failing' });
@@ -74,7 +83,9 @@ describe('relayer/sync: a relayer that misbehaves (stand-in relayers on loopback
       bad.mode = 'normal';
       const healed = bad.nextPatch();
       await within(healed, 5000, 'the retry after the backoff');
-      expect(bad.networks.get('evm:sepolia')?.rpc_urls).to.deep.equal([{ url: 'https://sepolia-b.example.com', weight: 100 }]);
+      expect(bad.networks.get('evm:sepolia')?.rpc_urls).to.deep.equal([
+        { url: 'https://sepolia-b.example.com', weight: 100 },
+      ]);
     });
   }
 
@@ -82,13 +93,18 @@ describe('relayer/sync: a relayer that misbehaves (stand-in relayers on loopback
     let open: () => void = () => undefined;
     good.patchGate = new Promise((resolve) => (open = resolve));
     const first = good.nextPatch();
-    for (const n of [1, 2, 3, 4, 5]) await store.update('evm:sepolia', { rpc_urls: [`https://sepolia-${n}.example.com`] }, undefined, ANONYMOUS);
+    for (const n of [1, 2, 3, 4, 5])
+      await store.update('evm:sepolia', { rpc_urls: [`https://sepolia-${n}.example.com`] }, undefined, ANONYMOUS);
     good.patchGate = null;
     open();
     await within(first, 3000, 'the PATCH in flight');
     await within(
       (async () => {
-        while (JSON.stringify(good.networks.get('evm:sepolia')?.rpc_urls) !== JSON.stringify([{ url: 'https://sepolia-5.example.com', weight: 100 }])) await good.nextPatch();
+        while (
+          JSON.stringify(good.networks.get('evm:sepolia')?.rpc_urls) !==
+          JSON.stringify([{ url: 'https://sepolia-5.example.com', weight: 100 }])
+        )
+          await good.nextPatch();
       })(),
       3000,
       'the newest value',

@@ -17,7 +17,12 @@ import { startStore } from '../../helpers/store.js';
 import { within } from '../../helpers/deadline.js';
 
 const KEY = 'relayer-key-0123456789abcdef';
-const MANY = Object.fromEntries(Array.from({ length: 120 }, (_, i) => [`evm/net-${String(i).padStart(3, '0')}.yaml`, networkYaml({ rpc_urls: [`https://n${i}.example.com`] })]));
+const MANY = Object.fromEntries(
+  Array.from({ length: 120 }, (_, i) => [
+    `evm/net-${String(i).padStart(3, '0')}.yaml`,
+    networkYaml({ rpc_urls: [`https://n${i}.example.com`] }),
+  ]),
+);
 
 describe('relayer/sync: limits a relayer cannot pass (stand-ins and a front on loopback)', function () {
   this.timeout(20_000);
@@ -26,7 +31,10 @@ describe('relayer/sync: limits a relayer cannot pass (stand-ins and a front on l
   let sync: RelayerSync | null;
   let closers: Array<() => Promise<void>>;
   const said: string[] = [];
-  const log = { info: (f: object, m: string) => said.push(JSON.stringify({ ...f, m })), warn: (f: object, m: string) => said.push(JSON.stringify({ ...f, m })) };
+  const log = {
+    info: (f: object, m: string) => said.push(JSON.stringify({ ...f, m })),
+    warn: (f: object, m: string) => said.push(JSON.stringify({ ...f, m })),
+  };
 
   const served = (): StandInNetwork[] => store.ids().map((id) => JSON.parse(store.get(id).body).data as StandInNetwork);
   const standIn = async (networks: StandInNetwork[]): Promise<StandInRelayer> => {
@@ -39,8 +47,15 @@ describe('relayer/sync: limits a relayer cannot pass (stand-ins and a front on l
     closers.push(() => f.close());
     return f;
   };
-  const startSync = (targets: Array<{ name: string; url: string }>, options: Partial<RelayerSyncOptions> = {}): RelayerSync => {
-    sync = new RelayerSync(targets.map((t) => ({ ...t, apiKey: KEY, networks: null })), desiredFromStore(store), { intervalMs: 60_000, timeoutMs: 2000, maxBytes: 16 << 20, log, ...options });
+  const startSync = (
+    targets: Array<{ name: string; url: string }>,
+    options: Partial<RelayerSyncOptions> = {},
+  ): RelayerSync => {
+    sync = new RelayerSync(
+      targets.map((t) => ({ ...t, apiKey: KEY, networks: null })),
+      desiredFromStore(store),
+      { intervalMs: 60_000, timeoutMs: 2000, maxBytes: 16 << 20, log, ...options },
+    );
     return sync;
   };
 
@@ -68,7 +83,12 @@ describe('relayer/sync: limits a relayer cannot pass (stand-ins and a front on l
   });
 
   const BUDGETS: Array<[string, Partial<RelayerSyncOptions>, string, number]> = [
-    ['bytes (4 MiB) against pages of 1 MiB without end', { maxPassBytes: 4 << 20, maxPassNetworks: 10_000_000 }, "more bytes than this pass's budget", 5 << 20],
+    [
+      'bytes (4 MiB) against pages of 1 MiB without end',
+      { maxPassBytes: 4 << 20, maxPassNetworks: 10_000_000 },
+      "more bytes than this pass's budget",
+      5 << 20,
+    ],
     ['networks (10,000, the default) against a list of a million', {}, 'more than 10000 networks', 2 << 20],
   ];
   for (const [name, budget, sentence, mostRead] of BUDGETS) {
@@ -91,16 +111,29 @@ describe('relayer/sync: limits a relayer cannot pass (stand-ins and a front on l
     let release: () => void = () => undefined;
     slow.listGate = new Promise((resolve) => (release = resolve));
     closers.unshift(async () => release());
-    const s = startSync([{ name: 'slow', url: slow.url }, { name: 'fast', url: fast.url }], { intervalMs: 200, timeoutMs: 10_000 });
+    const s = startSync(
+      [
+        { name: 'slow', url: slow.url },
+        { name: 'fast', url: fast.url },
+      ],
+      { intervalMs: 200, timeoutMs: 10_000 },
+    );
     s.start();
     await within(fast.untilRequests(1, 'GET'), 5000, 'the fast relayer listed');
     const heard = fast.nextPatch();
-    (fast.networks.get('evm:net-007') as StandInNetwork).rpc_urls = [{ url: 'https://hand-made.example.com', weight: 100 }];
-    expect((await within(heard, 3000, 'the drift on the fast relayer set back while the slow one holds its list')).id).to.equal('evm:net-007');
-    expect(s.status().find((t) => t.name === 'slow')?.last_pass_at, 'the slow relayer is still in its first pass').to.equal(null);
+    (fast.networks.get('evm:net-007') as StandInNetwork).rpc_urls = [
+      { url: 'https://hand-made.example.com', weight: 100 },
+    ];
+    expect(
+      (await within(heard, 3000, 'the drift on the fast relayer set back while the slow one holds its list')).id,
+    ).to.equal('evm:net-007');
+    expect(
+      s.status().find((t) => t.name === 'slow')?.last_pass_at,
+      'the slow relayer is still in its first pass',
+    ).to.equal(null);
   });
 
-  it("a relayer that echoes the bearer header in its errors: its key in no status, finding, log line or event", async () => {
+  it('a relayer that echoes the bearer header in its errors: its key in no status, finding, log line or event', async () => {
     const f = await front((await standIn(served())).url);
     f.quirk = 'echoAuth';
     const s = startSync([{ name: 'echo', url: f.url }]);
@@ -111,7 +144,13 @@ describe('relayer/sync: limits a relayer cannot pass (stand-ins and a front on l
     const status = s.status()[0] as TargetStatus;
     expect(status.last_error).to.include('failed (502): upstream refused request with Bearer ***');
     const everything = JSON.stringify([s.status(), s.detail('echo'), said, heard]);
-    for (const form of [KEY, KEY.toUpperCase(), encodeURIComponent(`Bearer ${KEY}`), Buffer.from(KEY).toString('base64')]) expect(everything).to.not.include(form);
+    for (const form of [
+      KEY,
+      KEY.toUpperCase(),
+      encodeURIComponent(`Bearer ${KEY}`),
+      Buffer.from(KEY).toString('base64'),
+    ])
+      expect(everything).to.not.include(form);
     expect(heard.length, 'events were told').to.be.greaterThan(0);
   });
 });

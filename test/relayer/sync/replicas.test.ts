@@ -19,11 +19,19 @@ const NEWER = 'https://sepolia-newer.example.com';
 
 const patch = (replica: ChildServer, url: string): Promise<Response> => {
   const body = JSON.stringify({ rpc_urls: [url] });
-  return fetch(`${replica.url}/api/v1/networks/evm:sepolia`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body });
+  return fetch(`${replica.url}/api/v1/networks/evm:sepolia`, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
 };
 
 async function relayersOf(replica: ChildServer): Promise<Array<{ patches_sent: number; last_pass_at: string | null }>> {
-  return ((await (await fetch(`${replica.url}/api/v1/relayers`)).json()) as { data: Array<{ patches_sent: number; last_pass_at: string | null }> }).data;
+  return (
+    (await (await fetch(`${replica.url}/api/v1/relayers`)).json()) as {
+      data: Array<{ patches_sent: number; last_pass_at: string | null }>;
+    }
+  ).data;
 }
 
 describe('relayer sync with two GIT_SYNC replicas on one targets file (built processes, git daemon)', function () {
@@ -42,9 +50,15 @@ describe('relayer sync with two GIT_SYNC replicas on one targets file (built pro
 
   it('one replica speaks: changes made on either reach the relayer from the holder alone, newest last, never set back', async () => {
     remote = await startGitRemote({ 'evm/sepolia.yaml': networkYaml({ rpc_urls: [OLD] }) });
-    relayer = await startStandInRelayer(RELAYER_KEY, [{ id: 'evm:sepolia', name: 'sepolia', network_type: 'evm', rpc_urls: [{ url: OLD, weight: 100 }] }]);
+    relayer = await startStandInRelayer(RELAYER_KEY, [
+      { id: 'evm:sepolia', name: 'sepolia', network_type: 'evm', rpc_urls: [{ url: OLD, weight: 100 }] },
+    ]);
     const applied = appliedValues(relayer);
-    replicas = await startReplicas(remote, relayer, 2, { RELAYER_SYNC_INTERVAL_MS: '200', RELAYER_SYNC_LEASE_MS: '3000', RELAYER_SYNC_TIMEOUT_MS: '2000' });
+    replicas = await startReplicas(remote, relayer, 2, {
+      RELAYER_SYNC_INTERVAL_MS: '200',
+      RELAYER_SYNC_LEASE_MS: '3000',
+      RELAYER_SYNC_TIMEOUT_MS: '2000',
+    });
     const h = await agreedHolder(replicas, 20_000);
     const [holder, standby] = [replicas[h]!, replicas[1 - h]!];
     expect(await leaseOf(standby)).to.include({ holder: `replica-${h}`, this_replica: `replica-${1 - h}` });
@@ -68,10 +82,18 @@ describe('relayer sync with two GIT_SYNC replicas on one targets file (built pro
     await relayer.untilRequests(lists + 10, 'GET'); // ten more passes: each would have set an older value back
 
     // A value may be sent twice (the pull's change and the pass's drift), never after a newer one.
-    expect(applied.filter((v, i) => v !== applied[i - 1]), 'what the relayer applied, in order').to.deep.equal([NEW, NEWER]);
+    expect(
+      applied.filter((v, i) => v !== applied[i - 1]),
+      'what the relayer applied, in order',
+    ).to.deep.equal([NEW, NEWER]);
     expect(relayer.networks.get('evm:sepolia')?.rpc_urls).to.deep.equal([{ url: NEWER, weight: 100 }]);
     const [spoke, stoodBy] = [(await relayersOf(holder))[0]!, (await relayersOf(standby))[0]!];
-    expect(spoke.patches_sent, 'the holder sent every PATCH').to.equal(relayer.requests.filter((q) => q.method === 'PATCH').length);
-    expect(stoodBy, 'the replica standing by neither listed nor sent').to.include({ patches_sent: 0, last_pass_at: null });
+    expect(spoke.patches_sent, 'the holder sent every PATCH').to.equal(
+      relayer.requests.filter((q) => q.method === 'PATCH').length,
+    );
+    expect(stoodBy, 'the replica standing by neither listed nor sent').to.include({
+      patches_sent: 0,
+      last_pass_at: null,
+    });
   });
 });

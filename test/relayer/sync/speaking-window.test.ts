@@ -25,7 +25,13 @@ import { startStore } from '../../helpers/store.js';
 const KEY = 'relayer-key-0123456789abcdef';
 const quiet = { info: () => undefined, warn: () => undefined };
 const url = (n: number): Array<{ url: string; weight: number }> => [{ url: `https://v${n}.example.com`, weight: 100 }];
-const client = { timeoutMs: 30_000, maxBytes: 1 << 20, instanceId: 'test', maxPassBytes: 1 << 20, maxPassNetworks: 100 };
+const client = {
+  timeoutMs: 30_000,
+  maxBytes: 1 << 20,
+  instanceId: 'test',
+  maxPassBytes: 1 << 20,
+  maxPassNetworks: 100,
+};
 
 /** A speaker the test moves: whether it holds, and its term (a new one: the lease was lost and taken again). */
 class DrivenSpeaker implements Speaker {
@@ -43,7 +49,14 @@ class DrivenSpeaker implements Speaker {
 }
 
 async function failureOf(call: Promise<unknown>): Promise<string> {
-  const err: unknown = await within(call.then(() => new Error('it succeeded'), (e: unknown) => e), 5000, 'the call');
+  const err: unknown = await within(
+    call.then(
+      () => new Error('it succeeded'),
+      (e: unknown) => e,
+    ),
+    5000,
+    'the call',
+  );
   return err instanceof RelayerCallError ? err.failure : String(err);
 }
 
@@ -57,7 +70,9 @@ describe('relayer/sync: a replica speaks only within its window and its term', f
       relayer = await startStandInRelayer(KEY, [{ id: 'evm:sepolia', rpc_urls: url(0) }]);
       const target = { name: 'relayer', url: relayer.url, apiKey: KEY };
       expect(await failureOf(listNetworks(target, { ...client, speaksForMs: () => 0 }))).to.equal('silent');
-      expect(await failureOf(patchRpcUrls(target, 'evm:sepolia', url(1), { ...client, speaksForMs: () => 0 }))).to.equal('silent');
+      expect(
+        await failureOf(patchRpcUrls(target, 'evm:sepolia', url(1), { ...client, speaksForMs: () => 0 })),
+      ).to.equal('silent');
       expect(relayer.requests).to.have.length(0);
     });
 
@@ -65,7 +80,9 @@ describe('relayer/sync: a replica speaks only within its window and its term', f
       relayer = await startStandInRelayer(KEY, [{ id: 'evm:sepolia', rpc_urls: url(0) }]);
       relayer.mode = 'stall';
       const target = { name: 'relayer', url: relayer.url, apiKey: KEY };
-      expect(await failureOf(patchRpcUrls(target, 'evm:sepolia', url(1), { ...client, speaksForMs: () => 200 }))).to.equal('silent');
+      expect(
+        await failureOf(patchRpcUrls(target, 'evm:sepolia', url(1), { ...client, speaksForMs: () => 200 })),
+      ).to.equal('silent');
     });
   });
 
@@ -75,7 +92,14 @@ describe('relayer/sync: a replica speaks only within its window and its term', f
     const L = 1200;
     const clocks = { a: 0, b: 5e6 };
     const lease = (who: 'a' | 'b'): Lease =>
-      new Lease({ leaseMs: L, replica: who, callMs: 300, storage: new LeaseFile(() => path.join(dir, '.locks'), 5000), log: quiet, clock: () => clocks[who] });
+      new Lease({
+        leaseMs: L,
+        replica: who,
+        callMs: 300,
+        storage: new LeaseFile(() => path.join(dir, '.locks'), 5000),
+        log: quiet,
+        clock: () => clocks[who],
+      });
     const [a, b] = [lease('a'), lease('b')];
     try {
       await a.step();
@@ -88,7 +112,7 @@ describe('relayer/sync: a replica speaks only within its window and its term', f
       clocks.a += (3 * L) / 4; // a cannot renew: silent
       clocks.b += L;
       await b.step(); // b takes the lease that ran out
-      expect([a.speaksForMs(), b.speaksForMs(), b.term()], 'b waits out a\'s calls').to.deep.equal([0, 0, 1]);
+      expect([a.speaksForMs(), b.speaksForMs(), b.term()], "b waits out a's calls").to.deep.equal([0, 0, 1]);
       clocks.b += 300;
       expect(b.speaksForMs()).to.be.greaterThan(0);
     } finally {
@@ -106,7 +130,10 @@ describe('relayer/sync: a replica speaks only within its window and its term', f
     let pullGate: { opened: Promise<void>; open: () => void; reached: Promise<void>; reach: () => void } | null = null;
     /** Resolves at the next 'rpc_urls sent' the sync logs. */
     let sent: () => void = () => undefined;
-    const log = { info: (_: object, message: string) => void (message.includes('rpc_urls sent') && sent()), warn: () => undefined };
+    const log = {
+      info: (_: object, message: string) => void (message.includes('rpc_urls sent') && sent()),
+      warn: () => undefined,
+    };
 
     const holdPulls = (): NonNullable<typeof pullGate> => {
       const gate = { open: () => undefined, reach: () => undefined } as unknown as NonNullable<typeof pullGate>;
@@ -122,7 +149,10 @@ describe('relayer/sync: a replica speaks only within its window and its term', f
       });
       store = await startStore(root);
       const answered = (id: string): StandInNetwork => JSON.parse(store.get(id).body).data as StandInNetwork;
-      relayer = await startStandInRelayer(KEY, [{ ...answered('evm:sepolia'), rpc_urls: url(held) }, answered('evm:holesky')]);
+      relayer = await startStandInRelayer(KEY, [
+        { ...answered('evm:sepolia'), rpc_urls: url(held) },
+        answered('evm:holesky'),
+      ]);
       const desired = desiredFromStore(store);
       const refresh = async (): Promise<void> => {
         const gate = pullGate;
@@ -133,7 +163,11 @@ describe('relayer/sync: a replica speaks only within its window and its term', f
       speaker = new DrivenSpeaker();
       speaker.held = holds;
       const target = { name: 'relayer', url: relayer.url, apiKey: KEY, networks: null };
-      sync = new RelayerSync([target], { ...desired, refresh }, { intervalMs: 3_600_000, timeoutMs: 30_000, maxBytes: 1 << 20, log, speaker });
+      sync = new RelayerSync(
+        [target],
+        { ...desired, refresh },
+        { intervalMs: 3_600_000, timeoutMs: 30_000, maxBytes: 1 << 20, log, speaker },
+      );
       sync.start();
       await within(sync.passNow(), 5000, 'the first pass');
     }
@@ -154,7 +188,10 @@ describe('relayer/sync: a replica speaks only within its window and its term', f
       gate.open();
       await within(passing, 5000, 'the pass');
       await sync.close();
-      expect(relayer.requests.filter((q) => q.method === 'PATCH'), 'nothing sent from the stale list').to.have.length(0);
+      expect(
+        relayer.requests.filter((q) => q.method === 'PATCH'),
+        'nothing sent from the stale list',
+      ).to.have.length(0);
       expect(relayer.networks.get('evm:sepolia')?.rpc_urls).to.deep.equal(url(2));
     });
 
@@ -171,7 +208,7 @@ describe('relayer/sync: a replica speaks only within its window and its term', f
       expect(relayer.requests.filter((q) => q.method === 'GET').length - lists, 'a list of the new term').to.equal(2);
     });
 
-    it('a change queued in one term is not sent in the next (the old holder\'s PATCH of another network in flight)', async () => {
+    it("a change queued in one term is not sent in the next (the old holder's PATCH of another network in flight)", async () => {
       await start(1, 1, true);
       let release = (): void => undefined;
       relayer.patchGate = new Promise<void>((resolve) => (release = resolve));
@@ -184,7 +221,9 @@ describe('relayer/sync: a replica speaks only within its window and its term', f
       release();
       await within(answered, 5000, 'the first PATCH answered'); // the queue's next network is decided at once after it
       await sync.close();
-      expect(relayer.requests.filter((q) => q.method === 'PATCH').map((q) => q.path)).to.deep.equal(['/api/v1/networks/evm%3Asepolia']);
+      expect(relayer.requests.filter((q) => q.method === 'PATCH').map((q) => q.path)).to.deep.equal([
+        '/api/v1/networks/evm%3Asepolia',
+      ]);
     });
   });
 });

@@ -34,7 +34,8 @@ const FILES = {
     'symbol: ETH',
     '',
   ].join('\n'),
-  'stellar/testnet.yaml': 'rpc_urls: [https://soroban-testnet.stellar.org]\npassphrase: Test SDF Network ; September 2015\nhorizon_url: https://horizon-testnet.stellar.org\n',
+  'stellar/testnet.yaml':
+    'rpc_urls: [https://soroban-testnet.stellar.org]\npassphrase: Test SDF Network ; September 2015\nhorizon_url: https://horizon-testnet.stellar.org\n',
 };
 
 interface Case {
@@ -47,18 +48,90 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { name: 'required_confirmations 3 where netcfg has 1', id: 'evm:sepolia', change: (n) => ({ ...n, required_confirmations: 3 }), state: 'stale', fields: ['required_confirmations'] },
-  { name: 'another chain_id', id: 'evm:sepolia', change: (n) => ({ ...n, chain_id: 1 }), state: 'stale', fields: ['chain_id'] },
-  { name: 'another symbol', id: 'evm:sepolia', change: (n) => ({ ...n, symbol: 'SEP' }), state: 'stale', fields: ['symbol'] },
-  { name: 'other tags', id: 'evm:sepolia', change: (n) => ({ ...n, tags: ['rollup'] }), state: 'stale', fields: ['tags'] },
-  { name: 'features absent', id: 'evm:sepolia', change: ({ features: _, ...n }) => n as StandInNetwork, state: 'stale', fields: ['features'] },
-  { name: 'another explorer', id: 'evm:sepolia', change: (n) => ({ ...n, explorer_urls: ['https://other.example.com'] }), state: 'stale', fields: ['explorer_urls'] },
-  { name: 'another block time', id: 'evm:sepolia', change: (n) => ({ ...n, average_blocktime_ms: 2000 }), state: 'stale', fields: ['average_blocktime_ms'] },
-  { name: 'is_testnet false', id: 'evm:sepolia', change: (n) => ({ ...n, is_testnet: false }), state: 'stale', fields: ['is_testnet'] },
-  { name: 'another passphrase', id: 'stellar:testnet', change: (n) => ({ ...n, passphrase: 'Public Global Stellar Network ; September 2015' }), state: 'stale', fields: ['passphrase'] },
-  { name: 'another horizon_url', id: 'stellar:testnet', change: (n) => ({ ...n, horizon_url: 'https://horizon.stellar.org' }), state: 'stale', fields: ['horizon_url'] },
-  { name: 'rpc_urls and symbol', id: 'evm:sepolia', change: (n) => ({ ...n, symbol: 'SEP', rpc_urls: [{ url: 'https://else.example.com', weight: 100 }] }), state: 'drifted', fields: ['rpc_urls', 'symbol'] },
-  { name: 'gas_price_cache only (never answered, never compared)', id: 'evm:sepolia', change: (n) => ({ ...n, gas_price_cache: { enabled: true } }), state: 'in_sync', fields: [] },
+  {
+    name: 'required_confirmations 3 where netcfg has 1',
+    id: 'evm:sepolia',
+    change: (n) => ({ ...n, required_confirmations: 3 }),
+    state: 'stale',
+    fields: ['required_confirmations'],
+  },
+  {
+    name: 'another chain_id',
+    id: 'evm:sepolia',
+    change: (n) => ({ ...n, chain_id: 1 }),
+    state: 'stale',
+    fields: ['chain_id'],
+  },
+  {
+    name: 'another symbol',
+    id: 'evm:sepolia',
+    change: (n) => ({ ...n, symbol: 'SEP' }),
+    state: 'stale',
+    fields: ['symbol'],
+  },
+  {
+    name: 'other tags',
+    id: 'evm:sepolia',
+    change: (n) => ({ ...n, tags: ['rollup'] }),
+    state: 'stale',
+    fields: ['tags'],
+  },
+  {
+    name: 'features absent',
+    id: 'evm:sepolia',
+    change: ({ features: _, ...n }) => n as StandInNetwork,
+    state: 'stale',
+    fields: ['features'],
+  },
+  {
+    name: 'another explorer',
+    id: 'evm:sepolia',
+    change: (n) => ({ ...n, explorer_urls: ['https://other.example.com'] }),
+    state: 'stale',
+    fields: ['explorer_urls'],
+  },
+  {
+    name: 'another block time',
+    id: 'evm:sepolia',
+    change: (n) => ({ ...n, average_blocktime_ms: 2000 }),
+    state: 'stale',
+    fields: ['average_blocktime_ms'],
+  },
+  {
+    name: 'is_testnet false',
+    id: 'evm:sepolia',
+    change: (n) => ({ ...n, is_testnet: false }),
+    state: 'stale',
+    fields: ['is_testnet'],
+  },
+  {
+    name: 'another passphrase',
+    id: 'stellar:testnet',
+    change: (n) => ({ ...n, passphrase: 'Public Global Stellar Network ; September 2015' }),
+    state: 'stale',
+    fields: ['passphrase'],
+  },
+  {
+    name: 'another horizon_url',
+    id: 'stellar:testnet',
+    change: (n) => ({ ...n, horizon_url: 'https://horizon.stellar.org' }),
+    state: 'stale',
+    fields: ['horizon_url'],
+  },
+  {
+    name: 'rpc_urls and symbol',
+    id: 'evm:sepolia',
+    change: (n) => ({ ...n, symbol: 'SEP', rpc_urls: [{ url: 'https://else.example.com', weight: 100 }] }),
+    state: 'drifted',
+    fields: ['rpc_urls', 'symbol'],
+  },
+  {
+    name: 'gas_price_cache only (never answered, never compared)',
+    id: 'evm:sepolia',
+    change: (n) => ({ ...n, gas_price_cache: { enabled: true } }),
+    state: 'in_sync',
+    fields: [],
+  },
 ];
 
 describe('relayer/sync: every answered field compared (stand-in relayer on loopback)', () => {
@@ -81,8 +154,16 @@ describe('relayer/sync: every answered field compared (stand-in relayer on loopb
   for (const c of CASES) {
     it(`${c.name}: ${c.state}${c.fields.length ? ` (${c.fields.join(', ')})` : ''}`, async () => {
       const held = store.ids().map((id) => JSON.parse(store.get(id).body).data as StandInNetwork);
-      relayer = await startStandInRelayer(KEY, held.map((n) => (n.id === c.id ? c.change(n) : n)));
-      sync = new RelayerSync([{ name: 'eu', url: relayer.url, apiKey: KEY, networks: null }], desiredFromStore(store), { intervalMs: 60_000, timeoutMs: 1000, maxBytes: 1 << 20, log: { info: () => undefined, warn: () => undefined } });
+      relayer = await startStandInRelayer(
+        KEY,
+        held.map((n) => (n.id === c.id ? c.change(n) : n)),
+      );
+      sync = new RelayerSync([{ name: 'eu', url: relayer.url, apiKey: KEY, networks: null }], desiredFromStore(store), {
+        intervalMs: 60_000,
+        timeoutMs: 1000,
+        maxBytes: 1 << 20,
+        log: { info: () => undefined, warn: () => undefined },
+      });
       await within(sync.passNow(), 5000, 'a pass');
       const status = sync.status()[0];
       const network = status?.networks.find((n) => n.id === c.id);
@@ -99,27 +180,47 @@ describe('relayer/sync: every answered field compared (stand-in relayer on loopb
       const original = held.find((n) => n.id === c.id) as Record<string, unknown>;
       const changed = c.change(structuredClone(original) as StandInNetwork) as Record<string, unknown>;
       for (const f of stale) {
-        expect((finding?.relayer_value as Record<string, unknown>)[f], `the relayer's ${f}`).to.deep.equal(shown(changed[f]));
-        expect((finding?.netcfg_value as Record<string, unknown>)[f], `netcfg's ${f}`).to.deep.equal(shown(original[f]));
+        expect((finding?.relayer_value as Record<string, unknown>)[f], `the relayer's ${f}`).to.deep.equal(
+          shown(changed[f]),
+        );
+        expect((finding?.netcfg_value as Record<string, unknown>)[f], `netcfg's ${f}`).to.deep.equal(
+          shown(original[f]),
+        );
       }
-      expect(network?.error).to.include("its API cannot change this").and.include('RESET_STORAGE_ON_START=true').and.include('deletes all its stored data');
+      expect(network?.error)
+        .to.include('its API cannot change this')
+        .and.include('RESET_STORAGE_ON_START=true')
+        .and.include('deletes all its stored data');
       if (c.state === 'stale') {
         expect(status?.state).to.equal('stale');
-        expect(relayer.requests.filter((q) => q.method === 'PATCH'), 'nothing its API could change').to.deep.equal([]);
+        expect(
+          relayer.requests.filter((q) => q.method === 'PATCH'),
+          'nothing its API could change',
+        ).to.deep.equal([]);
       } else {
         await within(relayer.nextPatch(), 5000, 'the drift set back');
         await within(sync.passNow(), 5000, 'a pass after');
-        expect(sync.status()[0]?.networks.find((n) => n.id === c.id), 'still stale after the PATCH').to.deep.include({ state: 'stale', fields: stale });
+        expect(
+          sync.status()[0]?.networks.find((n) => n.id === c.id),
+          'still stale after the PATCH',
+        ).to.deep.include({ state: 'stale', fields: stale });
       }
     });
   }
 
   it('a network the relayer lacks is missing, with the remedy for in-memory and Redis storage', async () => {
     relayer = await startStandInRelayer(KEY, []);
-    sync = new RelayerSync([{ name: 'eu', url: relayer.url, apiKey: KEY, networks: null }], desiredFromStore(store), { intervalMs: 60_000, timeoutMs: 1000, maxBytes: 1 << 20, log: { info: () => undefined, warn: () => undefined } });
+    sync = new RelayerSync([{ name: 'eu', url: relayer.url, apiKey: KEY, networks: null }], desiredFromStore(store), {
+      intervalMs: 60_000,
+      timeoutMs: 1000,
+      maxBytes: 1 << 20,
+      log: { info: () => undefined, warn: () => undefined },
+    });
     await within(sync.passNow(), 5000, 'a pass');
     const missing = sync.status()[0]?.networks.find((n) => n.id === 'evm:sepolia');
     expect(missing?.state).to.equal('missing');
-    expect(missing?.error).to.include('with in-memory storage, at its next restart').and.include('only at a restart with RESET_STORAGE_ON_START=true');
+    expect(missing?.error)
+      .to.include('with in-memory storage, at its next restart')
+      .and.include('only at a restart with RESET_STORAGE_ON_START=true');
   });
 });

@@ -80,7 +80,15 @@ describe('store/network-id', () => {
     }
 
     // Ours (temp files, lock folder) and git's: never networks and never reported.
-    const hidden = ['.locks/evm/sepolia.lock', '.locks', 'evm/.sepolia.yaml.123.tmp', '.git/HEAD', '.gitignore', 'evm/.yaml', '.evm/sepolia.yaml'];
+    const hidden = [
+      '.locks/evm/sepolia.lock',
+      '.locks',
+      'evm/.sepolia.yaml.123.tmp',
+      '.git/HEAD',
+      '.gitignore',
+      'evm/.yaml',
+      '.evm/sepolia.yaml',
+    ];
     for (const rel of hidden) {
       it(`${rel} is hidden`, () => {
         expect(classifyPath(rel)).to.deep.equal({ kind: 'hidden' });

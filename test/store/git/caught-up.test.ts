@@ -42,9 +42,12 @@ describe('store/git: caughtUp() serves what its pull brought (two clones of one 
       stores = [writer, reader];
       let n = 0;
       for (let round = 0; round < rounds; round++) {
-        for (let w = 0; w < writes; w++) await writer.update('evm:sepolia', { rpc_urls: [`https://v${++n}.example.com`] }, undefined, ANONYMOUS);
+        for (let w = 0; w < writes; w++)
+          await writer.update('evm:sepolia', { rpc_urls: [`https://v${++n}.example.com`] }, undefined, ANONYMOUS);
         await reader.caughtUp();
-        expect(networkOf(reader.get('evm:sepolia')).rpc_urls, `round ${round}`).to.deep.equal([{ url: `https://v${n}.example.com`, weight: 100 }]);
+        expect(networkOf(reader.get('evm:sepolia')).rpc_urls, `round ${round}`).to.deep.equal([
+          { url: `https://v${n}.example.com`, weight: 100 },
+        ]);
       }
     });
   }

@@ -23,7 +23,10 @@ describe('store/git-index-lock (real repository)', () => {
   const indexLock = (): string => path.join(root, '.git', 'index.lock');
   const sepolia = (): string => path.join(root, 'evm', 'sepolia.yaml');
   const waiting = (): number | undefined => store.readiness().components.git?.writes_waiting_for_git;
-  const patch = (url: string) => request(app.callback()).patch('/api/v1/networks/evm:sepolia').send({ rpc_urls: [url] });
+  const patch = (url: string) =>
+    request(app.callback())
+      .patch('/api/v1/networks/evm:sepolia')
+      .send({ rpc_urls: [url] });
 
   async function start(options: Parameters<typeof startStore>[1] = {}): Promise<void> {
     store = await startStore(root, options);
@@ -53,7 +56,10 @@ describe('store/git-index-lock (real repository)', () => {
     const response = await answer;
     expect(response.status).to.equal(200);
     const onDisk = readFileSync(sepolia(), 'utf8');
-    expect(onDisk).to.include('symbol: CHECKED_OUT').and.include('https://after-git.example.com').and.not.include('https://checked-out.example.com');
+    expect(onDisk)
+      .to.include('symbol: CHECKED_OUT')
+      .and.include('https://after-git.example.com')
+      .and.not.include('https://checked-out.example.com');
     expect(waiting()).to.equal(0);
     expect(store.retryCounts()).to.include({ 'git-lock': 1, moved: 0 });
   });
@@ -97,7 +103,13 @@ describe('store/git-index-lock (real repository)', () => {
     await start({ gitCommit: true });
     const ids = ['evm:sepolia', 'evm:mainnet', 'solana:devnet'];
     const responses = await Promise.all(
-      ids.flatMap((id) => [1, 2, 3].map((n) => request(app.callback()).patch(`/api/v1/networks/${id}`).send({ rpc_urls: [`https://${n}.${id.replace(':', '-')}.example.com`] }))),
+      ids.flatMap((id) =>
+        [1, 2, 3].map((n) =>
+          request(app.callback())
+            .patch(`/api/v1/networks/${id}`)
+            .send({ rpc_urls: [`https://${n}.${id.replace(':', '-')}.example.com`] }),
+        ),
+      ),
     );
     expect(responses.map((r) => r.status)).to.deep.equal(Array(9).fill(200));
     await until(store, () => store.readiness().components.git?.pending_commits === 0, 10000, 'commits made');

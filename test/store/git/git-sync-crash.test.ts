@@ -23,7 +23,9 @@ describe('store/git/git-sync: kill -9 during a burst (child processes, git daemo
   let replica: ChildServer | undefined;
 
   beforeEach(async () => {
-    remote = await startGitRemote(Object.fromEntries(Array.from({ length: NETWORKS }, (_, i) => [`evm/n${i}.yaml`, networkYaml()])));
+    remote = await startGitRemote(
+      Object.fromEntries(Array.from({ length: NETWORKS }, (_, i) => [`evm/n${i}.yaml`, networkYaml()])),
+    );
   });
   afterEach(async () => {
     await replica?.stop('SIGKILL');
@@ -35,7 +37,11 @@ describe('store/git/git-sync: kill -9 during a burst (child processes, git daemo
 
   it('every PATCH answered 200 before the kill is in the remote; the replica restarts clean at the remote head and serves it', async () => {
     const clone = cloneOf(remote, 'replica');
-    const env = { CONFIG_DIR: path.join(clone, 'config', 'networks'), GIT_SYNC: 'true', GIT_SYNC_INTERVAL_MS: '3600000' };
+    const env = {
+      CONFIG_DIR: path.join(clone, 'config', 'networks'),
+      GIT_SYNC: 'true',
+      GIT_SYNC_INTERVAL_MS: '3600000',
+    };
     const server = await startChild(env);
     replica = server;
     const answered: string[] = [];
@@ -84,7 +90,9 @@ describe('store/git/git-sync: kill -9 during a burst (child processes, git daemo
     const restarted = replica;
     const servedAsRemote = async (): Promise<boolean> => {
       for (let n = 0; n < NETWORKS; n++) {
-        const served = (await (await fetch(`${restarted.url}/api/v1/networks/evm:n${n}`)).json()) as { data: { rpc_urls: Array<{ url: string }> } };
+        const served = (await (await fetch(`${restarted.url}/api/v1/networks/evm:n${n}`)).json()) as {
+          data: { rpc_urls: Array<{ url: string }> };
+        };
         if (!remoteFile(remote, `evm/n${n}.yaml`).includes(`  - ${served.data.rpc_urls[0]?.url}\n`)) return false;
       }
       return git(clone, 'rev-parse', 'HEAD') === git(bareOf(remote), 'rev-parse', 'main');

@@ -30,8 +30,12 @@ describe('store/git/git-sync: a hostile remote (a real remote: git daemon on loo
   let store: NetworkStore | undefined;
 
   const folderOf = (clone: string): string => path.join(clone, 'config', 'networks');
-  const urlsOf = (id: string): string[] => ((networkOf(store!.get(id)).rpc_urls ?? []) as Array<{ url: string }>).map((u) => u.url);
-  const patch = (id: string, url: string) => request(createApp(store!).callback()).patch(`/api/v1/networks/${id}`).send({ rpc_urls: [url] });
+  const urlsOf = (id: string): string[] =>
+    ((networkOf(store!.get(id)).rpc_urls ?? []) as Array<{ url: string }>).map((u) => u.url);
+  const patch = (id: string, url: string) =>
+    request(createApp(store!).callback())
+      .patch(`/api/v1/networks/${id}`)
+      .send({ rpc_urls: [url] });
   const listAll = (dir: string): string[] => readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort();
 
   beforeEach(async () => {
@@ -48,8 +52,14 @@ describe('store/git/git-sync: a hostile remote (a real remote: git daemon on loo
   it('the config folder pushed as a link out of the clone: never served, written or pushed; readiness says so; a restart starts', async () => {
     const outside = mkdtempSync(path.join(os.tmpdir(), 'netcfg-outside-'));
     try {
-      writeFileSync(path.join(mkdirp(outside, 'networks/evm'), 'sepolia.yaml'), networkYaml({ rpc_urls: ['https://outside.example.com'] }));
-      writeFileSync(path.join(mkdirp(outside, 'networks/vic'), 'tim.yaml'), networkYaml({ rpc_urls: ['https://outside.example.com'] }));
+      writeFileSync(
+        path.join(mkdirp(outside, 'networks/evm'), 'sepolia.yaml'),
+        networkYaml({ rpc_urls: ['https://outside.example.com'] }),
+      );
+      writeFileSync(
+        path.join(mkdirp(outside, 'networks/vic'), 'tim.yaml'),
+        networkYaml({ rpc_urls: ['https://outside.example.com'] }),
+      );
       const outsideBefore = listAll(outside);
       const sepolia = readFileSync(path.join(outside, 'networks/evm/sepolia.yaml'));
       store = await startStore(folderOf(replica), { gitSync: { intervalMs: 100 } });
@@ -64,12 +74,20 @@ describe('store/git/git-sync: a hostile remote (a real remote: git daemon on loo
       git(teammate, 'push', '-q', 'origin', 'main');
 
       const s = store;
-      await until(s, () => s.readiness().components.index.problem?.includes('symbolic link') === true, 5000, 'the link reported');
+      await until(
+        s,
+        () => s.readiness().components.index.problem?.includes('symbolic link') === true,
+        5000,
+        'the link reported',
+      );
       expect(s.readiness()).to.include({ ready: true, status: 'degraded' });
       expect(s.ids().sort(), 'the last good versions stay served').to.deep.equal(served);
       expect(urlsOf('evm:sepolia')).to.not.include('https://outside.example.com');
       expectErrorEnvelope(await patch('evm:sepolia', 'https://written.example.com'), 409, 'FILE_INVALID');
-      expect(readFileSync(path.join(outside, 'networks/evm/sepolia.yaml')).equals(sepolia), 'the outside file untouched').to.equal(true);
+      expect(
+        readFileSync(path.join(outside, 'networks/evm/sepolia.yaml')).equals(sepolia),
+        'the outside file untouched',
+      ).to.equal(true);
       expect(listAll(outside), 'no byte written outside the clone').to.deep.equal(outsideBefore);
       expect(git(bareOf(remote), 'ls-tree', '-r', '--name-only', 'main')).to.not.include('..');
 
@@ -112,19 +130,31 @@ describe('store/git/git-sync: a hostile remote (a real remote: git daemon on loo
 
   it('a force-push dropping an acknowledged change: the clone follows the remote and says which commit was dropped, by which push', async () => {
     const notes: DroppedNote[] = [];
-    store = await startStore(folderOf(replica), { gitSync: { intervalMs: HOUR, onDropped: (note) => notes.push(note) } });
+    store = await startStore(folderOf(replica), {
+      gitSync: { intervalMs: HOUR, onDropped: (note) => notes.push(note) },
+    });
     expect((await patch('evm:sepolia', 'https://acknowledged.example.com')).status).to.equal(200);
     const teammate = cloneOf(remote, 'teammate');
     git(teammate, 'reset', '-q', '--hard', 'HEAD~1');
     const file = path.join(folderOf(teammate), 'evm', 'mainnet.yaml');
-    writeFileSync(file, readFileSync(file, 'utf8').replace(/^ {2}- https:\/\/[^\n]+/m, '  - https://teammate.example.com'));
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace(/^ {2}- https:\/\/[^\n]+/m, '  - https://teammate.example.com'),
+    );
     git(teammate, 'commit', '-qam', 'teammate: rewrite');
     git(teammate, 'push', '-q', '--force', 'origin', 'main');
     const head = git(teammate, 'rev-parse', 'HEAD').trim();
 
     const s = store;
     s.pullNow();
-    await until(s, () => urlsOf('evm:mainnet')[0] === 'https://teammate.example.com' && !urlsOf('evm:sepolia').includes('https://acknowledged.example.com'), 5000, "the remote's history served");
+    await until(
+      s,
+      () =>
+        urlsOf('evm:mainnet')[0] === 'https://teammate.example.com' &&
+        !urlsOf('evm:sepolia').includes('https://acknowledged.example.com'),
+      5000,
+      "the remote's history served",
+    );
     const gitState = s.readiness().components.git!;
     expect(gitState).to.include({ head, behind: 0, ahead: 0, status: 'degraded' });
     expect(gitState.dropped?.remote_head).to.equal(head);

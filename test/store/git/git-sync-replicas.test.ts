@@ -22,12 +22,22 @@ describe('store/git/git-sync: replicas (child processes, git daemon on loopback)
   async function start(files: Record<string, string>, count: number): Promise<ChildServer[]> {
     remote = await startGitRemote(files);
     replicas = await Promise.all(
-      Array.from({ length: count }, (_, i) => startChild({ CONFIG_DIR: path.join(cloneOf(remote, `replica-${i}`), 'config', 'networks'), GIT_SYNC: 'true', GIT_SYNC_INTERVAL_MS: HOUR })),
+      Array.from({ length: count }, (_, i) =>
+        startChild({
+          CONFIG_DIR: path.join(cloneOf(remote, `replica-${i}`), 'config', 'networks'),
+          GIT_SYNC: 'true',
+          GIT_SYNC_INTERVAL_MS: HOUR,
+        }),
+      ),
     );
     return replicas;
   }
   const patch = (replica: ChildServer, id: string, url: string, ifMatch?: string): Promise<Response> =>
-    fetch(`${replica.url}/api/v1/networks/${id}`, { method: 'PATCH', headers: { 'Content-Type': 'application/json', ...(ifMatch ? { 'If-Match': ifMatch } : {}) }, body: JSON.stringify({ rpc_urls: [url] }) });
+    fetch(`${replica.url}/api/v1/networks/${id}`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/json', ...(ifMatch ? { 'If-Match': ifMatch } : {}) },
+      body: JSON.stringify({ rpc_urls: [url] }),
+    });
 
   afterEach(async () => {
     await Promise.all(replicas.map((r) => r.stop()));
@@ -37,13 +47,23 @@ describe('store/git/git-sync: replicas (child processes, git daemon on loopback)
   });
 
   it('20 PATCHes at once to 10 networks through two replicas: all 200 (rejected pushes made again), all 20 commits in the remote', async () => {
-    const [a, b] = await start(Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`evm/n${i}.yaml`, networkYaml()])), 2);
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => patch(i % 2 === 0 ? a! : b!, `evm:n${i % 10}`, `https://w${i}.example.com`)));
+    const [a, b] = await start(
+      Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`evm/n${i}.yaml`, networkYaml()])),
+      2,
+    );
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => patch(i % 2 === 0 ? a! : b!, `evm:n${i % 10}`, `https://w${i}.example.com`)),
+    );
     const texts = await Promise.all(answers.map((r) => r.text()));
-    expect(answers.map((r) => r.status), texts.join('\n')).to.deep.equal(Array(20).fill(200));
+    expect(
+      answers.map((r) => r.status),
+      texts.join('\n'),
+    ).to.deep.equal(Array(20).fill(200));
     expect(remoteSubjects(remote).filter((m) => m.startsWith('netcfg: update rpc_urls of evm:n'))).to.have.length(20);
-    for (let n = 0; n < 10; n++) expect(remoteFile(remote, `evm/n${n}.yaml`)).to.match(new RegExp(`https://w(${n}|${n + 10})\\.example\\.com`));
-    for (const i of [0, 1]) expect(git(path.join(remote.dir, `replica-${i}`), 'status', '--porcelain'), `replica ${i}'s clone`).to.equal('');
+    for (let n = 0; n < 10; n++)
+      expect(remoteFile(remote, `evm/n${n}.yaml`)).to.match(new RegExp(`https://w(${n}|${n + 10})\\.example\\.com`));
+    for (const i of [0, 1])
+      expect(git(path.join(remote.dir, `replica-${i}`), 'status', '--porcelain'), `replica ${i}'s clone`).to.equal('');
   });
 
   it('4 clients x 25 PATCHes with If-Match to one network through two replicas: each ETag wins at most once, the 200s form one chain that the remote ends at, each one a commit in it', async () => {
@@ -81,7 +101,10 @@ describe('store/git/git-sync: replicas (child processes, git daemon on loopback)
   });
 
   it('a replica whose pushes a busy one keeps beating still gets its PATCH in while the busy one goes on', async () => {
-    const [a, b] = await start(Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`evm/n${i}.yaml`, networkYaml()])), 2);
+    const [a, b] = await start(
+      Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`evm/n${i}.yaml`, networkYaml()])),
+      2,
+    );
     let stop = false;
     const deadline = setTimeout(() => (stop = true), 25_000); // the busy writers stop then, whatever happened
     try {

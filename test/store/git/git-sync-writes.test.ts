@@ -13,7 +13,14 @@ import { createApp } from '../../../src/http/app.js';
 import { createLogger } from '../../../src/log.js';
 import type { NetworkStore } from '../../../src/store/network-store.js';
 import { networkOf } from '../../../src/store/network-record.js';
-import { cloneOf, gateFirstPush, remoteFile, remoteSubjects, startGitRemote, type GitRemote } from '../../helpers/git-daemon.js';
+import {
+  cloneOf,
+  gateFirstPush,
+  remoteFile,
+  remoteSubjects,
+  startGitRemote,
+  type GitRemote,
+} from '../../helpers/git-daemon.js';
 import { git } from '../../helpers/git-repo.js';
 import { networkYaml } from '../../helpers/fixtures.js';
 import { startStore, until } from '../../helpers/store.js';
@@ -29,11 +36,17 @@ describe('store/git/git-sync: writes (a real remote: git daemon on loopback)', f
   let store: NetworkStore;
 
   const folder = (): string => path.join(replica, 'config', 'networks');
-  const firstUrl = (id: string): string | undefined => (networkOf(store.get(id)).rpc_urls as Array<{ url: string }> | undefined)?.[0]?.url;
-  const patch = (id: string, url: string) => request(createApp(store).callback()).patch(`/api/v1/networks/${id}`).send({ rpc_urls: [url] });
+  const firstUrl = (id: string): string | undefined =>
+    (networkOf(store.get(id)).rpc_urls as Array<{ url: string }> | undefined)?.[0]?.url;
+  const patch = (id: string, url: string) =>
+    request(createApp(store).callback())
+      .patch(`/api/v1/networks/${id}`)
+      .send({ rpc_urls: [url] });
 
   beforeEach(async () => {
-    remote = await startGitRemote(Object.fromEntries(Array.from({ length: NETWORKS }, (_, i) => [`evm/n${i}.yaml`, networkYaml()])));
+    remote = await startGitRemote(
+      Object.fromEntries(Array.from({ length: NETWORKS }, (_, i) => [`evm/n${i}.yaml`, networkYaml()])),
+    );
     replica = cloneOf(remote, 'replica');
     store = await startStore(folder(), { gitSync: { intervalMs: HOUR } });
   });
@@ -63,21 +76,42 @@ describe('store/git/git-sync: writes (a real remote: git daemon on loopback)', f
     const gate = gateFirstPush(remote);
     const first = patch('evm:n0', 'https://w0.example.com').then((res) => res);
     await gate.waiting();
-    const rest = Array.from({ length: NETWORKS - 1 }, (_, i) => patch(`evm:n${i + 1}`, `https://w${i + 1}.example.com`).then((res) => res));
-    await until(store, () => store.readiness().components.git?.ahead === NETWORKS, 10_000, 'all ten committed, one push in flight');
+    const rest = Array.from({ length: NETWORKS - 1 }, (_, i) =>
+      patch(`evm:n${i + 1}`, `https://w${i + 1}.example.com`).then((res) => res),
+    );
+    await until(
+      store,
+      () => store.readiness().components.git?.ahead === NETWORKS,
+      10_000,
+      'all ten committed, one push in flight',
+    );
     gate.release();
     const answers = await Promise.all([first, ...rest]);
-    expect(answers.map((r) => r.status), answers.map((r) => r.text).join('\n')).to.deep.equal(Array(NETWORKS).fill(200));
+    expect(
+      answers.map((r) => r.status),
+      answers.map((r) => r.text).join('\n'),
+    ).to.deep.equal(Array(NETWORKS).fill(200));
     expect(gate.pushes(), 'pushes for ten PATCHes').to.equal(2);
-    expect(remoteSubjects(remote).filter((s) => s.startsWith('netcfg: update rpc_urls of evm:n'))).to.have.length(NETWORKS);
-    for (let n = 0; n < NETWORKS; n++) expect(remoteFile(remote, `evm/n${n}.yaml`)).to.include(`https://w${n}.example.com`);
+    expect(remoteSubjects(remote).filter((s) => s.startsWith('netcfg: update rpc_urls of evm:n'))).to.have.length(
+      NETWORKS,
+    );
+    for (let n = 0; n < NETWORKS; n++)
+      expect(remoteFile(remote, `evm/n${n}.yaml`)).to.include(`https://w${n}.example.com`);
     expect(git(replica, 'status', '--porcelain')).to.equal('');
   });
 
   it('a commit git refuses (a hook refusing the ref it goes to): 503 STORAGE_UNAVAILABLE, the clone clean, the old version served, the remote unchanged; hook gone: 200', async () => {
     const hook = path.join(replica, '.git', 'hooks', 'reference-transaction');
-    writeFileSync(hook, `#!/bin/sh\n[ "$1" = prepared ] || exit 0\nif grep -q ' refs/netcfg/'; then echo 'refused by policy' >&2; exit 1; fi\n`, { mode: 0o755 });
-    const before = { served: firstUrl('evm:n3'), remote: remoteFile(remote, 'evm/n3.yaml'), head: git(replica, 'rev-parse', 'HEAD') };
+    writeFileSync(
+      hook,
+      `#!/bin/sh\n[ "$1" = prepared ] || exit 0\nif grep -q ' refs/netcfg/'; then echo 'refused by policy' >&2; exit 1; fi\n`,
+      { mode: 0o755 },
+    );
+    const before = {
+      served: firstUrl('evm:n3'),
+      remote: remoteFile(remote, 'evm/n3.yaml'),
+      head: git(replica, 'rev-parse', 'HEAD'),
+    };
     const res = await patch('evm:n3', 'https://refused.example.com');
     expectErrorEnvelope(res, 503, 'STORAGE_UNAVAILABLE');
     expect(res.body.error).to.match(/git could not commit config\/networks\/evm\/n3\.yaml/);
@@ -94,7 +128,11 @@ describe('store/git/git-sync: writes (a real remote: git daemon on loopback)', f
   // Issue 41: a token in the query, and a password holding a '/', showed in clear.
   const secrets: Array<[string, (port: string) => string, string]> = [
     ['a password', (port) => `http://netcfg:secret-token@127.0.0.1:${port}/networks.git`, 'secret-token'],
-    ['a token in the query', (port) => `http://127.0.0.1:${port}/networks.git?access_token=s3cret-t0ken`, 's3cret-t0ken'],
+    [
+      'a token in the query',
+      (port) => `http://127.0.0.1:${port}/networks.git?access_token=s3cret-t0ken`,
+      's3cret-t0ken',
+    ],
     ['a password holding a /', (port) => `http://netcfg:secret/t0ken@127.0.0.1:${port}/networks.git`, 't0ken'],
   ];
   for (const [what, urlOf, secret] of secrets) {
@@ -110,7 +148,12 @@ describe('store/git/git-sync: writes (a real remote: git daemon on loopback)', f
           .send({ rpc_urls: ['https://a.example.com'] });
         expectErrorEnvelope(res, 503, 'GIT_REMOTE_UNAVAILABLE');
         expect(store.pullNow()).to.equal(true);
-        await until(store, () => store.readiness().components.git?.last_error?.includes('pull') === true, 5000, 'a failed pull');
+        await until(
+          store,
+          () => store.readiness().components.git?.last_error?.includes('pull') === true,
+          5000,
+          'a failed pull',
+        );
         const said = [res.text, JSON.stringify(store.readiness()), readFileSync(logFile, 'utf8')].join('\n');
         expect(said).to.include('GIT_REMOTE_UNAVAILABLE');
         expect(said).to.not.include(secret);

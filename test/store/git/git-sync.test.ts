@@ -28,7 +28,8 @@ describe('store/git/git-sync (a real remote: git daemon on loopback)', function 
   let pushes = 0;
 
   const folderOf = (clone: string): string => path.join(clone, 'config', 'networks');
-  const urlsServed = (): string[] => ((networkOf(store!.get('evm:sepolia')).rpc_urls ?? []) as Array<{ url: string }>).map((u) => u.url);
+  const urlsServed = (): string[] =>
+    ((networkOf(store!.get('evm:sepolia')).rpc_urls ?? []) as Array<{ url: string }>).map((u) => u.url);
   /** A teammate's commit to evm:sepolia, pushed to the remote; returns the URL it puts first. */
   const teammatePushes = (teammate: string): string => {
     const url = `https://pushed-${++pushes}.example.com`;
@@ -56,14 +57,29 @@ describe('store/git/git-sync (a real remote: git daemon on loopback)', function 
     const url = teammatePushes(teammate);
     const head = git(teammate, 'rev-parse', 'HEAD').trim();
     const s = store;
-    await until(s, () => urlsServed()[0] === url && s.readiness().components.git?.head === head, 5000, 'the pushed change served, the pull done');
+    await until(
+      s,
+      () => urlsServed()[0] === url && s.readiness().components.git?.head === head,
+      5000,
+      'the pushed change served, the pull done',
+    );
     const gitState = s.readiness().components.git!;
-    expect(gitState).to.include({ upstream: 'origin/main', head, ahead: 0, behind: 0, last_error: null, status: 'healthy' });
+    expect(gitState).to.include({
+      upstream: 'origin/main',
+      head,
+      ahead: 0,
+      behind: 0,
+      last_error: null,
+      status: 'healthy',
+    });
     expect(git(replica, 'status', '--porcelain')).to.equal('');
   });
 
   const forms: Array<[string, (body: string) => Record<string, string>]> = [
-    ['GitHub', (body) => ({ 'X-Hub-Signature-256': `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}` })],
+    [
+      'GitHub',
+      (body) => ({ 'X-Hub-Signature-256': `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}` }),
+    ],
     ['Gitea/Forgejo', (body) => ({ 'X-Gitea-Signature': createHmac('sha256', SECRET).update(body).digest('hex') })],
     ['GitLab', () => ({ 'X-Gitlab-Token': SECRET })],
   ];
@@ -83,12 +99,20 @@ describe('store/git/git-sync (a real remote: git daemon on loopback)', function 
         { 'X-Gitlab-Token': `${SECRET}x` },
       ];
       for (const headers of refusals) {
-        const refused = await agent.post('/api/v1/webhooks/git').set('Content-Type', 'application/json').set(headers).send(body);
+        const refused = await agent
+          .post('/api/v1/webhooks/git')
+          .set('Content-Type', 'application/json')
+          .set(headers)
+          .send(body);
         expectErrorEnvelope(refused, 401, 'UNAUTHORIZED');
       }
       expect(s.pullsStarted, 'pulls started by refused webhooks').to.equal(pullsBefore);
       expect(urlsServed()[0]).to.not.equal(url);
-      const accepted = await agent.post('/api/v1/webhooks/git').set('Content-Type', 'application/json').set(sign(body)).send(body);
+      const accepted = await agent
+        .post('/api/v1/webhooks/git')
+        .set('Content-Type', 'application/json')
+        .set(sign(body))
+        .send(body);
       expect(accepted.status, accepted.text).to.equal(202);
       await until(s, () => urlsServed()[0] === url, 2000, 'the pushed change served after the webhook');
     });
@@ -96,9 +120,20 @@ describe('store/git/git-sync (a real remote: git daemon on loopback)', function 
 
   it('without GIT_WEBHOOK_SECRET the webhook route does not exist; a body over 1 MiB is 413', async () => {
     store = await startStore(folderOf(replica), { gitSync: { intervalMs: HOUR } });
-    expectErrorEnvelope(await request(createApp(store).callback()).post('/api/v1/webhooks/git').send('{}'), 404, 'ROUTE_NOT_FOUND');
+    expectErrorEnvelope(
+      await request(createApp(store).callback()).post('/api/v1/webhooks/git').send('{}'),
+      404,
+      'ROUTE_NOT_FOUND',
+    );
     const big = 'x'.repeat(1024 * 1024 + 1);
-    expectErrorEnvelope(await request(createApp(store, { webhookSecret: SECRET }).callback()).post('/api/v1/webhooks/git').set('Content-Type', 'text/plain').send(big), 413, 'PAYLOAD_TOO_LARGE');
+    expectErrorEnvelope(
+      await request(createApp(store, { webhookSecret: SECRET }).callback())
+        .post('/api/v1/webhooks/git')
+        .set('Content-Type', 'text/plain')
+        .send(big),
+      413,
+      'PAYLOAD_TOO_LARGE',
+    );
   });
 
   it('the remote down: git degraded with the error, reads go on, never 503; back up: the next interval pulls', async () => {
@@ -113,12 +148,18 @@ describe('store/git/git-sync (a real remote: git daemon on loopback)', function 
     expect(urlsServed()).to.have.length.greaterThan(0);
     await remote.start();
     const url = teammatePushes(teammate);
-    await until(s, () => urlsServed()[0] === url && s.readiness().components.git?.status === 'healthy', 5000, 'pulled once the remote is back');
+    await until(
+      s,
+      () => urlsServed()[0] === url && s.readiness().components.git?.status === 'healthy',
+      5000,
+      'pulled once the remote is back',
+    );
     expect(git(replica, 'status', '--porcelain')).to.equal('');
   });
 
   /** The file as the remote's branch holds it now. */
-  const remoteFile = (rel: string): string => git(path.join(remote.dir, 'served', 'networks.git'), 'show', `main:config/networks/${rel}`);
+  const remoteFile = (rel: string): string =>
+    git(path.join(remote.dir, 'served', 'networks.git'), 'show', `main:config/networks/${rel}`);
   const patch = (s: NetworkStore, url: string, ifMatch?: string) => {
     const req = request(createApp(s).callback()).patch('/api/v1/networks/evm:sepolia');
     return (ifMatch ? req.set('If-Match', ifMatch) : req).send({ rpc_urls: [url] });
@@ -133,9 +174,19 @@ describe('store/git/git-sync (a real remote: git daemon on loopback)', function 
       const pushed = remoteFile('evm/sepolia.yaml');
       expect(pushed).to.include('https://patched.example.com').and.include('# test network');
       expect(git(replica, 'status', '--porcelain')).to.equal('');
-      expect(store.readiness().components.git).to.include({ ahead: 0, last_error: null }).and.have.property('last_push_at').that.is.a('string');
+      expect(store.readiness().components.git)
+        .to.include({ ahead: 0, last_error: null })
+        .and.have.property('last_push_at')
+        .that.is.a('string');
       const b = other;
-      await until(b, () => (networkOf(b.get('evm:sepolia')).rpc_urls as Array<{ url: string }>)[0]?.url === 'https://patched.example.com', 5000, 'replica B serves the change');
+      await until(
+        b,
+        () =>
+          (networkOf(b.get('evm:sepolia')).rpc_urls as Array<{ url: string }>)[0]?.url ===
+          'https://patched.example.com',
+        5000,
+        'replica B serves the change',
+      );
     } finally {
       await other.close();
     }
@@ -145,7 +196,8 @@ describe('store/git/git-sync (a real remote: git daemon on loopback)', function 
     store = await startStore(folderOf(replica), { gitSync: { intervalMs: HOUR } });
     const teammate = cloneOf(remote, 'teammate');
     const file = path.join(folderOf(teammate), 'evm', 'sepolia.yaml');
-    const etagRead = (await request(createApp(store).callback()).get('/api/v1/networks/evm:sepolia')).headers.etag as string;
+    const etagRead = (await request(createApp(store).callback()).get('/api/v1/networks/evm:sepolia')).headers
+      .etag as string;
     writeFileSync(file, `${readFileSync(file, 'utf8')}symbol: TEAM\n`);
     git(teammate, 'commit', '-qam', 'teammate: symbol');
     git(teammate, 'push', '-q', 'origin', 'main');

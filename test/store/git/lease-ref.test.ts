@@ -38,8 +38,14 @@ describe('store/git/lease-ref: the relayer lease as a ref of the remote (git dae
     let expected: string | null = null;
     for (let round = 0; round < 5; round++) {
       const expires = `round ${round}`;
-      const won = await Promise.all([a.swap(expected, { holder: 'a', expires_at: expires }), b.swap(expected, { holder: 'b', expires_at: expires })]);
-      expect(won.filter((v) => v !== null), `round ${round}`).to.have.length(1);
+      const won = await Promise.all([
+        a.swap(expected, { holder: 'a', expires_at: expires }),
+        b.swap(expected, { holder: 'b', expires_at: expires }),
+      ]);
+      expect(
+        won.filter((v) => v !== null),
+        `round ${round}`,
+      ).to.have.length(1);
       const [readA, readB] = [await a.read(), await b.read()];
       expect(readA).to.deep.equal(readB);
       expect(readA?.version).to.equal(won.find((v) => v !== null));
@@ -50,7 +56,7 @@ describe('store/git/lease-ref: the relayer lease as a ref of the remote (git dae
     }
   });
 
-  it('a holder that stops renewing is taken over once its lease runs out on the other replica\'s clock', async () => {
+  it("a holder that stops renewing is taken over once its lease runs out on the other replica's clock", async () => {
     const L = 900;
     const clocks = { a: 0, b: 123_456 };
     const log = { info: () => undefined, warn: () => undefined };
@@ -79,7 +85,7 @@ describe('store/git/lease-ref: the relayer lease as a ref of the remote (git dae
     await b.stop();
   });
 
-  it('the ref is in no branch\'s history, and a GIT_SYNC store\'s pulls never fetch it and go on while it moves', async () => {
+  it("the ref is in no branch's history, and a GIT_SYNC store's pulls never fetch it and go on while it moves", async () => {
     const writer = slotIn(cloneOf(remote, 'writer'));
     const storeClone = cloneOf(remote, 'store');
     const store = await startStore(path.join(storeClone, 'config', 'networks'), { gitSync: { intervalMs: 3_600_000 } });
@@ -97,7 +103,11 @@ describe('store/git/lease-ref: the relayer lease as a ref of the remote (git dae
     expect(history, 'the branch history').not.to.include(version!);
     expect(git(bare, 'log', '--format=%s', 'main')).not.to.match(/lease/i);
     // The store's clone: no ref for it, and not even its object.
-    expect(git(storeClone, 'for-each-ref', '--format=%(refname)').split('\n').filter((r) => r.includes('lease'))).to.deep.equal([]);
+    expect(
+      git(storeClone, 'for-each-ref', '--format=%(refname)')
+        .split('\n')
+        .filter((r) => r.includes('lease')),
+    ).to.deep.equal([]);
     expect(() => git(storeClone, 'cat-file', '-e', version!)).to.throw();
     expect(store.readiness().components.git?.status).to.equal('healthy');
     expect(git(storeClone, 'rev-parse', 'HEAD').trim()).to.equal(git(bare, 'rev-parse', 'main').trim());

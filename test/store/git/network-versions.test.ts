@@ -44,7 +44,9 @@ describe('store/git/network-versions: a network as of a commit (real repository)
     const seed = git(repo, 'rev-parse', 'HEAD').trim();
     writeFileSync(path.join(root, 'evm/sepolia.yaml'), networkYaml({ rpc_urls: ['https://v2.example.com'] }));
     const second = commit('v2');
-    const res = await request(app.callback()).get(`/api/v1/networks/evm:sepolia/history/${second.slice(0, 7)}`).expect(200);
+    const res = await request(app.callback())
+      .get(`/api/v1/networks/evm:sepolia/history/${second.slice(0, 7)}`)
+      .expect(200);
     expect(res.body.data.sha).to.equal(second);
     expect(res.body.data.network).to.include({ id: 'evm:sepolia', chain_id: 11155111 });
     expect(res.body.data.network.rpc_urls).to.deep.equal([{ url: 'https://v2.example.com', weight: 100 }]);
@@ -57,17 +59,52 @@ describe('store/git/network-versions: a network as of a commit (real repository)
     expect(first.body.data.network.rpc_urls).to.have.length(2);
   });
 
-  const cases: Array<{ name: string; sha: (seed: string) => string; id?: string; status: number; code: string; message: RegExp }> = [
+  const cases: Array<{
+    name: string;
+    sha: (seed: string) => string;
+    id?: string;
+    status: number;
+    code: string;
+    message: RegExp;
+  }> = [
     { name: 'not a commit id', sha: () => 'HEAD~1', status: 400, code: 'BAD_REQUEST', message: /not a commit id/ },
-    { name: 'an option in disguise', sha: () => '--output=x', status: 400, code: 'BAD_REQUEST', message: /not a commit id/ },
-    { name: 'no such commit', sha: () => 'deadbeefdeadbeef', status: 404, code: 'NETWORK_NOT_FOUND', message: /no commit deadbeefdeadbeef/ },
-    { name: 'a network that had no file then', sha: (seed) => seed, id: 'evm:later', status: 404, code: 'NETWORK_NOT_FOUND', message: /did not change evm:later's file/ },
-    { name: 'an id that is not one', sha: (seed) => seed, id: 'EVM:../x', status: 400, code: 'INVALID_ID', message: /./ },
+    {
+      name: 'an option in disguise',
+      sha: () => '--output=x',
+      status: 400,
+      code: 'BAD_REQUEST',
+      message: /not a commit id/,
+    },
+    {
+      name: 'no such commit',
+      sha: () => 'deadbeefdeadbeef',
+      status: 404,
+      code: 'NETWORK_NOT_FOUND',
+      message: /no commit deadbeefdeadbeef/,
+    },
+    {
+      name: 'a network that had no file then',
+      sha: (seed) => seed,
+      id: 'evm:later',
+      status: 404,
+      code: 'NETWORK_NOT_FOUND',
+      message: /did not change evm:later's file/,
+    },
+    {
+      name: 'an id that is not one',
+      sha: (seed) => seed,
+      id: 'EVM:../x',
+      status: 400,
+      code: 'INVALID_ID',
+      message: /./,
+    },
   ];
   for (const c of cases) {
     it(`refused: ${c.name}`, async () => {
       const seed = git(repo, 'rev-parse', 'HEAD').trim();
-      const res = await request(app.callback()).get(`/api/v1/networks/${encodeURIComponent(c.id ?? 'evm:sepolia')}/history/${encodeURIComponent(c.sha(seed))}`);
+      const res = await request(app.callback()).get(
+        `/api/v1/networks/${encodeURIComponent(c.id ?? 'evm:sepolia')}/history/${encodeURIComponent(c.sha(seed))}`,
+      );
       expect(res.status, JSON.stringify(res.body)).to.equal(c.status);
       expect(res.body.code).to.equal(c.code);
       expect(res.body.error).to.match(c.message);
@@ -76,10 +113,34 @@ describe('store/git/network-versions: a network as of a commit (real repository)
 
   // Issue 41: an invalid version on either side blocked showing (409) and reverting the other; a
   // commit that did not touch the file answered 200 with equal versions; any size was read and parsed.
-  const sides: Array<{ name: string; before: string | null; after: string; network: 'valid' | RegExp; previous: 'valid' | RegExp | null }> = [
-    { name: 'a commit that fixed an invalid file', before: 'rpc_urls: [\n', after: networkYaml({ rpc_urls: ['https://fixed.example.com'] }), network: 'valid', previous: /evm\/sepolia\.yaml as of [0-9a-f]{7}\^ is not a valid network file \(\d+:\d+: / },
-    { name: 'a commit that broke the file', before: null, after: 'rpc_urls: [\n', network: /evm\/sepolia\.yaml as of [0-9a-f]{7} is not a valid network file \(\d+:\d+: /, previous: 'valid' },
-    { name: 'a commit that made the file larger than 1 MiB', before: null, after: `${networkYaml()}# ${'x'.repeat(1024 * 1024)}\n`, network: /larger than 1048576 bytes/, previous: 'valid' },
+  const sides: Array<{
+    name: string;
+    before: string | null;
+    after: string;
+    network: 'valid' | RegExp;
+    previous: 'valid' | RegExp | null;
+  }> = [
+    {
+      name: 'a commit that fixed an invalid file',
+      before: 'rpc_urls: [\n',
+      after: networkYaml({ rpc_urls: ['https://fixed.example.com'] }),
+      network: 'valid',
+      previous: /evm\/sepolia\.yaml as of [0-9a-f]{7}\^ is not a valid network file \(\d+:\d+: /,
+    },
+    {
+      name: 'a commit that broke the file',
+      before: null,
+      after: 'rpc_urls: [\n',
+      network: /evm\/sepolia\.yaml as of [0-9a-f]{7} is not a valid network file \(\d+:\d+: /,
+      previous: 'valid',
+    },
+    {
+      name: 'a commit that made the file larger than 1 MiB',
+      before: null,
+      after: `${networkYaml()}# ${'x'.repeat(1024 * 1024)}\n`,
+      network: /larger than 1048576 bytes/,
+      previous: 'valid',
+    },
   ];
   for (const c of sides) {
     it(`${c.name}: 200, the valid side shown, the other null with its problem`, async () => {
@@ -90,7 +151,10 @@ describe('store/git/network-versions: a network as of a commit (real repository)
       writeFileSync(path.join(root, 'evm/sepolia.yaml'), c.after);
       const sha = commit('after');
       const { body } = await request(app.callback()).get(`/api/v1/networks/evm:sepolia/history/${sha}`).expect(200);
-      for (const [side, want] of [['network', c.network], ['previous', c.previous]] as const) {
+      for (const [side, want] of [
+        ['network', c.network],
+        ['previous', c.previous],
+      ] as const) {
         if (want === 'valid') expect(body.data[side], side).to.include({ id: 'evm:sepolia' });
         else {
           expect(body.data[side], side).to.equal(null);
@@ -112,7 +176,9 @@ describe('store/git/network-versions: a network as of a commit (real repository)
     const plain = makeConfigDir(standardFiles());
     const other = await startStore(plain);
     try {
-      const res = await request(createApp(other).callback()).get('/api/v1/networks/evm:sepolia/history/abcdef0').expect(501);
+      const res = await request(createApp(other).callback())
+        .get('/api/v1/networks/evm:sepolia/history/abcdef0')
+        .expect(501);
       expect(res.body.code).to.equal('NOT_IMPLEMENTED');
     } finally {
       await other.close();

@@ -39,18 +39,23 @@ describe('store/git/proposal-branch (a real remote: git daemon on loopback)', fu
     gitFiles: readdirSync(path.join(replica, '.git')).sort(),
   });
   /** A commit of `text` by relayer-eu, made of the file as the base holds it. */
-  const change = (text: (old: string) => string) => (file: { bytes: Buffer } | null): ProposalCommit => ({
-    text: text((file as { bytes: Buffer }).bytes.toString('utf8')),
-    message: 'netcfg: update rpc_urls of evm:sepolia\n\nNetcfg-Actor: token:relayer-eu\n',
-    author: 'relayer-eu <relayer-eu@netcfg>',
-  });
+  const change =
+    (text: (old: string) => string) =>
+    (file: { bytes: Buffer } | null): ProposalCommit => ({
+      text: text((file as { bytes: Buffer }).bytes.toString('utf8')),
+      message: 'netcfg: update rpc_urls of evm:sepolia\n\nNetcfg-Actor: token:relayer-eu\n',
+      author: 'relayer-eu <relayer-eu@netcfg>',
+    });
   const newUrl = (url: string) => change((old) => old.replace('https://rpc.example.com', url));
   const propose = (url: string, expected?: string) =>
     branches.propose({ branch: BRANCH, paths: [FILE, FILE.replace('.yaml', '.yml')], make: newUrl(url), expected });
   /** A teammate's commit to main of another network, pushed: main moves on. */
   const teammateMovesMain = (n: number): string => {
     const teammate = cloneOf(remote, `teammate-${n}`);
-    writeFileSync(path.join(teammate, 'config/networks/evm/other.yaml'), networkYaml({ rpc_urls: [`https://other-${n}.example.com`] }));
+    writeFileSync(
+      path.join(teammate, 'config/networks/evm/other.yaml'),
+      networkYaml({ rpc_urls: [`https://other-${n}.example.com`] }),
+    );
     git(teammate, 'add', '-A');
     git(teammate, 'commit', '-qm', `teammate ${n}`);
     git(teammate, 'push', '-q', 'origin', 'main');
@@ -60,7 +65,11 @@ describe('store/git/proposal-branch (a real remote: git daemon on loopback)', fu
   beforeEach(async () => {
     remote = await startGitRemote({ 'evm/sepolia.yaml': networkYaml(), 'evm/mainnet.yaml': networkYaml() });
     replica = cloneOf(remote, 'replica');
-    branches = new ProposalBranches((await WorkTree.open(replica, { name: 'netcfg', email: 'netcfg@example.com' }))!, 'origin/main', 3000);
+    branches = new ProposalBranches(
+      (await WorkTree.open(replica, { name: 'netcfg', email: 'netcfg@example.com' }))!,
+      'origin/main',
+      3000,
+    );
   });
   afterEach(async () => {
     await remote.stop();
@@ -75,8 +84,12 @@ describe('store/git/proposal-branch (a real remote: git daemon on loopback)', fu
     expect(remoteRef(BRANCH)).to.equal(proposed.commit);
     expect(bare('rev-parse', `${proposed.commit}^`)).to.equal(proposed.base);
     expect(bare('diff', '--name-only', proposed.base, proposed.commit)).to.equal(FILE);
-    expect(bare('show', `${proposed.commit}:${FILE}`)).to.include('https://proposed.example.com').and.not.include('https://rpc.example.com');
-    expect(bare('log', '-1', '--format=%an <%ae>|%cn <%ce>|%s|%(trailers:key=Netcfg-Actor,valueonly)', proposed.commit)).to.equal(
+    expect(bare('show', `${proposed.commit}:${FILE}`))
+      .to.include('https://proposed.example.com')
+      .and.not.include('https://rpc.example.com');
+    expect(
+      bare('log', '-1', '--format=%an <%ae>|%cn <%ce>|%s|%(trailers:key=Netcfg-Actor,valueonly)', proposed.commit),
+    ).to.equal(
       'relayer-eu <relayer-eu@netcfg>|netcfg <netcfg@example.com>|netcfg: update rpc_urls of evm:sepolia|token:relayer-eu',
     );
     expect(cloneState()).to.deep.equal(before);
@@ -92,8 +105,13 @@ describe('store/git/proposal-branch (a real remote: git daemon on loopback)', fu
     expect(remoteRef(BRANCH)).to.equal(second.commit);
     expect(bare('rev-list', '--count', `main..${BRANCH}`)).to.equal('1');
     expect(bare('diff', '--name-only', 'main', BRANCH)).to.equal(FILE);
-    expect(bare('show', `${BRANCH}:${FILE}`)).to.include('https://second.example.com').and.not.include('https://first.example.com');
-    expect(() => bare('merge-base', '--is-ancestor', first.commit, BRANCH), 'the first commit is no longer on the branch').to.throw();
+    expect(bare('show', `${BRANCH}:${FILE}`))
+      .to.include('https://second.example.com')
+      .and.not.include('https://first.example.com');
+    expect(
+      () => bare('merge-base', '--is-ancestor', first.commit, BRANCH),
+      'the first commit is no longer on the branch',
+    ).to.throw();
     expect(cloneState()).to.deep.equal(before);
   });
 
@@ -101,7 +119,10 @@ describe('store/git/proposal-branch (a real remote: git daemon on loopback)', fu
     await propose('https://eu.example.com');
     const other = proposalBranchOf({ kind: 'token', name: 'relayer-us' }, requireNetworkId('evm:sepolia'));
     const proposed = await branches.propose({ branch: other, paths: [FILE], make: newUrl('https://us.example.com') });
-    expect(bare('for-each-ref', '--format=%(refname)', 'refs/heads/netcfg/').split('\n').sort()).to.deep.equal([`refs/heads/${BRANCH}`, `refs/heads/${other}`]);
+    expect(bare('for-each-ref', '--format=%(refname)', 'refs/heads/netcfg/').split('\n').sort()).to.deep.equal([
+      `refs/heads/${BRANCH}`,
+      `refs/heads/${other}`,
+    ]);
     expect(bare('show', `${proposed.commit}:${FILE}`)).to.include('https://us.example.com');
   });
 
@@ -139,7 +160,11 @@ describe('store/git/proposal-branch (a real remote: git daemon on loopback)', fu
   }
 
   const downs = [
-    { name: 'stopped', down: () => remote.stop(), says: /origin refused or could not be reached for the fetch of origin\/main/ },
+    {
+      name: 'stopped',
+      down: () => remote.stop(),
+      says: /origin refused or could not be reached for the fetch of origin\/main/,
+    },
     {
       name: 'never answering',
       down: async () => {
@@ -164,7 +189,11 @@ describe('store/git/proposal-branch (a real remote: git daemon on loopback)', fu
   }
 
   it('the push refused by the remote (a hook): GIT_REMOTE_UNAVAILABLE, no branch, no ref left', async () => {
-    writeFileSync(path.join(bareOf(remote), 'hooks', 'pre-receive'), '#!/bin/sh\necho "refused by policy" >&2\nexit 1\n', { mode: 0o755 });
+    writeFileSync(
+      path.join(bareOf(remote), 'hooks', 'pre-receive'),
+      '#!/bin/sh\necho "refused by policy" >&2\nexit 1\n',
+      { mode: 0o755 },
+    );
     const before = cloneState();
     const err = await refusal(propose('https://refused.example.com'));
     expect(err.code).to.equal('GIT_REMOTE_UNAVAILABLE');
@@ -187,7 +216,12 @@ describe('store/git/proposal-branch (a real remote: git daemon on loopback)', fu
   });
 
   const mainChanges = [
-    { name: 'the network deleted there', edit: (clone: string) => git(clone, 'rm', '-q', FILE), seen: [null], code: 'NETWORK_NOT_FOUND' },
+    {
+      name: 'the network deleted there',
+      edit: (clone: string) => git(clone, 'rm', '-q', FILE),
+      seen: [null],
+      code: 'NETWORK_NOT_FOUND',
+    },
     {
       name: 'its file made a link there',
       edit: (clone: string) => {
@@ -228,7 +262,11 @@ describe('store/git/proposal-name: one branch per network and actor, each a vali
     { actor: { kind: 'token', name: 'x.lock' }, branch: /^netcfg\/token-x-lock-[0-9a-f]{8}\/evm-sepolia$/ },
     { actor: { kind: 'token', name: 'trailing.' }, branch: /^netcfg\/token-trailing-[0-9a-f]{8}\/evm-sepolia$/ },
     { actor: { kind: 'system', name: 'rpc-prober' }, branch: /^netcfg\/system-rpc-prober-[0-9a-f]{8}\/evm-sepolia$/ },
-    { actor: { kind: 'token', name: 'relayer-eu' }, id: 'my-fam:net', branch: /^netcfg\/relayer-eu\/my-fam-net-[0-9a-f]{8}$/ },
+    {
+      actor: { kind: 'token', name: 'relayer-eu' },
+      id: 'my-fam:net',
+      branch: /^netcfg\/relayer-eu\/my-fam-net-[0-9a-f]{8}$/,
+    },
   ];
   for (const { actor, id: other, branch } of cases) {
     it(`${actor.kind}:${actor.name} on ${other ?? id.id} -> ${branch.source}, which git takes as a branch`, () => {
@@ -240,7 +278,11 @@ describe('store/git/proposal-name: one branch per network and actor, each a vali
 
   it('networks whose parts read alike get different branches', () => {
     const actor: Actor = { kind: 'token', name: 'relayer-eu' };
-    expect(proposalBranchOf(actor, requireNetworkId('a-b:c'))).to.not.equal(proposalBranchOf(actor, requireNetworkId('a:b-c')));
-    expect(proposalBranchOf({ kind: 'system', name: 'x' }, id)).to.not.equal(proposalBranchOf({ kind: 'token', name: 'system-x' }, id));
+    expect(proposalBranchOf(actor, requireNetworkId('a-b:c'))).to.not.equal(
+      proposalBranchOf(actor, requireNetworkId('a:b-c')),
+    );
+    expect(proposalBranchOf({ kind: 'system', name: 'x' }, id)).to.not.equal(
+      proposalBranchOf({ kind: 'token', name: 'system-x' }, id),
+    );
   });
 });

@@ -23,7 +23,15 @@ describe('store/git/proposal-name: a branch read back', () => {
     });
   }
 
-  for (const branch of ['main', 'netcfg/x', 'netcfg/x/nodash', 'netcfg/x/evm-', 'other/x/evm-sepolia', 'netcfg/x/evm-sepolia/more', 'netcfg/x/EVM-sepolia']) {
+  for (const branch of [
+    'main',
+    'netcfg/x',
+    'netcfg/x/nodash',
+    'netcfg/x/evm-',
+    'other/x/evm-sepolia',
+    'netcfg/x/evm-sepolia/more',
+    'netcfg/x/EVM-sepolia',
+  ]) {
     it(`${branch}: not netcfg's`, () => expect(parseProposalBranch(branch)).to.equal(null));
   }
 });

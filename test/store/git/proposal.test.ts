@@ -54,7 +54,10 @@ describe('store/git/proposal: store.proposeUpdate (a real remote: git daemon on 
   beforeEach(async () => {
     remote = await startGitRemote({ 'evm/sepolia.yaml': networkYaml(), 'evm/mainnet.yaml': networkYaml() });
     replica = cloneOf(remote, 'replica');
-    store = await startStore(path.join(replica, 'config', 'networks'), { gitSync: { intervalMs: HOUR, remoteTimeoutMs: 3000 }, gitAuthor: { name: 'netcfg', email: 'netcfg@example.com' } });
+    store = await startStore(path.join(replica, 'config', 'networks'), {
+      gitSync: { intervalMs: HOUR, remoteTimeoutMs: 3000 },
+      gitAuthor: { name: 'netcfg', email: 'netcfg@example.com' },
+    });
   });
   afterEach(async () => {
     await store?.close();
@@ -81,17 +84,28 @@ describe('store/git/proposal: store.proposeUpdate (a real remote: git daemon on 
     expect(remoteRef(proposal.branch)).to.equal(proposal.commit);
     expect(bare('rev-parse', `${proposal.commit}^`)).to.equal(before.main);
     expect(bare('diff', '--name-only', 'main', proposal.commit)).to.equal(FILE);
-    expect(bare('show', `${proposal.commit}:${FILE}`)).to.equal(networkYaml({ rpc_urls: ['https://proposed.example.com'] }).trimEnd());
-    expect(bare('log', '-1', '--format=%an <%ae>|%(trailers:key=Netcfg-Actor,valueonly)', proposal.commit)).to.equal('relayer-eu <relayer-eu@netcfg>|token:relayer-eu');
+    expect(bare('show', `${proposal.commit}:${FILE}`)).to.equal(
+      networkYaml({ rpc_urls: ['https://proposed.example.com'] }).trimEnd(),
+    );
+    expect(bare('log', '-1', '--format=%an <%ae>|%(trailers:key=Netcfg-Actor,valueonly)', proposal.commit)).to.equal(
+      'relayer-eu <relayer-eu@netcfg>|token:relayer-eu',
+    );
     await store!.whenIdle();
     expect(servedState()).to.deep.equal(before);
   });
 
   it('the same actor again moves its branch onto the newest main; another actor gets another branch', async () => {
     const first = await store!.proposeUpdate('evm:sepolia', BODY, undefined, EU);
-    const main = teammatePushes('teammate', 'evm/mainnet.yaml', (t) => t.replace('https://rpc.example.com', 'https://mainnet.example.com'));
+    const main = teammatePushes('teammate', 'evm/mainnet.yaml', (t) =>
+      t.replace('https://rpc.example.com', 'https://mainnet.example.com'),
+    );
     const before = servedState();
-    const second = await store!.proposeUpdate('evm:sepolia', { rpc_urls: ['https://second.example.com'] }, undefined, EU);
+    const second = await store!.proposeUpdate(
+      'evm:sepolia',
+      { rpc_urls: ['https://second.example.com'] },
+      undefined,
+      EU,
+    );
     expect(second.branch).to.equal(first.branch);
     expect(second.base).to.equal(main);
     expect(remoteRef(second.branch)).to.equal(second.commit);
@@ -107,7 +121,12 @@ describe('store/git/proposal: store.proposeUpdate (a real remote: git daemon on 
   const refusedFirst = [
     { name: 'a stale If-Match', body: BODY, ifMatch: '"stale"', code: 'PRECONDITION_FAILED' },
     { name: 'a body the schema refuses', body: { rpc_urls: 'nope' }, ifMatch: undefined, code: 'VALIDATION_FAILED' },
-    { name: 'a URL the rules refuse', body: { rpc_urls: ['ftp://rpc.example.com'] }, ifMatch: undefined, code: 'VALIDATION_FAILED' },
+    {
+      name: 'a URL the rules refuse',
+      body: { rpc_urls: ['ftp://rpc.example.com'] },
+      ifMatch: undefined,
+      code: 'VALIDATION_FAILED',
+    },
   ];
   for (const { name, body, ifMatch, code } of refusedFirst) {
     it(`${name}: ${code} without asking the remote (it is down: not 503), nothing changed`, async () => {
@@ -123,16 +142,22 @@ describe('store/git/proposal: store.proposeUpdate (a real remote: git daemon on 
 
   it('main changed the file since the version served: an If-Match of that version is 412 once the new one is served; without If-Match the change is made on the new one', async () => {
     const served = store!.get('evm:sepolia').etag;
-    teammatePushes('teammate', 'evm/sepolia.yaml', (t) => t.replace('chain_id: 11155111 # sepolia', 'chain_id: 11155111 # sepolia, by a teammate'));
+    teammatePushes('teammate', 'evm/sepolia.yaml', (t) =>
+      t.replace('chain_id: 11155111 # sepolia', 'chain_id: 11155111 # sepolia, by a teammate'),
+    );
     const err = await refusal(store!.proposeUpdate('evm:sepolia', BODY, served, EU));
     expect(err.code).to.equal('PRECONDITION_FAILED');
     expect(err.message).to.match(/was changed on origin\/main since the ETag in If-Match was read/);
     expect(remoteRef('netcfg/relayer-eu/evm-sepolia')).to.equal('');
-    expect(store!.get('evm:sepolia').etag, 'the new version served, so a GET finds it').to.equal(err.etag).and.not.equal(served);
+    expect(store!.get('evm:sepolia').etag, 'the new version served, so a GET finds it')
+      .to.equal(err.etag)
+      .and.not.equal(served);
     const proposal = await store!.proposeUpdate('evm:sepolia', BODY, undefined, EU);
     const text = bare('show', `${proposal.commit}:${FILE}`);
     expect(text).to.include('by a teammate').and.include('https://proposed.example.com');
-    expect(bare('diff', '--stat', 'main', proposal.commit)).to.match(/1 file changed, 1 insertion\(\+\), 3 deletions\(-\)/);
+    expect(bare('diff', '--stat', 'main', proposal.commit)).to.match(
+      /1 file changed, 1 insertion\(\+\), 3 deletions\(-\)/,
+    );
   });
 
   it('the remote down: GIT_REMOTE_UNAVAILABLE, nothing served changes', async () => {

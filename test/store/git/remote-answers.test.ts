@@ -17,5 +17,4 @@ describe('store/git/remote-answers', () => {
       expect(isRejection({ stderr })).to.equal(rejection);
     });
   }
-
 });

@@ -19,13 +19,15 @@ interface Case {
   expect: (counts: GitCounts) => void;
 }
 
-const patch = (store: NetworkStore): Promise<unknown> => store.update('evm:sepolia', { rpc_urls: [`https://pushed-${Math.random()}.example.com`] }, undefined, ANONYMOUS);
+const patch = (store: NetworkStore): Promise<unknown> =>
+  store.update('evm:sepolia', { rpc_urls: [`https://pushed-${Math.random()}.example.com`] }, undefined, ANONYMOUS);
 
 const CASES: Case[] = [
   {
     name: 'a pull that reaches the remote',
     act: (store) => store.caughtUp(),
-    expect: (c) => expect(c).to.deep.include({ pull_failures: 0, pushes: 0, push_failures: 0 }).and.property('pulls').at.least(2),
+    expect: (c) =>
+      expect(c).to.deep.include({ pull_failures: 0, pushes: 0, push_failures: 0 }).and.property('pulls').at.least(2),
   },
   {
     name: 'a PATCH pushed: one push, with its duration',
@@ -42,7 +44,8 @@ const CASES: Case[] = [
       await remote.stop();
       await patch(store).catch(() => undefined);
     },
-    expect: (c) => expect(c).to.deep.include({ pushes: 1, push_failures: 1 }).and.property('push_seconds').with.length(1),
+    expect: (c) =>
+      expect(c).to.deep.include({ pushes: 1, push_failures: 1 }).and.property('push_seconds').with.length(1),
   },
   {
     name: 'the remote stopped: a pull fails',
@@ -70,8 +73,15 @@ describe('store/git: GIT_SYNC counted for the metrics (git daemon on loopback)',
 
   for (const c of CASES) {
     it(c.name, async () => {
-      store = await startStore(path.join(cloneOf(remote, 'replica'), 'config', 'networks'), { gitSync: { intervalMs: 3_600_000, remoteTimeoutMs: 5000 } });
-      expect(store.counts().git, 'after start: its first pull').to.deep.include({ pulls: 1, pull_failures: 0, pushes: 0, push_failures: 0 });
+      store = await startStore(path.join(cloneOf(remote, 'replica'), 'config', 'networks'), {
+        gitSync: { intervalMs: 3_600_000, remoteTimeoutMs: 5000 },
+      });
+      expect(store.counts().git, 'after start: its first pull').to.deep.include({
+        pulls: 1,
+        pull_failures: 0,
+        pushes: 0,
+        push_failures: 0,
+      });
       await c.act(store, remote);
       c.expect(store.counts().git!);
     });

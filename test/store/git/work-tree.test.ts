@@ -40,7 +40,10 @@ describe('store/work-tree (real repository)', () => {
     removeDir(repo);
   });
 
-  const patch = (id: string, url: string) => request(app.callback()).patch(`/api/v1/networks/${id}`).send({ rpc_urls: [url] });
+  const patch = (id: string, url: string) =>
+    request(app.callback())
+      .patch(`/api/v1/networks/${id}`)
+      .send({ rpc_urls: [url] });
 
   it('each PATCH is one commit of that file alone, with the author and message', async () => {
     // An unrelated change in the work tree must not be swept into netcfg's commit.
@@ -48,14 +51,21 @@ describe('store/work-tree (real repository)', () => {
     await patch('evm:sepolia', 'https://one.example.com').expect(200);
     const log = git(repo, 'log', '--format=%an <%ae>|%s', '--name-only', '-1');
     expect(log).to.include('Ops Bot <ops@example.com>|netcfg: update rpc_urls of evm:sepolia');
-    expect(log.trim().split('\n').filter((l) => l.includes('.yaml'))).to.deep.equal(['config/networks/evm/sepolia.yaml']);
-    expect(git(repo, 'status', '--porcelain')).to.include('evm/mainnet.yaml').and.not.include('sepolia');
+    expect(
+      log
+        .trim()
+        .split('\n')
+        .filter((l) => l.includes('.yaml')),
+    ).to.deep.equal(['config/networks/evm/sepolia.yaml']);
+    expect(git(repo, 'status', '--porcelain'))
+      .to.include('evm/mainnet.yaml')
+      .and.not.include('sepolia');
     // git revert undoes the change.
     git(repo, '-c', 'user.name=x', '-c', 'user.email=x@x', 'revert', '--no-edit', 'HEAD');
     expect(git(repo, 'show', 'HEAD:config/networks/evm/sepolia.yaml')).to.not.include('one.example.com');
   });
 
-  it('a PATCH holds its network\'s lock from its read through its commit', async () => {
+  it("a PATCH holds its network's lock from its read through its commit", async () => {
     // Without GIT_COMMIT the write takes the lock for its own steps only (network-writer.test.ts).
     const folder = path.join(root, '.locks', 'evm~sepolia.lock');
     const lockedAtRead: boolean[] = [];
@@ -81,17 +91,23 @@ describe('store/work-tree (real repository)', () => {
     expect(git(repo, 'rev-list', '--count', 'HEAD')).to.equal(count);
   });
 
-  it('history lists the file\'s commits newest first, paginated', async () => {
+  it("history lists the file's commits newest first, paginated", async () => {
     for (let i = 1; i <= 3; i++) await patch('evm:sepolia', `https://v${i}.example.com`).expect(200);
     await patch('evm:mainnet', 'https://other.example.com').expect(200);
     const page1 = await request(app.callback()).get('/api/v1/networks/evm:sepolia/history?per_page=2').expect(200);
     expect(page1.body.pagination).to.deep.equal({ current_page: 1, per_page: 2, total_items: 4, total_pages: 2 });
-    expect(page1.body.data.map((c: { message: string }) => c.message)).to.deep.equal(['netcfg: update rpc_urls of evm:sepolia', 'netcfg: update rpc_urls of evm:sepolia']);
+    expect(page1.body.data.map((c: { message: string }) => c.message)).to.deep.equal([
+      'netcfg: update rpc_urls of evm:sepolia',
+      'netcfg: update rpc_urls of evm:sepolia',
+    ]);
     expect(page1.body.data[0]).to.include({ author: 'Ops Bot', email: 'ops@example.com' });
     expect(page1.body.data[0].sha).to.match(/^[0-9a-f]{40}$/);
     expect(page1.headers.link).to.include('rel="next"');
     const page2 = await request(app.callback()).get('/networks/evm%3Asepolia/history?page=2&per_page=2').expect(200);
-    expect(page2.body.data.map((c: { message: string }) => c.message)).to.deep.equal(['netcfg: update rpc_urls of evm:sepolia', 'seed']);
+    expect(page2.body.data.map((c: { message: string }) => c.message)).to.deep.equal([
+      'netcfg: update rpc_urls of evm:sepolia',
+      'seed',
+    ]);
     await request(app.callback()).get('/api/v1/networks/evm:nope/history').expect(404);
     await request(app.callback()).get('/api/v1/networks/evm:sepolia/history?per_page=0').expect(400);
   });
@@ -113,7 +129,9 @@ describe('store/work-tree (real repository)', () => {
     store = await startStore(root, { gitCommit: true, gitAuthor: { name: 'Ops Bot', email: 'ops@example.com' }, fs });
     app = createApp(store);
     await patch('evm:sepolia', 'https://kept.example.com').expect(200);
-    expect(networkOf(store.get('evm:sepolia')).rpc_urls).to.deep.equal([{ url: 'https://kept.example.com', weight: 100 }]);
+    expect(networkOf(store.get('evm:sepolia')).rpc_urls).to.deep.equal([
+      { url: 'https://kept.example.com', weight: 100 },
+    ]);
     const ready = await request(app.callback()).get('/api/v1/ready').expect(200);
     expect(ready.body.status).to.equal('degraded');
     expect(ready.body.components.git).to.include({ status: 'degraded', pending_commits: 1 });
@@ -133,7 +151,10 @@ describe('store/work-tree (real repository)', () => {
     try {
       const res = await request(createApp(other).callback()).get('/api/v1/networks/evm:sepolia/history').expect(501);
       expect(res.body.code).to.equal('NOT_IMPLEMENTED');
-      await request(createApp(other).callback()).patch('/api/v1/networks/evm:sepolia').send({ rpc_urls: ['https://x.example.com'] }).expect(200);
+      await request(createApp(other).callback())
+        .patch('/api/v1/networks/evm:sepolia')
+        .send({ rpc_urls: ['https://x.example.com'] })
+        .expect(200);
       expect(existsSync(path.join(plain, '.git'))).to.equal(false);
     } finally {
       await other.close();

@@ -28,11 +28,22 @@ describe('store/git/write-queue', () => {
     void queue.add('config/evm/a.yaml', 0o644, 'a: 2 # kept\n', 'netcfg: update a', 'netcfg <netcfg@localhost>');
     void queue.add('config/evm/b.yaml', 0o755, 'b: 2\n', 'netcfg: update b', 'netcfg <netcfg@localhost>');
     void queue.add('config/evm/a.yaml', 0o644, 'a: 3\n', 'netcfg: update a again', 'netcfg <netcfg@localhost>');
-    execFileSync('git', ['-C', repo, 'fast-import', '--quiet', '--date-format=now'], { input: queue.fastImportInput(3, 'HEAD', 'netcfg <netcfg@localhost>') });
+    execFileSync('git', ['-C', repo, 'fast-import', '--quiet', '--date-format=now'], {
+      input: queue.fastImportInput(3, 'HEAD', 'netcfg <netcfg@localhost>'),
+    });
     const log = git(repo, 'log', '--format=%an <%ae>|%s', OUTGOING).trim().split('\n');
-    expect(log).to.deep.equal(['netcfg <netcfg@localhost>|netcfg: update a again', 'netcfg <netcfg@localhost>|netcfg: update b', 'netcfg <netcfg@localhost>|netcfg: update a', 'seed <seed@example.com>|seed']);
+    expect(log).to.deep.equal([
+      'netcfg <netcfg@localhost>|netcfg: update a again',
+      'netcfg <netcfg@localhost>|netcfg: update b',
+      'netcfg <netcfg@localhost>|netcfg: update a',
+      'seed <seed@example.com>|seed',
+    ]);
     const files = (rev: string): string => git(repo, 'show', '--name-only', '--format=', rev).trim();
-    expect([files(`${OUTGOING}`), files(`${OUTGOING}~1`), files(`${OUTGOING}~2`)]).to.deep.equal(['config/evm/a.yaml', 'config/evm/b.yaml', 'config/evm/a.yaml']);
+    expect([files(`${OUTGOING}`), files(`${OUTGOING}~1`), files(`${OUTGOING}~2`)]).to.deep.equal([
+      'config/evm/a.yaml',
+      'config/evm/b.yaml',
+      'config/evm/a.yaml',
+    ]);
     expect(git(repo, 'show', `${OUTGOING}~2:config/evm/a.yaml`)).to.equal('a: 2 # kept\n');
     expect(git(repo, 'show', `${OUTGOING}:config/evm/a.yaml`)).to.equal('a: 3\n');
     expect(git(repo, 'ls-tree', OUTGOING, 'config/evm/b.yaml')).to.match(/^100755 /);

@@ -98,7 +98,11 @@ describe('store/index-cache', () => {
     writeFileSync(cache, good.slice(0, Math.floor(good.length / 2)));
     const warm = await runOnce();
     expect(warm.ids().length).to.equal(30);
-    expect(readFileSync(cache, 'utf8').split('\n').filter((l) => l !== '')).to.have.length(31);
+    expect(
+      readFileSync(cache, 'utf8')
+        .split('\n')
+        .filter((l) => l !== ''),
+    ).to.have.length(31);
   });
 
   it('a cache file others could have written (writable by others, or not ours) is not trusted', async () => {
@@ -115,7 +119,10 @@ describe('store/index-cache', () => {
 
   it('a cache that cannot be written is reported and changes nothing else', async () => {
     const errors: Error[] = [];
-    const store = await startStore(root, { indexCache: path.join(root, 'fam0', 'net0.yaml', 'index.jsonl'), onError: (e) => errors.push(e) });
+    const store = await startStore(root, {
+      indexCache: path.join(root, 'fam0', 'net0.yaml', 'index.jsonl'),
+      onError: (e) => errors.push(e),
+    });
     expect(store.ids().length).to.equal(30);
     await store.close();
     expect(errors.map((e) => e.message).join('\n')).to.match(/could not write the index cache/);

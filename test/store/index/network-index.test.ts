@@ -33,9 +33,21 @@ describe('store/network-index', () => {
     expect(index.put(v0)).to.deep.equal({ kind: 'added', id: 'evm:sepolia', etag: v0.etag, revision: 1, actor: null });
     expect(index.put(record('evm:sepolia', 0))).to.equal(null);
     expect(index.revision).to.equal(1);
-    expect(index.put(v1, 'token:ops')).to.deep.equal({ kind: 'modified', id: 'evm:sepolia', etag: v1.etag, revision: 2, actor: 'token:ops' });
+    expect(index.put(v1, 'token:ops')).to.deep.equal({
+      kind: 'modified',
+      id: 'evm:sepolia',
+      etag: v1.etag,
+      revision: 2,
+      actor: 'token:ops',
+    });
     expect(index.get('evm:sepolia')).to.equal(v1);
-    expect(index.remove('evm:sepolia')).to.deep.equal({ kind: 'deleted', id: 'evm:sepolia', etag: null, revision: 3, actor: null });
+    expect(index.remove('evm:sepolia')).to.deep.equal({
+      kind: 'deleted',
+      id: 'evm:sepolia',
+      etag: null,
+      revision: 3,
+      actor: null,
+    });
     expect(index.remove('evm:sepolia')).to.equal(null);
     expect(index.revision).to.equal(3);
     expect(changes.map((c) => c.kind)).to.deep.equal(['added', 'modified', 'deleted']);
@@ -107,7 +119,11 @@ describe('store/network-index', () => {
       { path: 'evm/a.yaml', line: 9, column: 1, error: 'late' },
       { path: 'evm/a.yaml', line: 2, column: 3, error: 'early' },
     ]);
-    expect(index.invalidFiles().map((f) => `${f.path}:${f.line}`)).to.deep.equal(['evm/a.yaml:2', 'evm/a.yaml:9', 'evm/z.yaml:1']);
+    expect(index.invalidFiles().map((f) => `${f.path}:${f.line}`)).to.deep.equal([
+      'evm/a.yaml:2',
+      'evm/a.yaml:9',
+      'evm/z.yaml:1',
+    ]);
     expect(index.problemPaths()).to.have.members(['evm/a.yaml', 'evm/z.yaml']);
     index.setProblems('evm/a.yaml', []);
     index.clearProblems('evm/z.yaml');

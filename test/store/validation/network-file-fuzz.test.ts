@@ -25,7 +25,9 @@ function expectWellFormed(text: string): boolean {
   const lineCount = text.split(/\r\n|\r|\n/).length;
   expect(outcome.problems).to.have.length.greaterThan(0);
   for (const p of outcome.problems) {
-    expect(p.line, p.message).to.be.a('number').within(1, lineCount + 1);
+    expect(p.line, p.message)
+      .to.be.a('number')
+      .within(1, lineCount + 1);
     expect(p.column, p.message).to.be.a('number').at.least(1);
     expect(p.message).to.be.a('string').and.not.equal('');
   }
@@ -48,6 +50,9 @@ describe('store/network-file under fuzzing', function () {
   });
 
   it('every alias shape, each on its own', () => {
-    fc.assert(fc.property(aliasShapes, (text) => void expectWellFormed(text)), { numRuns: 50 });
+    fc.assert(
+      fc.property(aliasShapes, (text) => void expectWellFormed(text)),
+      { numRuns: 50 },
+    );
   });
 });

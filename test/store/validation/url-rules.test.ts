@@ -3,7 +3,15 @@
  * enabled endpoint, and the two policies (RPC_BLOCK_PRIVATE_IPS, RPC_ALLOWED_HOSTS).
  */
 import { expect } from 'chai';
-import { MAX_URL_LENGTH, OPEN_POLICY, checkRpcUrls, checkUrl, isInternalHost, normaliseEntry, type UrlPolicy } from '../../../src/store/validation/url-rules.js';
+import {
+  MAX_URL_LENGTH,
+  OPEN_POLICY,
+  checkRpcUrls,
+  checkUrl,
+  isInternalHost,
+  normaliseEntry,
+  type UrlPolicy,
+} from '../../../src/store/validation/url-rules.js';
 
 const BLOCK: UrlPolicy = { blockPrivate: true, allowedHosts: [] };
 const ALLOW: UrlPolicy = { blockPrivate: false, allowedHosts: ['rpc.example.com'] };
@@ -96,7 +104,16 @@ describe('store/url-rules', () => {
       });
     }
 
-    const allowed = ['https://rpc.example.com', 'http://8.8.8.8', 'http://172.15.0.1', 'http://172.32.0.1', 'http://192.169.0.1', 'http://[2001:4860:4860::8888]', 'http://[::ffff:8.8.8.8]', 'https://localhost.example.com'];
+    const allowed = [
+      'https://rpc.example.com',
+      'http://8.8.8.8',
+      'http://172.15.0.1',
+      'http://172.32.0.1',
+      'http://192.169.0.1',
+      'http://[2001:4860:4860::8888]',
+      'http://[::ffff:8.8.8.8]',
+      'https://localhost.example.com',
+    ];
     for (const url of allowed) {
       it(`accepts ${url}`, () => {
         expect(checkUrl(url, BLOCK)).to.equal(null);
@@ -183,20 +200,62 @@ describe('store/url-rules', () => {
   describe('normaliseEntry', () => {
     it('gives a plain URL weight 100 and keeps an explicit weight (0 included)', () => {
       expect(normaliseEntry('https://a.example.com')).to.deep.equal({ url: 'https://a.example.com', weight: 100 });
-      expect(normaliseEntry({ url: 'https://a.example.com', weight: 0 })).to.deep.equal({ url: 'https://a.example.com', weight: 0 });
+      expect(normaliseEntry({ url: 'https://a.example.com', weight: 0 })).to.deep.equal({
+        url: 'https://a.example.com',
+        weight: 0,
+      });
     });
   });
 
   describe('checkRpcUrls', () => {
-    const rows: Array<{ name: string; entries: unknown[]; policy?: UrlPolicy; pointers: string[]; message?: RegExp }> = [
-      { name: 'valid mixed entries', entries: ['https://a.example.com', { url: 'https://b.example.com', weight: 0 }], pointers: [] },
-      { name: 'duplicate plain URLs', entries: ['https://a.example.com', 'https://a.example.com'], pointers: ['/rpc_urls/1'], message: /rpc_urls\[1\] repeats rpc_urls\[0\]/ },
-      { name: 'duplicate after URL normalisation', entries: ['https://A.example.com', { url: 'https://a.example.com/', weight: 5 }], pointers: ['/rpc_urls/1/url'], message: /repeats rpc_urls\[0\]/ },
-      { name: 'all weights 0', entries: [{ url: 'https://a.example.com', weight: 0 }, { url: 'https://b.example.com', weight: 0 }], pointers: ['/rpc_urls'], message: /weight above 0/ },
-      { name: 'a bad plain entry', entries: ['https://a.example.com', 'ftp://b.example.com'], pointers: ['/rpc_urls/1'], message: /rpc_urls\[1\] must use http/ },
-      { name: 'a bad object entry', entries: [{ url: 'https://a b.example.com', weight: 1 }], pointers: ['/rpc_urls/0/url'], message: /whitespace/ },
-      { name: 'a private host under the policy', entries: ['https://a.example.com', { url: 'http://10.0.0.1', weight: 1 }], policy: BLOCK, pointers: ['/rpc_urls/1/url'], message: /RPC_BLOCK_PRIVATE_IPS/ },
-    ];
+    const rows: Array<{ name: string; entries: unknown[]; policy?: UrlPolicy; pointers: string[]; message?: RegExp }> =
+      [
+        {
+          name: 'valid mixed entries',
+          entries: ['https://a.example.com', { url: 'https://b.example.com', weight: 0 }],
+          pointers: [],
+        },
+        {
+          name: 'duplicate plain URLs',
+          entries: ['https://a.example.com', 'https://a.example.com'],
+          pointers: ['/rpc_urls/1'],
+          message: /rpc_urls\[1\] repeats rpc_urls\[0\]/,
+        },
+        {
+          name: 'duplicate after URL normalisation',
+          entries: ['https://A.example.com', { url: 'https://a.example.com/', weight: 5 }],
+          pointers: ['/rpc_urls/1/url'],
+          message: /repeats rpc_urls\[0\]/,
+        },
+        {
+          name: 'all weights 0',
+          entries: [
+            { url: 'https://a.example.com', weight: 0 },
+            { url: 'https://b.example.com', weight: 0 },
+          ],
+          pointers: ['/rpc_urls'],
+          message: /weight above 0/,
+        },
+        {
+          name: 'a bad plain entry',
+          entries: ['https://a.example.com', 'ftp://b.example.com'],
+          pointers: ['/rpc_urls/1'],
+          message: /rpc_urls\[1\] must use http/,
+        },
+        {
+          name: 'a bad object entry',
+          entries: [{ url: 'https://a b.example.com', weight: 1 }],
+          pointers: ['/rpc_urls/0/url'],
+          message: /whitespace/,
+        },
+        {
+          name: 'a private host under the policy',
+          entries: ['https://a.example.com', { url: 'http://10.0.0.1', weight: 1 }],
+          policy: BLOCK,
+          pointers: ['/rpc_urls/1/url'],
+          message: /RPC_BLOCK_PRIVATE_IPS/,
+        },
+      ];
     for (const row of rows) {
       it(row.name, () => {
         const problems = checkRpcUrls(row.entries, '/rpc_urls', row.policy ?? OPEN_POLICY);

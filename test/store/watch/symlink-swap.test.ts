@@ -36,9 +36,20 @@ describe('store/watcher: a swapped symlink (git-sync)', () => {
       const record = served(store, id);
       return record ? (networkOf(record).rpc_urls as Array<{ url: string }>)[0]?.url : undefined;
     };
-    await until(store, () => urlOf('evm:sepolia') === 'https://b.example.com' && !store.ids().includes('evm:old') && store.ids().includes('solana:devnet'), 5000, 'the new tree served');
+    await until(
+      store,
+      () =>
+        urlOf('evm:sepolia') === 'https://b.example.com' &&
+        !store.ids().includes('evm:old') &&
+        store.ids().includes('solana:devnet'),
+      5000,
+      'the new tree served',
+    );
 
-    writeFileSync(path.join(base, 'rev-b/networks/evm/sepolia.yaml'), networkYaml({ rpc_urls: ['https://b2.example.com'] }));
+    writeFileSync(
+      path.join(base, 'rev-b/networks/evm/sepolia.yaml'),
+      networkYaml({ rpc_urls: ['https://b2.example.com'] }),
+    );
     await until(store, () => urlOf('evm:sepolia') === 'https://b2.example.com', 5000, 'an edit in the new tree seen');
   });
 });

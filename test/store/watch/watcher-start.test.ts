@@ -48,7 +48,12 @@ describe('store/watcher while it starts (real folder, inotify)', () => {
       await until(s, serves(v1), 5000, `${family} (made ${madeAt} ms into a ${Math.round(startMs)} ms start) served`);
       await s.whenIdle(); // past the re-check that follows each change: only an event can tell now
       writeFileSync(path.join(root, family, 'a.yaml'), v2);
-      await until(s, serves(v2), 5000, `the edit in ${family} (made ${madeAt} ms into a ${Math.round(startMs)} ms start) served`);
+      await until(
+        s,
+        serves(v2),
+        5000,
+        `the edit in ${family} (made ${madeAt} ms into a ${Math.round(startMs)} ms start) served`,
+      );
       await s.close();
       store = undefined;
     }

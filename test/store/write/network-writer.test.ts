@@ -9,7 +9,16 @@ import request from 'supertest';
 import { PROJECT_ROOT } from '../../../src/paths.js';
 import { standardFiles } from '../../helpers/fixtures.js';
 import { holdLockInChild, type LockHolder } from '../../helpers/write-lock-holder.js';
-import { expectErrorEnvelope, FaultyFs, leftoversOf, sha256Etag, writeRig, type Fault, type FaultyOp, type WriteRig } from '../../helpers/write-support.js';
+import {
+  expectErrorEnvelope,
+  FaultyFs,
+  leftoversOf,
+  sha256Etag,
+  writeRig,
+  type Fault,
+  type FaultyOp,
+  type WriteRig,
+} from '../../helpers/write-support.js';
 
 const GOLDEN = path.join(PROJECT_ROOT, 'test', 'fixtures', 'golden');
 
@@ -28,7 +37,10 @@ function goldenCases(): GoldenCase[] {
     const beforeFile = readdirSync(dir).find((f) => f.startsWith('before.'));
     if (!beforeFile) throw new Error(`${dir} has no before.yaml or before.yml`);
     const ext = path.extname(beforeFile);
-    const { id, body } = JSON.parse(readFileSync(path.join(dir, 'request.json'), 'utf8')) as { id: string; body: GoldenCase['body'] };
+    const { id, body } = JSON.parse(readFileSync(path.join(dir, 'request.json'), 'utf8')) as {
+      id: string;
+      body: GoldenCase['body'];
+    };
     const read = (f: string) => readFileSync(path.join(dir, f), 'utf8');
     return { name, ext, id, body, before: read(beforeFile), after: read(`after${ext}`) };
   });
@@ -112,7 +124,8 @@ describe('store/network-writer', () => {
     const folderOf = () => path.join((rig as WriteRig).root, '.locks', 'evm~sepolia.lock');
     const sepoliaFile = () => (rig as WriteRig).file('evm/sepolia.yaml');
     /** Another replica's write of evm:sepolia: a comment line added on top. */
-    const theirWrite = () => writeFileSync(sepoliaFile(), `# written by the other replica\n${readFileSync(sepoliaFile(), 'utf8')}`);
+    const theirWrite = () =>
+      writeFileSync(sepoliaFile(), `# written by the other replica\n${readFileSync(sepoliaFile(), 'utf8')}`);
     /** Neither write undid the other: their line and this PATCH's value are both in the file. */
     const expectBothWrites = () => {
       const text = readFileSync(sepoliaFile(), 'utf8');
@@ -123,7 +136,9 @@ describe('store/network-writer', () => {
     it('a PATCH reads without the lock and holds it for exactly its write steps', async () => {
       const { fs, steps, outcomes } = lockWatchingFs(folderOf);
       rig = await writeRig(standardFiles(), { fs });
-      const res = await request(rig.app.callback()).patch('/api/v1/networks/evm:sepolia').send({ rpc_urls: ['https://one.example.com'] });
+      const res = await request(rig.app.callback())
+        .patch('/api/v1/networks/evm:sepolia')
+        .send({ rpc_urls: ['https://one.example.com'] });
       expect(res.status, res.text).to.equal(200);
       expect(steps).to.deep.equal([
         ['read', false],
@@ -138,7 +153,9 @@ describe('store/network-writer', () => {
       // Their write lands just after the read, lock taken and let go.
       const { fs, steps, outcomes } = lockWatchingFs(folderOf, theirWrite);
       rig = await writeRig(standardFiles(), { fs });
-      const res = await request(rig.app.callback()).patch('/api/v1/networks/evm:sepolia').send({ rpc_urls: ['https://mine.example.com'] });
+      const res = await request(rig.app.callback())
+        .patch('/api/v1/networks/evm:sepolia')
+        .send({ rpc_urls: ['https://mine.example.com'] });
       expect(res.status, res.text).to.equal(200);
       expectBothWrites();
       expect(steps).to.deep.equal([
@@ -152,11 +169,14 @@ describe('store/network-writer', () => {
       expect(await leftoversOf(rig)).to.deep.equal([]);
     });
 
-    it('a lock another process holds: the PATCH waits for it, then reads again and writes over that process\'s change', async () => {
+    it("a lock another process holds: the PATCH waits for it, then reads again and writes over that process's change", async () => {
       const { fs, steps, outcomes, read } = lockWatchingFs(folderOf);
       rig = await writeRig(standardFiles(), { fs });
       holder = await holdLockInChild(path.join(rig.root, '.locks'), 'evm:sepolia');
-      const answer = request(rig.app.callback()).patch('/api/v1/networks/evm:sepolia').send({ rpc_urls: ['https://mine.example.com'] }).then((res) => res);
+      const answer = request(rig.app.callback())
+        .patch('/api/v1/networks/evm:sepolia')
+        .send({ rpc_urls: ['https://mine.example.com'] })
+        .then((res) => res);
       // Read while the other process holds the lock; the write then waits for it.
       await read;
       theirWrite();
@@ -187,16 +207,36 @@ describe('store/network-writer', () => {
 
     /** Files a PATCH must refuse, what the error says, and whether its details point at lines of the file. */
     const refused: Array<{ what: string; file: string; error: string; located?: boolean }> = [
-      { what: 'a change that would change another field too (an anchor on rpc_urls used elsewhere)', file: 'rpc_urls: &u\n  - https://old.example.com\nbackup: *u\n', error: 'a YAML anchor on rpc_urls is used elsewhere' },
-      { what: 'a file that is not a valid network (a bad chain_id), though the change would fix it', file: 'chain_id: 0\nrpc_urls:\n  - https://old.example.com\n', error: 'is not a valid network file', located: true },
-      { what: 'a file that is not a valid network (no rpc_urls), though the change would fix it', file: '# no urls yet\nchain_id: 1\n', error: 'is not a valid network file', located: true },
-      { what: 'a file that is not valid YAML', file: 'rpc_urls: [https://old.example.com\n', error: 'is not valid YAML' },
+      {
+        what: 'a change that would change another field too (an anchor on rpc_urls used elsewhere)',
+        file: 'rpc_urls: &u\n  - https://old.example.com\nbackup: *u\n',
+        error: 'a YAML anchor on rpc_urls is used elsewhere',
+      },
+      {
+        what: 'a file that is not a valid network (a bad chain_id), though the change would fix it',
+        file: 'chain_id: 0\nrpc_urls:\n  - https://old.example.com\n',
+        error: 'is not a valid network file',
+        located: true,
+      },
+      {
+        what: 'a file that is not a valid network (no rpc_urls), though the change would fix it',
+        file: '# no urls yet\nchain_id: 1\n',
+        error: 'is not a valid network file',
+        located: true,
+      },
+      {
+        what: 'a file that is not valid YAML',
+        file: 'rpc_urls: [https://old.example.com\n',
+        error: 'is not valid YAML',
+      },
     ];
     for (const { what, file, error, located } of refused) {
       it(`${what}: 409 FILE_INVALID, nothing written`, async () => {
         const { fs, writes } = writeCountingFs();
         rig = await writeRig({ 'evm/sepolia.yaml': file }, { fs });
-        const res = await request(rig.app.callback()).patch('/api/v1/networks/evm:sepolia').send({ rpc_urls: ['https://one.example.com'] });
+        const res = await request(rig.app.callback())
+          .patch('/api/v1/networks/evm:sepolia')
+          .send({ rpc_urls: ['https://one.example.com'] });
         const details = expectErrorEnvelope(res, 409, 'FILE_INVALID');
         expect(res.body.error).to.include(error);
         if (located) expect(details.map((d) => d.message).join('\n')).to.match(/^evm\/sepolia\.yaml:\d+:\d+: /m);
@@ -210,7 +250,11 @@ describe('store/network-writer', () => {
   describe('disk failures through the disk steps', () => {
     const FAULTS: Array<{ op: FaultyOp; fault: Fault; what: string }> = [
       { op: 'writeNewDurable', fault: { code: 'ENOSPC' }, what: 'disk full before the temp file exists' },
-      { op: 'writeNewDurable', fault: { code: 'EIO', afterRealOp: true }, what: 'fsync of the temp file fails after it was written' },
+      {
+        op: 'writeNewDurable',
+        fault: { code: 'EIO', afterRealOp: true },
+        what: 'fsync of the temp file fails after it was written',
+      },
       { op: 'rename', fault: { code: 'EROFS' }, what: 'the file system turned read-only before the rename' },
       { op: 'rename', fault: { code: 'EIO' }, what: 'the rename itself fails' },
     ];

@@ -10,7 +10,14 @@ const PATH = `https://eth-mainnet.g.alchemy.com/v2/${KEY}`;
 const USER = 'https://alice:S3cretPassw0rd@rpc.example.com/eth';
 const QUERY = 'https://rpc.example.com/mainnet?apikey=ab12cd34ef56&chain=1';
 const SHORT = 'http://127.0.0.1:8545/v2/k3y'; // no part long enough to be a key: only the whole URL counts
-const known = new KnownSecrets(new Map([[PATH, 'ETH_URL'], [USER, 'USER_URL'], [QUERY, 'QUERY_URL'], [SHORT, 'SHORT_URL']]));
+const known = new KnownSecrets(
+  new Map([
+    [PATH, 'ETH_URL'],
+    [USER, 'USER_URL'],
+    [QUERY, 'QUERY_URL'],
+    [SHORT, 'SHORT_URL'],
+  ]),
+);
 
 describe('store/write/secret-spellings: a secret in any spelling', () => {
   const held: Array<[string, string, string]> = [

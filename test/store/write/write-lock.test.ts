@@ -16,7 +16,6 @@ import { within } from '../../helpers/deadline.js';
 
 const SMALL = { staleMs: 2000, maxWaitMs: 300 };
 
-
 /** `fn` in the turn of `key`, holding its cross-process lock: what a PATCH that holds it throughout does. */
 function withLock<T>(locks: WriteLocks, key: string, fn: (held: HeldLock) => Promise<T>): Promise<T> {
   return locks.inTurn(key, async () => {
@@ -77,12 +76,18 @@ describe('store/write/write-lock', () => {
     });
     await within(started, 5000, 'the first holder');
     // evm:b completes while evm:a is still held; were it queued behind evm:a it would never finish.
-    expect(await within(withLock(locks, 'evm:b', async () => 'b'), 5000, 'evm:b while evm:a is held')).to.equal('b');
+    expect(
+      await within(
+        withLock(locks, 'evm:b', async () => 'b'),
+        5000,
+        'evm:b while evm:a is held',
+      ),
+    ).to.equal('b');
     releaseA();
     await a;
   });
 
-  it('passes a holder\'s error on, releases the lock and lets the next holder run', async () => {
+  it("passes a holder's error on, releases the lock and lets the next holder run", async () => {
     const failing = withLock(locks, 'evm:a', async () => {
       throw new Error('boom');
     });
@@ -98,7 +103,13 @@ describe('store/write/write-lock', () => {
     mkdirSync(stale, { recursive: true });
     const old = new Date(Date.now() - 60_000);
     utimesSync(stale, old, old);
-    expect(await within(withLock(locks, 'evm:x', async () => 'mine'), 5000, 'taking the stale lock')).to.equal('mine');
+    expect(
+      await within(
+        withLock(locks, 'evm:x', async () => 'mine'),
+        5000,
+        'taking the stale lock',
+      ),
+    ).to.equal('mine');
     await locks.settled();
     expect(existsSync(stale)).to.equal(false);
   });
@@ -133,9 +144,9 @@ describe('store/write/write-lock', () => {
     const err = await withLock(locks, 'evm:x', async () => {
       ran = true;
     }).then(
-        () => null,
-        (e: unknown) => e,
-      );
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).to.be.instanceOf(NetcfgError);
     expect((err as NetcfgError).code).to.equal('LOCK_TIMEOUT');
     expect(ran).to.equal(false);
@@ -153,7 +164,13 @@ describe('store/write/write-lock', () => {
     });
     expect(err?.message).to.match(/ENOENT|compromised|no such file/i);
     // The next holder of the key takes it afresh.
-    expect(await within(withLock(locks, 'evm:c', async () => 'again'), 5000, 'the next holder')).to.equal('again');
+    expect(
+      await within(
+        withLock(locks, 'evm:c', async () => 'again'),
+        5000,
+        'the next holder',
+      ),
+    ).to.equal('again');
     await locks.settled();
     expect(readdirSync(locksDir)).to.deep.equal([]);
   });

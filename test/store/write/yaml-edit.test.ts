@@ -7,9 +7,17 @@ import { parseDocument } from 'yaml';
 import { intendedData, rewriteTopLevel, spliceTopLevel } from '../../../src/store/write/yaml-edit.js';
 
 /** The edit as the writer makes it, with a plain read-back (the writer's also validates). */
-function replaceTopLevel(text: string, doc: ReturnType<typeof parseDocument>, changes: Array<[string, unknown]>): string {
+function replaceTopLevel(
+  text: string,
+  doc: ReturnType<typeof parseDocument>,
+  changes: Array<[string, unknown]>,
+): string {
   const spliced = spliceTopLevel(text, doc, changes);
-  if (spliced !== null && isDeepStrictEqual(parseDocument(spliced).toJS(), intendedData(doc.toJS() as Record<string, unknown>, changes))) return spliced;
+  if (
+    spliced !== null &&
+    isDeepStrictEqual(parseDocument(spliced).toJS(), intendedData(doc.toJS() as Record<string, unknown>, changes))
+  )
+    return spliced;
   return rewriteTopLevel(doc, changes);
 }
 
@@ -19,7 +27,8 @@ const ROWS: Array<{ title: string; before: string; after: string }> = [
   {
     title: 'block list, indented',
     before: '# c\nrpc_urls:\n  - https://old.example.com # gone with its entry\nchain_id: 1   # kept\n',
-    after: '# c\nrpc_urls:\n  - https://a.example.com\n  - url: https://b.example.com\n    weight: 5\nchain_id: 1   # kept\n',
+    after:
+      '# c\nrpc_urls:\n  - https://a.example.com\n  - url: https://b.example.com\n    weight: 5\nchain_id: 1   # kept\n',
   },
   {
     title: 'block list, not indented, followed by a blank line and a comment',
@@ -34,7 +43,8 @@ const ROWS: Array<{ title: string; before: string; after: string }> = [
   {
     title: 'CRLF line endings are kept',
     before: 'rpc_urls:\r\n  - https://old.example.com\r\nchain_id: 1\r\n',
-    after: 'rpc_urls:\r\n  - https://a.example.com\r\n  - url: https://b.example.com\r\n    weight: 5\r\nchain_id: 1\r\n',
+    after:
+      'rpc_urls:\r\n  - https://a.example.com\r\n  - url: https://b.example.com\r\n    weight: 5\r\nchain_id: 1\r\n',
   },
   {
     title: 'last key of the file, no final newline',
