@@ -82,15 +82,13 @@ export async function startFakeRpc(
         inFlight--;
         if (misbehaving !== 'hang' || (batch && noBatch)) fake.answered++;
         if (batch && noBatch)
-          return void res
-            .writeHead(200, { 'content-type': 'application/json' })
-            .end(
-              JSON.stringify({
-                jsonrpc: '2.0',
-                id: null,
-                error: { code: -32600, message: 'batch requests are not supported' },
-              }),
-            );
+          return void res.writeHead(200, { 'content-type': 'application/json' }).end(
+            JSON.stringify({
+              jsonrpc: '2.0',
+              id: null,
+              error: { code: -32600, message: 'batch requests are not supported' },
+            }),
+          );
         if (misbehaving === 'hang') return; // never answers
         if (misbehaving === 'garbage') return void res.end('<html>not json');
         if (misbehaving === 'endless') {

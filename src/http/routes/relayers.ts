@@ -68,17 +68,15 @@ export function relayersComponent(
   now = Date.now(),
   fileProblem: string | null = null,
 ): Record<string, unknown> {
-  const targets = view
-    .status()
-    .map(({ name, state, state_since, interval_ms, last_pass_at, counts, counts_at }) => ({
-      name,
-      state,
-      state_since,
-      last_pass_at,
-      counts,
-      counts_at,
-      interval_ms,
-    }));
+  const targets = view.status().map(({ name, state, state_since, interval_ms, last_pass_at, counts, counts_at }) => ({
+    name,
+    state,
+    state_since,
+    last_pass_at,
+    counts,
+    counts_at,
+    interval_ms,
+  }));
   const lasting = targets.filter((t) => BAD.has(t.state) && now - Date.parse(t.state_since) > t.interval_ms);
   // A targets file changed but not taken: the relayers before the change are still kept in sync, but not as the file says.
   const status = lasting.length > 0 || fileProblem !== null ? 'degraded' : 'healthy';
