@@ -4,7 +4,8 @@
  * through one built server. Reads never answer 5xx; a PATCH racing a checkout answers 200, 404 or
  * 412 (never 404 for a network both commits hold: it waits for git and edits what git wrote) and,
  * when it writes, writes onto the checked-out version (its other fields and comment are the commit's);
- * a deleted file is never brought back (git status shows no untracked file); and at the end the list endpoint equals a fresh parse of the folder.
+ * a deleted file is never brought back (git status shows no untracked file); and at the end the
+ * list endpoint equals a fresh parse of the folder.
  * The storm uses `checkout -f`: a PATCH leaves the work tree dirty, and a plain checkout refuses to
  * overwrite it (the first test shows what an operator sees). STORM_CYCLES changes the round trips.
  */
