@@ -1,4 +1,5 @@
-// Flat config: typescript-eslint's recommended rules over src/, test/ and bench/, and the store's one door over src/.
+// Flat config: typescript-eslint's recommended rules over src/, test/, bench/ and scripts/, no line over 160 characters,
+// and the store's one door over src/.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
