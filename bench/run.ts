@@ -131,7 +131,8 @@ async function main(): Promise<void> {
   if (LOG_LEVEL !== 'info')
     notes.push(`netcfg ran with LOG_LEVEL=${LOG_LEVEL} (BENCH_LOG_LEVEL): its access log was off`);
   console.log(
-    `netcfg bench, ${quick ? 'quick' : 'full'} mode: ${timing.durationS} s per run, best of ${timing.runs}, ${timing.warmupS} s warm-up; netcfg LOG_LEVEL=${LOG_LEVEL}`,
+    `netcfg bench, ${quick ? 'quick' : 'full'} mode: ${timing.durationS} s per run, best of ` +
+      `${timing.runs}, ${timing.warmupS} s warm-up; netcfg LOG_LEVEL=${LOG_LEVEL}`,
   );
 
   let dir1k = '';
@@ -293,7 +294,9 @@ function finish(): void {
     `netcfg make bench${quick ? ' QUICK=1' : ''}, ${results.date.slice(0, 10)}: ${checks.filter((c) => c.met).length} of ${checks.length} targets met`,
   );
   console.log(
-    `\n${checks.filter((c) => c.met).length} of ${checks.length} targets met; wrote bench/results.json, BENCHMARKS.md, bench/ratios.svg in ${results.elapsedS.toFixed(0)} s`,
+    `\n` +
+      `${checks.filter((c) => c.met).length} of ${checks.length} targets met; wrote bench/results.json, ` +
+      `BENCHMARKS.md, bench/ratios.svg in ${results.elapsedS.toFixed(0)} s`,
   );
   for (const c of checks.filter((x) => !x.met)) console.log(`   missed: ${c.row} ${c.target}: ${c.basis}`);
 }

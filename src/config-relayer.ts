@@ -76,7 +76,10 @@ function keyRefusal(env: Env, name: string, variable: string, referencable: bool
   if (isNetcfgSetting(variable))
     return `${variable}, named as the key of relayer ${name} in RELAYER_SYNC_FILE, is one of netcfg's own settings; give the relayer's key its own variable`;
   if (referencable)
-    return `${variable}, named as the key of relayer ${name} in RELAYER_SYNC_FILE, is one SECRET_REFS_ALLOWED lets a network reference; give the relayer's key a variable no network may name`;
+    return (
+      `${variable}, named as the key of relayer ${name} in RELAYER_SYNC_FILE, is one SECRET_REFS_ALLOWED ` +
+      `lets a network reference; give the relayer's key a variable no network may name`
+    );
   if ((env[variable] ?? '').trim() === '')
     return `${variable}, the key of relayer ${name} in RELAYER_SYNC_FILE, is not set`;
   return null;

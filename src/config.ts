@@ -70,7 +70,8 @@ function apiKeyOf(raw: string | undefined): string | undefined {
   // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
   if (key === '' || /[\s\u0000-\u001f\u007f]/.test(key)) {
     throw new ConfigError(
-      'API_KEY holds whitespace or control characters inside it (or nothing else), which no Authorization header can carry; generate one with: openssl rand -hex 32',
+      'API_KEY holds whitespace or control characters inside it (or nothing else), which no Authorization ' +
+        'header can carry; generate one with: openssl rand -hex 32',
     );
   }
   return key;

@@ -102,7 +102,9 @@ describe('cli', () => {
         'rpc_urls:\n  - https://public.example.com\n  - url:\n      type: env\n      value: KEYED_RPC_URL\n    weight: 50\nchain_id: 1\n',
     });
     const allow = { SECRET_REFS_ALLOWED: 'evm:*=KEYED_*' };
-    const notAllowed = `${path.join(root, 'evm/keyed.yaml')}:4:7: rpc_urls[1].url names the environment variable KEYED_RPC_URL, which evm:keyed may not reference`;
+    const notAllowed =
+      `${path.join(root, 'evm/keyed.yaml')}:4:7: rpc_urls[1].url names the environment variable ` +
+      `KEYED_RPC_URL, which evm:keyed may not reference`;
     const cases: Array<[string, string[], Record<string, string>, number, string]> = [
       [
         'unset, warning',

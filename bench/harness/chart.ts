@@ -49,7 +49,8 @@ export function writeChart(checks: Check[], title: string): void {
   for (let e = MIN_LOG; e <= MAX_LOG; e++) {
     const gx = x(2 ** e);
     parts.push(
-      `<line x1="${gx}" y1="${TOP - 6}" x2="${gx}" y2="${TOP + checks.length * ROW_H}" stroke="${e === 0 ? '#000' : '#ddd'}" stroke-width="${e === 0 ? 1.5 : 1}"/>`,
+      `<line x1="${gx}" y1="${TOP - 6}" x2="${gx}" y2="${TOP + checks.length * ROW_H}" ` +
+        `stroke="${e === 0 ? '#000' : '#ddd'}" stroke-width="${e === 0 ? 1.5 : 1}"/>`,
     );
     parts.push(
       `<text x="${gx}" y="${TOP + checks.length * ROW_H + 16}" text-anchor="middle" fill="#555">${e < 0 ? `1/${2 ** -e}` : 2 ** e}</text>`,

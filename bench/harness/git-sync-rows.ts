@@ -121,7 +121,10 @@ async function tenWritersRow(a: Server, b: Server, timing: Timing): Promise<Row>
     reqPerSec: total(best),
     p50: Math.max(ra.p50, rb.p50),
     p99: Math.max(ra.p99, rb.p99),
-    note: `A ${ra.reqPerSec.toFixed(0)} req/s (p50 ${ra.p50} ms, p99 ${ra.p99} ms), B ${rb.reqPerSec.toFixed(0)} req/s (p50 ${rb.p50} ms, p99 ${rb.p99} ms); answers other than 200: A ${other(ra)}, B ${other(rb)}`,
+    note:
+      `A ${ra.reqPerSec.toFixed(0)} req/s (p50 ${ra.p50} ms, p99 ${ra.p99} ms), B ` +
+      `${rb.reqPerSec.toFixed(0)} req/s (p50 ${rb.p50} ms, p99 ${rb.p99} ms); answers other than 200: A ` +
+      `${other(ra)}, B ${other(rb)}`,
     runs: runs.map((pair) => ({
       reqPerSec: total(pair),
       p50: Math.max(...pair.map((r) => r.p50)),

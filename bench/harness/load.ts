@@ -132,5 +132,9 @@ export function describe(label: string, r: RunResult): string {
   const codes = Object.entries(r.statusCodes)
     .map(([c, n]) => `${c}:${n}`)
     .join(' ');
-  return `${label.padEnd(48)} ${r.reqPerSec.toFixed(0).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  (fine p50 ${r.fineP50.toFixed(2)} p99 ${r.fineP99.toFixed(2)})${r.cpuUsPerReq === undefined ? '' : `  cpu ${r.cpuUsPerReq.toFixed(0)} us/req`}  ${codes}${r.errors ? ` errors:${r.errors}` : ''}`;
+  const cpu = r.cpuUsPerReq === undefined ? '' : `  cpu ${r.cpuUsPerReq.toFixed(0)} us/req`;
+  return (
+    `${label.padEnd(48)} ${r.reqPerSec.toFixed(0).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  ` +
+    `(fine p50 ${r.fineP50.toFixed(2)} p99 ${r.fineP99.toFixed(2)})${cpu}  ${codes}${r.errors ? ` errors:${r.errors}` : ''}`
+  );
 }

@@ -92,7 +92,9 @@ export async function metricsRows(timing: Timing, logLevel: string): Promise<Row
       .map(([f, n]) => `${f} ${n}`)
       .join(', ');
     console.log(
-      `GET /metrics, ${NETWORKS} networks x ${URLS} URLs probed: p50 ${percentileOf(durations, 0.5).toFixed(1)} ms, max ${Math.max(...durations).toFixed(1)} ms; ${total} series (${netcfgOwn} netcfg_*), ${(text.length / 1024).toFixed(0)} KiB; largest: ${largest}`,
+      `GET /metrics, ${NETWORKS} networks x ${URLS} URLs probed: p50 ` +
+        `${percentileOf(durations, 0.5).toFixed(1)} ms, max ${Math.max(...durations).toFixed(1)} ms; ` +
+        `${total} series (${netcfgOwn} netcfg_*), ${(text.length / 1024).toFixed(0)} KiB; largest: ${largest}`,
     );
     const rows: Row[] = [
       {

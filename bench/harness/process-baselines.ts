@@ -72,7 +72,9 @@ export async function diskLoopRow(dir: string, durationS: number, runs: number):
   const loops = await diskLoop(dir, durationS, runs);
   const best = loops.reduce((a, b) => (b.opsPerSec > a.opsPerSec ? b : a));
   console.log(
-    `${'PATCH disk limit | write temp + fsync + rename + dir fsync'.padEnd(48)} ${best.opsPerSec.toFixed(0).padStart(7)} ops/s  p50 ${best.p50.toFixed(2)} ms  p99 ${best.p99.toFixed(2)} ms`,
+    `${'PATCH disk limit | write temp + fsync + rename + dir fsync'.padEnd(48)} ` +
+      `${best.opsPerSec.toFixed(0).padStart(7)} ops/s  p50 ${best.p50.toFixed(2)} ms  p99 ` +
+      `${best.p99.toFixed(2)} ms`,
   );
   return {
     key: 'patch-1c/disk-loop',

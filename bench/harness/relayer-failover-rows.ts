@@ -93,7 +93,8 @@ async function oneFailover(
         `round ${round}: the survivor ${survivor.name} does not say it holds the lease: ${JSON.stringify(lease)}`,
       );
     console.log(
-      `relayer failover round ${round}: ${holder.name} killed, ${survivor.name} took over; the change held by ${RELAYERS} relayers ${took.toFixed(0)} ms after the kill`,
+      `relayer failover round ${round}: ${holder.name} killed, ${survivor.name} took over; the change held ` +
+        `by ${RELAYERS} relayers ${took.toFixed(0)} ms after the kill`,
     );
     return took;
   } finally {

@@ -162,7 +162,8 @@ export async function relayerRows(timing: Timing, logLevel: string): Promise<Row
     const pages = Math.ceil(networks.length / 100);
     const problems = passes.filter((p) => p.gets !== pages || p.patches !== DRIFTED).length;
     console.log(
-      `relayer pass: ${JSON.stringify(passes)} (${pages} pages, ${DRIFTED} drifted each; ${((performance.now() - started) / 1000).toFixed(1)} s from start to in sync)`,
+      `relayer pass: ${JSON.stringify(passes)} (${pages} pages, ${DRIFTED} drifted each; ` +
+        `${((performance.now() - started) / 1000).toFixed(1)} s from start to in sync)`,
     );
     const rows: Row[] = [
       {
@@ -233,7 +234,9 @@ export async function relayerRows(timing: Timing, logLevel: string): Promise<Row
     const walks = listGets(relayers);
     const t0 = performance.now();
     const [without, withSync] = await measureInterleaved(specs, timing);
-    const during = `${((listGets(relayers) - walks) / pages).toFixed(0)} passes of the sync server over the ${((performance.now() - t0) / 1000).toFixed(0)} s of both servers' runs`;
+    const during =
+      `${((listGets(relayers) - walks) / pages).toFixed(0)} passes of the sync server over the ` +
+      `${((performance.now() - t0) / 1000).toFixed(0)} s of both servers' runs`;
     const group = `GET one network, relayer sync of 1,000 networks x ${RELAYERS} relayers (every field) passing every second`;
     console.log(describe(`${group} | off`, without!));
     console.log(describe(`${group} | on`, withSync!));

@@ -106,6 +106,9 @@ export function memoryRow(rss: Array<{ networks: number; mb: number }>): Row {
       sorted.map((r) => `${r.networks.toLocaleString('en-US')}: ${r.mb.toFixed(1)} MB`).join(', '),
     value: slope,
     unit: 'MB / 1,000',
-    note: `slope from ${small.networks.toLocaleString('en-US')} to ${large.networks.toLocaleString('en-US')} networks; whole process per 1,000 at ${large.networks.toLocaleString('en-US')}: ${((large.mb / large.networks) * 1000).toFixed(2)} MB`,
+    note:
+      `slope from ${small.networks.toLocaleString('en-US')} to ${large.networks.toLocaleString('en-US')} ` +
+      `networks; whole process per 1,000 at ${large.networks.toLocaleString('en-US')}: ` +
+      `${((large.mb / large.networks) * 1000).toFixed(2)} MB`,
   };
 }

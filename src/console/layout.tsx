@@ -4,7 +4,7 @@
  * GIT_SYNC or GIT_COMMIT), the pager, and the line a read token is shown where Save or Revert
  * would be. The relayers kept in sync are relayers.tsx.
  */
-import type { Readiness } from './server-state.js';
+import type { Readiness } from './state/server-state.js';
 
 export function Banner({ ready }: { ready: Readiness | null }) {
   if (!ready) return null;

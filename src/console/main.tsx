@@ -6,12 +6,12 @@
  */
 import { render } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { Api, ApiError, type Me } from './api.js';
-import { HistoryPage } from './history.js';
-import { openLive, type LiveEvent, type Subscribe } from './live.js';
-import { NetworkPage } from './network-page.js';
-import { Overview } from './overview.js';
-import { useReadiness } from './server-state.js';
+import { Api, ApiError, type Me } from './state/api.js';
+import { HistoryPage } from './pages/history.js';
+import { openLive, type LiveEvent, type Subscribe } from './state/live.js';
+import { NetworkPage } from './pages/network-page.js';
+import { Overview } from './pages/overview.js';
+import { useReadiness } from './state/server-state.js';
 import './app.css';
 
 const KEY = 'netcfg.apiKey';

@@ -1,12 +1,17 @@
 /**
  * The error responses of the OpenAPI document (openapi.ts): one example sentence per error code, and
- * the responses of a route grouped by status, as error-handler.ts answers them.
+ * the responses of a route grouped by status, as error-handler.ts answers them; with the two helpers
+ * every part of the document builds its responses from (a `$ref` to a schema, a JSON response).
  */
 import { BODY_LIMIT_BYTES, STATUS_OF } from './error-handler.js';
 import type { ErrorCode } from '../errors.js';
 import type { JsonSchema } from '../store/index.js';
 
 export const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+
+export function json(schema: JsonSchema, example: unknown, description: string): JsonSchema {
+  return { description, content: { 'application/json': { schema, example } } };
+}
 
 function errorResponse(code: ErrorCode, message: string): JsonSchema {
   return {

@@ -130,7 +130,8 @@ export const PATCH_PROPOSE_PARAM = {
   in: 'query',
   schema: { enum: ['true', 'false'] },
   description:
-    'true: open a pull request instead of writing (GIT_PROPOSALS; a write or admin token). A propose token always proposes, and so does everyone under GIT_PROPOSE_ONLY.',
+    'true: open a pull request instead of writing (GIT_PROPOSALS; a write or admin token). A propose ' +
+    'token always proposes, and so does everyone under GIT_PROPOSE_ONLY.',
 };
 
 export const PATCH_PROPOSED = {

@@ -2,14 +2,10 @@
  * The relayer's part of the OpenAPI document (openapi.ts merges it): the relayers kept in sync,
  * one relayer's findings, "sync now", and the export a relayer loads.
  */
-import { errors } from './openapi-errors.js';
+import { errors, json } from './openapi-errors.js';
 import type { JsonSchema } from '../store/index.js';
 
 const auth = [{ bearer: [] }];
-
-function json(schema: JsonSchema, example: unknown, description: string): JsonSchema {
-  return { description, content: { 'application/json': { schema, example } } };
-}
 
 const RELAYER_PARAM = {
   name: 'name',

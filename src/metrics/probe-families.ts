@@ -76,7 +76,9 @@ export function probeFamilies(registry: Registry, prober: ProberSource): { clear
   };
   gaugeFrom(registry, {
     name: 'netcfg_rpc_url_status',
-    help: "The live prober's last verdict on each RPC URL: one series per URL, labelled with its status (ok, wrong_chain, lagging, unreachable, bad_response), value 1.",
+    help:
+      "The live prober's last verdict on each RPC URL: one series per URL, labelled with its status (ok, " +
+      'wrong_chain, lagging, unreachable, bad_response), value 1.',
     labelNames: ['network', 'url', 'status'],
     series: () => each((p) => [{ status: p.health.status }, 1]),
   });

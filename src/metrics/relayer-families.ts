@@ -35,7 +35,9 @@ export function relayerFamilies(registry: Registry, relayers: RelayerSource): { 
   });
   gaugeFrom(registry, {
     name: 'netcfg_relayer_networks',
-    help: 'Networks of each relayer by state: in_sync, drifted, stale (a field its API cannot change), missing, failing (its last PATCH refused), extra (only the relayer has it).',
+    help:
+      'Networks of each relayer by state: in_sync, drifted, stale (a field its API cannot change), ' +
+      'missing, failing (its last PATCH refused), extra (only the relayer has it).',
     labelNames: ['target', 'state'],
     series: () =>
       each((t) => Object.entries(t.counts).map(([state, n]): [Record<string, string>, number] => [{ state }, n])),

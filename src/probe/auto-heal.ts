@@ -146,7 +146,12 @@ export class AutoHeal {
     if (!this.mayChange()) return this.skip('hourly_cap', id, index);
     const entry = network.written[index];
     const trailer = `disabled rpc_urls[${index}] weight=${served.weight} url=${fingerprint(entry)} status=${streak.status}`;
-    const body = `rpc_urls[${index}] (${streak.url}) was ${streak.status} for ${streak.count} probes in a row, from ${streak.first} to ${streak.last}${streak.error ? `: ${streak.error}` : ''}.\nnetcfg's prober set its weight from ${served.weight} to 0 (RPC_AUTO_DISABLE); it restores ${served.weight} once the URL answers ok for ${this.options.probes} probes over ${this.options.spanMs} ms.`;
+    const body =
+      `rpc_urls[${index}] (${streak.url}) was ${streak.status} for ${streak.count} probes in a row, from ` +
+      `${streak.first} to ${streak.last}${streak.error ? `: ${streak.error}` : ''}.\n` +
+      `netcfg's prober set its weight from ${served.weight} to 0 (RPC_AUTO_DISABLE); it restores ` +
+      `${served.weight} once the URL answers ok for ${this.options.probes} probes over ` +
+      `${this.options.spanMs} ms.`;
     const note = {
       subject: `netcfg: disable rpc_urls[${index}] of ${id} (${streak.status})`,
       body,
@@ -174,7 +179,9 @@ export class AutoHeal {
     const weight = recorded(await this.target.records(id), index, fingerprint(network.written[index]))?.weight ?? null;
     if (weight === null) return this.skip('not_ours', id, index);
     if (!this.mayChange()) return this.skip('hourly_cap', id, index);
-    const body = `rpc_urls[${index}] (${streak.url}) answered ok for ${streak.count} probes in a row, from ${streak.first} to ${streak.last}.\nnetcfg's prober restored the weight it had before it disabled it: ${weight}.`;
+    const body =
+      `rpc_urls[${index}] (${streak.url}) answered ok for ${streak.count} probes in a row, from ${streak.first} to ${streak.last}.\n` +
+      `netcfg's prober restored the weight it had before it disabled it: ${weight}.`;
     const note = {
       subject: `netcfg: restore rpc_urls[${index}] of ${id} (ok again)`,
       body,

@@ -47,7 +47,9 @@ export async function probeNetworks(
             {
               path: network.path,
               ...positionOf(network.path, `/rpc_urls/${index}/url`),
-              error: `rpc_urls[${index}] (${redactUrl(shown)}) was disabled by netcfg's prober at ${disabled.at} (${disabled.status}) and is enabled here by hand; its probe below says whether it answers now`,
+              error:
+                `rpc_urls[${index}] (${redactUrl(shown)}) was disabled by netcfg's prober at ${disabled.at} ` +
+                `(${disabled.status}) and is enabled here by hand; its probe below says whether it answers now`,
               severity: 'warning',
             },
           ];

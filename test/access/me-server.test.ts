@@ -59,7 +59,9 @@ describe('GET /api/v1/access/me on the built server (who the token is)', functio
     const file = path.join(dir, 'tokens.yaml');
     writeFileSync(
       file,
-      `tokens:\n  - name: relayer-eu\n    sha256: "${sha(READER)}"\n    role: read\n    networks: ["evm:*", "solana:devnet"]\n  - name: ops-alice\n    sha256: "${sha(WRITER)}"\n    role: write\n    reveal_secrets: true\n`,
+      `tokens:\n  - name: relayer-eu\n    sha256: "${sha(READER)}"\n    role: read\n` +
+        `    networks: ["evm:*", "solana:devnet"]\n  - name: ops-alice\n    sha256: "${sha(WRITER)}"\n` +
+        `    role: write\n    reveal_secrets: true\n`,
     );
     [servers.open, servers.tokens] = await Promise.all([
       startChild({ CONFIG_DIR: root }),

@@ -33,7 +33,10 @@ describe('a token scope on the built server (list, one network, PATCH, change st
     const file = path.join(dir, 'tokens.yaml');
     writeFileSync(
       file,
-      `tokens:\n  - name: evm-reader\n    sha256: "${sha(EVM_READER)}"\n    role: read\n    networks: ["evm:*"]\n  - name: evm-writer\n    sha256: "${sha(EVM_WRITER)}"\n    role: write\n    networks: ["evm:sepolia"]\n  - name: all-reader\n    sha256: "${sha(ALL_READER)}"\n    role: read\n`,
+      `tokens:\n  - name: evm-reader\n    sha256: "${sha(EVM_READER)}"\n    role: read\n` +
+        `    networks: ["evm:*"]\n  - name: evm-writer\n    sha256: "${sha(EVM_WRITER)}"\n    role: write\n` +
+        `    networks: ["evm:sepolia"]\n  - name: all-reader\n    sha256: "${sha(ALL_READER)}"\n` +
+        `    role: read\n`,
     );
     server = await startChild({ CONFIG_DIR: root, API_TOKENS_FILE: file });
   });

@@ -38,14 +38,18 @@ describe('secret references in rpc_urls (built server, real environment, GIT_COM
     secretUrl = `${rpc.url}/v2/${KEY}`;
     root = makeConfigDir({
       'evm/sepolia.yaml':
-        '# sepolia\nrpc_urls:\n  - type: env\n    value: SEPOLIA_SECRET_URL\n  - url: https://public.example.com\n    weight: 0\nchain_id: 11155111\nrequired_confirmations: 1\nsymbol: ETH\n',
+        '# sepolia\nrpc_urls:\n  - type: env\n    value: SEPOLIA_SECRET_URL\n' +
+        '  - url: https://public.example.com\n    weight: 0\nchain_id: 11155111\nrequired_confirmations: 1\n' +
+        'symbol: ETH\n',
     });
     initRepo(root);
     dir = mkdtempSync(path.join(os.tmpdir(), 'netcfg-secrets-'));
     const tokens = path.join(dir, 'tokens.yaml');
     writeFileSync(
       tokens,
-      `tokens:\n  - name: reader\n    sha256: "${sha(TOKENS.reader)}"\n    role: read\n  - name: writer\n    sha256: "${sha(TOKENS.writer)}"\n    role: write\n  - name: revealer\n    sha256: "${sha(TOKENS.revealer)}"\n    role: write\n    reveal_secrets: true\n`,
+      `tokens:\n  - name: reader\n    sha256: "${sha(TOKENS.reader)}"\n    role: read\n  - name: writer\n` +
+        `    sha256: "${sha(TOKENS.writer)}"\n    role: write\n  - name: revealer\n` +
+        `    sha256: "${sha(TOKENS.revealer)}"\n    role: write\n    reveal_secrets: true\n`,
     );
     server = await startChild({
       CONFIG_DIR: root,

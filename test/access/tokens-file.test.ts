@@ -11,7 +11,9 @@ const SHA_B = 'b'.repeat(64);
 describe('access/tokens-file', () => {
   it('a good file: each token with its role, scope, reveal and expiry (a day stays a string)', () => {
     const { tokens, problems } = parseTokensFile(
-      `tokens:\n  - name: relayer-eu\n    sha256: "${SHA_A}"\n    role: read\n    networks: ["evm:*"]\n    expires: 2027-06-30\n  - name: ops-alice\n    sha256: ${SHA_B}\n    role: write\n    reveal_secrets: true\n`,
+      `tokens:\n  - name: relayer-eu\n    sha256: "${SHA_A}"\n    role: read\n    networks: ["evm:*"]\n` +
+        `    expires: 2027-06-30\n  - name: ops-alice\n    sha256: ${SHA_B}\n    role: write\n` +
+        `    reveal_secrets: true\n`,
     );
     expect(problems).to.deep.equal([]);
     expect(tokens).to.deep.equal([

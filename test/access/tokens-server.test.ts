@@ -99,34 +99,40 @@ describe('API_TOKENS_FILE on the built server (roles, rotation, a broken file, e
     }
   });
 
-  it('rotation without a restart: a token added works within a second, one removed stops within a second; a broken file keeps the tokens before it', async () => {
-    expect((await call('GET', '/api/v1/networks', TOKENS.late)).status).to.equal(401);
-    writeFileSync(file, fileOf([...BASE, { name: 'new-dave', token: TOKENS.late, role: 'read' }]));
-    expect(await untilStatus('/api/v1/networks', TOKENS.late, 200, 1000)).to.be.lessThan(1000);
-    writeFileSync(
-      file,
-      fileOf(
-        BASE.filter((e) => e.name !== 'relayer-eu').concat({ name: 'new-dave', token: TOKENS.late, role: 'read' }),
-      ),
-    );
-    expect(await untilStatus('/api/v1/networks', TOKENS.reader, 401, 1000)).to.be.lessThan(1000);
-    writeFileSync(file, 'tokens:\n  - name: [broken\n');
-    const deadline = Date.now() + 2000;
-    let access: { status: string; problem: string | null } | undefined;
-    while (Date.now() < deadline && access?.problem == null) {
-      access = (
-        (await (await call('GET', '/api/v1/ready', TOKENS.admin)).json()) as { components: { access?: typeof access } }
-      ).components.access;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    expect(access?.status).to.equal('degraded');
-    expect(access?.problem).to.match(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:\\d+: `));
-    expect(JSON.stringify(access)).to.not.include('new-dave').and.not.include('ops-alice');
-    expect(
-      (await call('GET', '/api/v1/networks', TOKENS.late)).status,
-      'the tokens before the broken change hold',
-    ).to.equal(200);
-  });
+  it(
+    'rotation without a restart: a token added works within a second, one removed stops within a second; ' +
+      'a broken file keeps the tokens before it',
+    async () => {
+      expect((await call('GET', '/api/v1/networks', TOKENS.late)).status).to.equal(401);
+      writeFileSync(file, fileOf([...BASE, { name: 'new-dave', token: TOKENS.late, role: 'read' }]));
+      expect(await untilStatus('/api/v1/networks', TOKENS.late, 200, 1000)).to.be.lessThan(1000);
+      writeFileSync(
+        file,
+        fileOf(
+          BASE.filter((e) => e.name !== 'relayer-eu').concat({ name: 'new-dave', token: TOKENS.late, role: 'read' }),
+        ),
+      );
+      expect(await untilStatus('/api/v1/networks', TOKENS.reader, 401, 1000)).to.be.lessThan(1000);
+      writeFileSync(file, 'tokens:\n  - name: [broken\n');
+      const deadline = Date.now() + 2000;
+      let access: { status: string; problem: string | null } | undefined;
+      while (Date.now() < deadline && access?.problem == null) {
+        access = (
+          (await (await call('GET', '/api/v1/ready', TOKENS.admin)).json()) as {
+            components: { access?: typeof access };
+          }
+        ).components.access;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(access?.status).to.equal('degraded');
+      expect(access?.problem).to.match(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:\\d+: `));
+      expect(JSON.stringify(access)).to.not.include('new-dave').and.not.include('ops-alice');
+      expect(
+        (await call('GET', '/api/v1/networks', TOKENS.late)).status,
+        'the tokens before the broken change hold',
+      ).to.equal(200);
+    },
+  );
 
   it('a file that was never good refuses the start, with its line and column', async () => {
     writeFileSync(file, 'tokens:\n  - name: x\n    sha256: nope\n    role: read\n');

@@ -175,26 +175,30 @@ describe('netcfg import relayer / export relayer (built CLI, real folders)', () 
     expect(filesUnder(out).map((f) => statSync(path.join(out, f)).mtimeMs)).to.deep.equal(before);
   });
 
-  it('reads one networks file, a config.json with the list inline, and a config.json naming its folder (relative to where it runs, as the relayer does)', async () => {
-    const src = writeRelayerFolder(root);
-    const inline = path.join(root, 'config.json');
-    writeFileSync(
-      inline,
-      JSON.stringify({ relayers: [], networks: (RELAYER_FILES['solana.json'] as { networks: unknown[] }).networks }),
-    );
-    const named = path.join(root, 'config-named.json');
-    writeFileSync(named, JSON.stringify({ relayers: [], networks: './relayer-networks' }));
-    for (const [source, count] of [
-      [path.join(src, 'evm.json'), 3],
-      [inline, 1],
-      [named, 5],
-    ] as const) {
-      const out = path.join(root, `out-${path.basename(source)}`);
-      const result = await netcfg(['import', 'relayer', source, '--out', out], root);
-      expect(result.code, result.stderr).to.equal(0);
-      expect(filesUnder(out)).to.have.length(count);
-    }
-  });
+  it(
+    'reads one networks file, a config.json with the list inline, and a config.json naming its folder ' +
+      '(relative to where it runs, as the relayer does)',
+    async () => {
+      const src = writeRelayerFolder(root);
+      const inline = path.join(root, 'config.json');
+      writeFileSync(
+        inline,
+        JSON.stringify({ relayers: [], networks: (RELAYER_FILES['solana.json'] as { networks: unknown[] }).networks }),
+      );
+      const named = path.join(root, 'config-named.json');
+      writeFileSync(named, JSON.stringify({ relayers: [], networks: './relayer-networks' }));
+      for (const [source, count] of [
+        [path.join(src, 'evm.json'), 3],
+        [inline, 1],
+        [named, 5],
+      ] as const) {
+        const out = path.join(root, `out-${path.basename(source)}`);
+        const result = await netcfg(['import', 'relayer', source, '--out', out], root);
+        expect(result.code, result.stderr).to.equal(0);
+        expect(filesUnder(out)).to.have.length(count);
+      }
+    },
+  );
 
   const REFUSED: Array<[string, Record<string, unknown>, string]> = [
     [
@@ -285,51 +289,56 @@ describe('netcfg import relayer / export relayer (built CLI, real folders)', () 
     }
   });
 
-  it("export: one file per type, each network flat with only its struct's fields; what the relayer would refuse is named on stderr; --strict exits 1", async () => {
-    const dir = makeConfigDir({
-      'evm/sepolia.yaml':
-        'rpc_urls:\n  - https://a.example.com\n  - url: https://b.example.com\n    weight: 5\nchain_id: 11155111\nsymbol: ETH\nrequired_confirmations: 2\ncustom_field: 1\n',
-      'evm/no-symbol.yaml': 'rpc_urls: [https://a.example.com]\nchain_id: 5\nrequired_confirmations: 1\n',
-      'solana/devnet.yaml':
-        'rpc_urls: [https://s.example.com]\ngenesis_hash: EtWTRABZaYq6iMfeYKouRu166VU2xqa1wcaWoxPkrZBG\n',
-      'cosmos/hub.yaml': 'rpc_urls: [https://c.example.com]\n',
-    });
-    try {
-      const out = path.join(root, 'relayer');
-      const result = await netcfg(['export', 'relayer', dir, '--out', out]);
-      expect(result.code).to.equal(0);
-      expect(result.stderr)
-        .to.include('cosmos:hub: left out; the relayer has no cosmos networks')
-        .and.include("evm:sepolia: custom_field left out; the relayer's evm networks have no such field")
-        .and.include("solana:devnet: genesis_hash left out; the relayer's solana networks have no such field")
-        .and.include('evm:no-symbol: left out; the relayer needs symbol on a evm network');
-      expect(readdirSync(out).sort()).to.deep.equal(['.netcfg-export', 'evm.json', 'solana.json']);
-      for (const file of ['evm.json', 'solana.json']) {
-        const { networks } = JSON.parse(readFileSync(path.join(out, file), 'utf8')) as {
+  it(
+    "export: one file per type, each network flat with only its struct's fields; what the relayer would " +
+      'refuse is named on stderr; --strict exits 1',
+    async () => {
+      const dir = makeConfigDir({
+        'evm/sepolia.yaml':
+          'rpc_urls:\n  - https://a.example.com\n  - url: https://b.example.com\n    weight: 5\n' +
+          'chain_id: 11155111\nsymbol: ETH\nrequired_confirmations: 2\ncustom_field: 1\n',
+        'evm/no-symbol.yaml': 'rpc_urls: [https://a.example.com]\nchain_id: 5\nrequired_confirmations: 1\n',
+        'solana/devnet.yaml':
+          'rpc_urls: [https://s.example.com]\ngenesis_hash: EtWTRABZaYq6iMfeYKouRu166VU2xqa1wcaWoxPkrZBG\n',
+        'cosmos/hub.yaml': 'rpc_urls: [https://c.example.com]\n',
+      });
+      try {
+        const out = path.join(root, 'relayer');
+        const result = await netcfg(['export', 'relayer', dir, '--out', out]);
+        expect(result.code).to.equal(0);
+        expect(result.stderr)
+          .to.include('cosmos:hub: left out; the relayer has no cosmos networks')
+          .and.include("evm:sepolia: custom_field left out; the relayer's evm networks have no such field")
+          .and.include("solana:devnet: genesis_hash left out; the relayer's solana networks have no such field")
+          .and.include('evm:no-symbol: left out; the relayer needs symbol on a evm network');
+        expect(readdirSync(out).sort()).to.deep.equal(['.netcfg-export', 'evm.json', 'solana.json']);
+        for (const file of ['evm.json', 'solana.json']) {
+          const { networks } = JSON.parse(readFileSync(path.join(out, file), 'utf8')) as {
+            networks: Array<Record<string, unknown>>;
+          };
+          for (const network of networks) {
+            const type = network.type as (typeof RELAYER_TYPES)[number];
+            expect(file).to.equal(`${type}.json`);
+            for (const key of Object.keys(network))
+              expect(['type', 'network', ...Object.keys(FIELDS[type])], `${file} ${key}`).to.include(key);
+            for (const key of [...REQUIRED[type], 'rpc_urls'])
+              expect(network[key], `${file} ${String(network.network)} ${key}`).to.not.equal(undefined);
+            expect(network).to.not.have.property('from');
+          }
+        }
+        const evm = JSON.parse(readFileSync(path.join(out, 'evm.json'), 'utf8')) as {
           networks: Array<Record<string, unknown>>;
         };
-        for (const network of networks) {
-          const type = network.type as (typeof RELAYER_TYPES)[number];
-          expect(file).to.equal(`${type}.json`);
-          for (const key of Object.keys(network))
-            expect(['type', 'network', ...Object.keys(FIELDS[type])], `${file} ${key}`).to.include(key);
-          for (const key of [...REQUIRED[type], 'rpc_urls'])
-            expect(network[key], `${file} ${String(network.network)} ${key}`).to.not.equal(undefined);
-          expect(network).to.not.have.property('from');
-        }
+        expect(evm.networks[0]?.rpc_urls, 'rpc_urls in their written form').to.deep.equal([
+          'https://a.example.com',
+          { url: 'https://b.example.com', weight: 5 },
+        ]);
+        expect((await netcfg(['export', 'relayer', dir, '--out', out, '--strict'])).code).to.equal(1);
+      } finally {
+        removeDir(dir);
       }
-      const evm = JSON.parse(readFileSync(path.join(out, 'evm.json'), 'utf8')) as {
-        networks: Array<Record<string, unknown>>;
-      };
-      expect(evm.networks[0]?.rpc_urls, 'rpc_urls in their written form').to.deep.equal([
-        'https://a.example.com',
-        { url: 'https://b.example.com', weight: 5 },
-      ]);
-      expect((await netcfg(['export', 'relayer', dir, '--out', out, '--strict'])).code).to.equal(1);
-    } finally {
-      removeDir(dir);
-    }
-  });
+    },
+  );
 
   it('round trip: import, export, import again gives back the same networks', async () => {
     const src = writeRelayerFolder(root);
@@ -351,7 +360,8 @@ describe('netcfg import relayer / export relayer (built CLI, real folders)', () 
     mkdirSync(path.join(dir, 'evm'), { recursive: true });
     writeFileSync(
       path.join(dir, 'evm', 'keyed.yaml'),
-      'rpc_urls:\n  - type: env\n    value: KEYED_URL\n  - url: https://public.example.com\n    weight: 5\nchain_id: 1\nrequired_confirmations: 1\nsymbol: ETH\n',
+      'rpc_urls:\n  - type: env\n    value: KEYED_URL\n  - url: https://public.example.com\n    weight: 5\n' +
+        'chain_id: 1\nrequired_confirmations: 1\nsymbol: ETH\n',
     );
     const env = { SECRET_REFS_ALLOWED: 'evm:*=KEYED_*', KEYED_URL: 'https://eth.example.com/v2/k3y' };
     const cases: Array<[string, string[], unknown]> = [

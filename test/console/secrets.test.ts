@@ -16,7 +16,8 @@ describe('console: a network with a secret RPC URL (headless Chromium, built net
 
   h.test('shows the secret masked; saving another change keeps its reference in the file', async () => {
     const file =
-      '# keyed\nrpc_urls:\n  - type: env # from the environment\n    value: SEPOLIA_SECRET_URL\n  - url: https://public.example.com\n    weight: 30\nchain_id: 11155111\n';
+      '# keyed\nrpc_urls:\n  - type: env # from the environment\n    value: SEPOLIA_SECRET_URL\n' +
+      '  - url: https://public.example.com\n    weight: 30\nchain_id: 11155111\n';
     const url = await h.start(
       { 'evm/sepolia.yaml': file },
       { SECRET_REFS_ALLOWED: 'evm:*=SEPOLIA_*', SEPOLIA_SECRET_URL: SECRET },

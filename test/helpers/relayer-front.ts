@@ -29,7 +29,9 @@ export async function startRelayerFront(behind: string): Promise<RelayerFront> {
     if (url.pathname === '/api/v1/networks') front.listed.push(url.search);
     if (front.quirk === 'echoAuth') {
       const auth = req.headers.authorization ?? '';
-      const said = `upstream refused request with ${auth} (${auth.toUpperCase()}; ${encodeURIComponent(auth)}; ${Buffer.from(auth.slice(7)).toString('base64')})`;
+      const said =
+        `upstream refused request with ${auth} (${auth.toUpperCase()}; ${encodeURIComponent(auth)}; ` +
+        `${Buffer.from(auth.slice(7)).toString('base64')})`;
       return void res
         .writeHead(502, { 'content-type': 'application/json' })
         .end(JSON.stringify({ success: false, data: null, error: said }));

@@ -110,7 +110,9 @@ export const aliasShapes: fc.Arbitrary<string> = fc.constantFrom(
   'rpc_urls: &u [https://a.example.com]\nbackup: *u\n',
   'defaults: &u [https://a.example.com]\nrpc_urls: *u\n',
   'rpc_urls: &r\n  - https://a.example.com\n  - *r\n',
-  'a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c, *c]\nrpc_urls: [https://a.example.com]\n',
+  'a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\n' +
+    'c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c, *c]\n' +
+    'rpc_urls: [https://a.example.com]\n',
   'base: &base {chain_id: 1}\n<<: *base\nrpc_urls: [https://a.example.com]\n',
   'rpc_urls: [https://a.example.com]\n*a : 1\n',
   'rpc_urls: [https://a.example.com]\n&k key: &v value\n*k : *v\n',

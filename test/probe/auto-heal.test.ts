@@ -95,7 +95,10 @@ describe('probe/auto-heal: RPC_AUTO_DISABLE (built server, fake endpoints, GIT_C
         '--format=%an|%(trailers:key=Netcfg-Actor,valueonly,separator=%x2C)|%(trailers:key=Netcfg-Rpc-Auto,valueonly,separator=%x2C)|%s',
       ).trim(),
     ).to.match(
-      /^netcfg rpc-prober\|system:rpc-prober\|disabled rpc_urls\[1\] weight=50 url=[0-9a-f]{16} status=wrong_chain\|netcfg: disable rpc_urls\[1\] of evm:sepolia \(wrong_chain\)$/,
+      new RegExp(
+        '^netcfg rpc-prober\\|system:rpc-prober\\|disabled rpc_urls\\[1\\] weight=50 url=[0-9a-f]{16} status=wrong_chain' +
+          '\\|netcfg: disable rpc_urls\\[1\\] of evm:sepolia \\(wrong_chain\\)$',
+      ),
     );
     expect(git(root, 'log', '-1', '--format=%b')).to.match(/was wrong_chain for 2 probes in a row, from \S+Z to \S+Z/);
     expect((await sent).body).to.deep.equal({
@@ -124,61 +127,65 @@ describe('probe/auto-heal: RPC_AUTO_DISABLE (built server, fake endpoints, GIT_C
     );
   });
 
-  it("guards: the last enabled URL stays, a person's commit after the disable keeps the URL theirs, the hourly cap holds with twenty networks dark", async () => {
-    const [good, bad] = [await endpoint(), await endpoint()];
-    bad.answers.eth_chainId = { result: '0x1' };
-    const files: Record<string, string> = {
-      'evm/alone.yaml': fileOf(`  - ${bad.fake.url}a\n`),
-      'evm/touched.yaml': fileOf(`  - ${good.fake.url}t\n  - ${bad.fake.url}t\n`),
-    };
-    for (let i = 0; i < 18; i++)
-      files[`evm/n${i}.yaml`] = fileOf(`  - ${good.fake.url}n${i}\n  - ${bad.fake.url}n${i}\n`);
-    const s = await start(files, { RPC_AUTO_DISABLE_MAX_PER_HOUR: '2' });
-    await s.untilLog(
-      (l) => l.msg === 'rpc self-healing: change not made' && l.reason === 'last_url' && l.network === 'evm:alone',
-      15_000,
-      'the last URL kept',
-    );
-    await s.untilLog(
-      (l) => l.msg === 'rpc self-healing: change not made' && l.reason === 'hourly_cap',
-      15_000,
-      'the cap reached',
-    );
-    const disabled = s.logs.filter(logged('rpc self-healing: URL disabled'));
-    expect(disabled, 'two changes in the hour, with twenty networks dark at once').to.have.length(2);
-    expect(
-      git(root, 'log', '--format=%an')
-        .split('\n')
-        .filter((a) => a === 'netcfg rpc-prober'),
-    ).to.have.length(2);
-    expect(read('evm/alone.yaml')).to.not.include('weight: 0');
-    // A person's commit to a file the prober changed: its URLs are theirs from now on.
-    const first = String(disabled[0]?.network);
-    const rel = `evm/${first.slice(4)}.yaml`;
-    writeFileSync(path.join(root, rel), `${read(rel)}is_testnet: true\n`);
-    git(root, '-c', 'user.name=ops', '-c', 'user.email=ops@example.com', 'commit', '-qam', 'ops: mark as testnet');
-    await s.untilLog(
-      (l) => l.msg === 'index change' && (l.change as { id?: string }).id === first,
-      10_000,
-      'the edit served',
-    );
-    bad.answers.eth_chainId = { result: SEPOLIA };
-    await s.untilLog(
-      (l) => l.msg === 'rpc self-healing: change not made' && l.reason === 'not_ours' && l.network === first,
-      15_000,
-      "the person's URL left alone",
-    );
-    // The other one recovered too, but the hour's two changes are spent: its restore waits for the next hour.
-    await s.untilLog(
-      (l) =>
-        l.msg === 'rpc self-healing: change not made' &&
-        l.reason === 'hourly_cap' &&
-        l.network === disabled[1]?.network,
-      15_000,
-      'the other restore held by the cap',
-    );
-    expect(read(rel)).to.include('weight: 0');
-  });
+  it(
+    "guards: the last enabled URL stays, a person's commit after the disable keeps the URL theirs, the " +
+      'hourly cap holds with twenty networks dark',
+    async () => {
+      const [good, bad] = [await endpoint(), await endpoint()];
+      bad.answers.eth_chainId = { result: '0x1' };
+      const files: Record<string, string> = {
+        'evm/alone.yaml': fileOf(`  - ${bad.fake.url}a\n`),
+        'evm/touched.yaml': fileOf(`  - ${good.fake.url}t\n  - ${bad.fake.url}t\n`),
+      };
+      for (let i = 0; i < 18; i++)
+        files[`evm/n${i}.yaml`] = fileOf(`  - ${good.fake.url}n${i}\n  - ${bad.fake.url}n${i}\n`);
+      const s = await start(files, { RPC_AUTO_DISABLE_MAX_PER_HOUR: '2' });
+      await s.untilLog(
+        (l) => l.msg === 'rpc self-healing: change not made' && l.reason === 'last_url' && l.network === 'evm:alone',
+        15_000,
+        'the last URL kept',
+      );
+      await s.untilLog(
+        (l) => l.msg === 'rpc self-healing: change not made' && l.reason === 'hourly_cap',
+        15_000,
+        'the cap reached',
+      );
+      const disabled = s.logs.filter(logged('rpc self-healing: URL disabled'));
+      expect(disabled, 'two changes in the hour, with twenty networks dark at once').to.have.length(2);
+      expect(
+        git(root, 'log', '--format=%an')
+          .split('\n')
+          .filter((a) => a === 'netcfg rpc-prober'),
+      ).to.have.length(2);
+      expect(read('evm/alone.yaml')).to.not.include('weight: 0');
+      // A person's commit to a file the prober changed: its URLs are theirs from now on.
+      const first = String(disabled[0]?.network);
+      const rel = `evm/${first.slice(4)}.yaml`;
+      writeFileSync(path.join(root, rel), `${read(rel)}is_testnet: true\n`);
+      git(root, '-c', 'user.name=ops', '-c', 'user.email=ops@example.com', 'commit', '-qam', 'ops: mark as testnet');
+      await s.untilLog(
+        (l) => l.msg === 'index change' && (l.change as { id?: string }).id === first,
+        10_000,
+        'the edit served',
+      );
+      bad.answers.eth_chainId = { result: SEPOLIA };
+      await s.untilLog(
+        (l) => l.msg === 'rpc self-healing: change not made' && l.reason === 'not_ours' && l.network === first,
+        15_000,
+        "the person's URL left alone",
+      );
+      // The other one recovered too, but the hour's two changes are spent: its restore waits for the next hour.
+      await s.untilLog(
+        (l) =>
+          l.msg === 'rpc self-healing: change not made' &&
+          l.reason === 'hourly_cap' &&
+          l.network === disabled[1]?.network,
+        15_000,
+        'the other restore held by the cap',
+      );
+      expect(read(rel)).to.include('weight: 0');
+    },
+  );
 
   it('two GIT_SYNC replicas seeing the same dark URL make one commit, not two', async () => {
     const [good, bad] = [await endpoint(), await endpoint()];

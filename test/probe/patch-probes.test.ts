@@ -97,19 +97,23 @@ describe('probe/patch-probes: what a PATCH asks, and when (RPC_PROBE_ON_PATCH, f
     }
   });
 
-  it('a file turned invalid (its last good version served): If-Match with the ETag of its bytes is judged by the writer, 409, not 412 against the version served', async () => {
-    const s = await open(['sepolia']);
-    const rpc = await fake(SEPOLIA);
-    const broken = 'rpc_urls: [\n';
-    writeFileSync(path.join(root, 'evm', 'sepolia.yaml'), broken);
-    await until(s, () => s.readiness().components.index.invalid_files.length > 0, 5000, 'the broken file reported');
-    const res = await request(createApp(s).callback())
-      .patch('/api/v1/networks/evm:sepolia')
-      .set('If-Match', etagOf(broken))
-      .send({ rpc_urls: [rpc.url] });
-    expectErrorEnvelope(res, 409, 'FILE_INVALID');
-    expect(file('sepolia')).to.equal(broken);
-  });
+  it(
+    'a file turned invalid (its last good version served): If-Match with the ETag of its bytes is judged ' +
+      'by the writer, 409, not 412 against the version served',
+    async () => {
+      const s = await open(['sepolia']);
+      const rpc = await fake(SEPOLIA);
+      const broken = 'rpc_urls: [\n';
+      writeFileSync(path.join(root, 'evm', 'sepolia.yaml'), broken);
+      await until(s, () => s.readiness().components.index.invalid_files.length > 0, 5000, 'the broken file reported');
+      const res = await request(createApp(s).callback())
+        .patch('/api/v1/networks/evm:sepolia')
+        .set('If-Match', etagOf(broken))
+        .send({ rpc_urls: [rpc.url] });
+      expectErrorEnvelope(res, 409, 'FILE_INVALID');
+      expect(file('sepolia')).to.equal(broken);
+    },
+  );
 
   it("a PATCH whose URL answers gets its probe in while six other PATCHes' 36 silent URLs (more than 32) hang", async () => {
     const s = await open(['sepolia', 'n0', 'n1', 'n2', 'n3', 'n4', 'n5']);

@@ -125,8 +125,10 @@ describe('probe: netcfg validate --probe (the built CLI, fake endpoints on loopb
     expect(code, stdout).to.equal(1);
     const lines = stdout.trim().split('\n');
     expect(lines.slice(0, 2)).to.deep.equal([
-      `${path.join(root, 'solana/devnet.yaml')}:4:5: rpc_urls[1] (${mainnetBeta}) serves another chain: answered genesis hash 5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d; the file says ${GENESIS}`,
-      `${path.join(root, 'stellar/mainnet.yaml')}:2:5: rpc_urls[0] (${stellar}m) serves another chain: answered passphrase "${TESTNET}"; the file says "Public Global Stellar Network ; September 2015"`,
+      `${path.join(root, 'solana/devnet.yaml')}:4:5: rpc_urls[1] (${mainnetBeta}) serves another chain: ` +
+        `answered genesis hash 5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d; the file says ${GENESIS}`,
+      `${path.join(root, 'stellar/mainnet.yaml')}:2:5: rpc_urls[0] (${stellar}m) serves another chain: ` +
+        `answered passphrase "${TESTNET}"; the file says "Public Global Stellar Network ; September 2015"`,
     ]);
     expect(lines[2]).to.match(
       /^netcfg: 2 problem\(s\) in 2 file\(s\); 3 networks valid in .+; 4 RPC URLs probed in \d+\.\d s$/,

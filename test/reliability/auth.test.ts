@@ -117,7 +117,9 @@ describe('reliability: auth', function () {
     // neither a small systematic bias nor a noisy machine alone fails the test.
     const slower = lateNs.filter((t, i) => t > (earlyNs[i] as number)).length / lateNs.length;
     console.log(
-      `      figures: key check median ${Math.round(e)} ns (first char wrong) vs ${Math.round(l)} ns (last char wrong), late slower in ${(slower * 100).toFixed(0)}% of 1000 pairs, gap ${(gap * 100).toFixed(1)}%`,
+      `      figures: key check median ${Math.round(e)} ns (first char wrong) vs ${Math.round(l)} ns (last ` +
+        `char wrong), late slower in ${(slower * 100).toFixed(0)}% of 1000 pairs, gap ` +
+        `${(gap * 100).toFixed(1)}%`,
     );
     expect(slower > 0.58 && gap > 0.02, 'the time of a refusal grows with how much of the key was right').to.equal(
       false,

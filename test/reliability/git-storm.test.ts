@@ -2,9 +2,10 @@
  * git pull storm: the config folder is in a real git work tree and `git checkout -f` swaps it
  * between two commits that differ in 1,000 files, back and forth, while clients read and PATCH
  * through one built server. Reads never answer 5xx; a PATCH racing a checkout answers 200, 404 or
- * 412 (never 404 for a network both commits hold: it waits for git and edits what git wrote) and, when it writes, writes onto the checked-out version (its other fields and comment are
- * the commit's); a deleted file is never brought back (git status shows no untracked file); and
- * at the end the list endpoint equals a fresh parse of the folder.
+ * 412 (never 404 for a network both commits hold: it waits for git and edits what git wrote) and,
+ * when it writes, writes onto the checked-out version (its other fields and comment are the commit's);
+ * a deleted file is never brought back (git status shows no untracked file); and at the end the
+ * list endpoint equals a fresh parse of the folder.
  * The storm uses `checkout -f`: a PATCH leaves the work tree dirty, and a plain checkout refuses to
  * overwrite it (the first test shows what an operator sees). STORM_CYCLES changes the round trips.
  */
@@ -159,7 +160,8 @@ describe('reliability: git pull storm', function () {
     }
     const counts = [...outcomes].map(([status, n]) => `${n}x${status}`).join(', ');
     console.log(
-      `      figures: ${CYCLES} storm cycles (${checkouts} checkouts of ${storm.changed} changed files), PATCH outcomes ${counts}, ${reads} reads, ${failures.length} broken promises`,
+      `      figures: ${CYCLES} storm cycles (${checkouts} checkouts of ${storm.changed} changed files), ` +
+        `PATCH outcomes ${counts}, ${reads} reads, ${failures.length} broken promises`,
     );
     expect(failures, `${failures.length} broken promises:\n${failures.slice(0, 10).join('\n')}`).to.deep.equal([]);
 

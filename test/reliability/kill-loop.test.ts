@@ -62,7 +62,8 @@ describe('reliability: kill -9 loop', function () {
     const acknowledged = figures.reduce((n, f) => n + f.acknowledged, 0);
     const maxTemps = Math.max(...figures.map((f) => f.maxTemps));
     console.log(
-      `      figures: ${KILLS} kills survived in ${LANES} folder(s) (seed ${SEED}), ${acknowledged} PATCHes acknowledged, at most ${maxTemps} temp files left in a folder, none served`,
+      `      figures: ${KILLS} kills survived in ${LANES} folder(s) (seed ${SEED}), ${acknowledged} ` +
+        `PATCHes acknowledged, at most ${maxTemps} temp files left in a folder, none served`,
     );
     expect(acknowledged).to.be.greaterThan(KILLS);
   });

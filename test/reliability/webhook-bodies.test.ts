@@ -116,7 +116,9 @@ describe('reliability: webhook bodies are not buffered', function () {
       const closed = rssKb(s);
 
       const sentMiB = Math.round((CONNECTIONS * SENT) / 1024 / 1024);
-      const report = `RSS ${Math.round(before / 1024)} MiB before, ${Math.round(stalled / 1024)} MiB with ${sentMiB} MiB of bodies stalled, ${Math.round(closed / 1024)} MiB after they closed`;
+      const report =
+        `RSS ${Math.round(before / 1024)} MiB before, ${Math.round(stalled / 1024)} MiB with ${sentMiB} MiB ` +
+        `of bodies stalled, ${Math.round(closed / 1024)} MiB after they closed`;
       expect(stalled - before, report).to.be.below(RSS_BOUND_KB);
       expect(closed - before, report).to.be.below(RSS_BOUND_KB);
     });

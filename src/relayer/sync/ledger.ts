@@ -5,7 +5,7 @@
  * status it ended in; any other is told at once.
  */
 import { FindingsLog, type Finding, type FindingDetail, type FindingKind } from './findings.js';
-import type { NetworkStatus } from './target-status.js';
+import { reloadRemedy, type NetworkState, type NetworkStatus } from './target-status.js';
 import { staleSentence } from './compare.js';
 
 const NOTHING: FindingDetail = { fields: [], relayer_value: null, netcfg_value: null, sent: null };
@@ -79,6 +79,41 @@ export class NetworkLedger {
       netcfg: pick(current.netcfg),
       error: staleSentence(stale, this.relayer),
     });
+  }
+
+  /** The relayer refused netcfg's rpc_urls for `id` (`why`): missing when it has no such network, else failing. */
+  rpcUrlsRefused(id: string, why: string, missing: boolean): void {
+    if (missing)
+      return void this.settle(id, ['missing'], {
+        id,
+        state: 'missing',
+        error: `${why}; ${reloadRemedy(this.relayer)}`,
+      });
+    // What else was found of the network stays open: the refusal hides nothing the last pass saw.
+    const kinds = this.findings
+      .openOf(id)
+      .map((f) => f.kind)
+      .filter((k) => k !== 'failing');
+    this.settle(id, ['failing', ...kinds], { ...this.networks.get(id), id, state: 'failing', error: why });
+  }
+
+  /** How many of `ids` are in each state (a network with no status is in sync), and the extra ones. */
+  counts(ids: string[]): Record<NetworkState, number> & { extra: number } {
+    const counts = { in_sync: 0, drifted: 0, stale: 0, missing: 0, failing: 0, extra: this.extra.length };
+    for (const id of ids) counts[this.networks.get(id)?.state ?? 'in_sync']++;
+    return counts;
+  }
+
+  /** The worst state of any network: what the relayer's own state is once its passes succeed. */
+  worst(): NetworkState {
+    const states = new Set([...this.networks.values()].map((n) => n.state));
+    for (const s of ['failing', 'drifted', 'stale', 'missing'] as const) if (states.has(s)) return s;
+    return 'in_sync';
+  }
+
+  /** The networks of the relayer: the networks not in sync, by id. */
+  statuses(): NetworkStatus[] {
+    return [...this.networks.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
   }
 
   /** The networks only the relayer has, now: each one a finding while it lasts. */

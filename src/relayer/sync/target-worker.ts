@@ -21,17 +21,12 @@ import {
 import type { DesiredState, SyncLog } from './desired-state.js';
 import type { Finding } from './findings.js';
 import { NetworkLedger } from './ledger.js';
+import { PassSchedule } from './pass-schedule.js';
 import { settleListed, type PassParts } from './pass-compare.js';
 import { ALWAYS_SPEAKS, termOf, windowOf, type Speaker } from './speaker.js';
 import { keyScrubber } from './scrub.js';
 import { SentValues } from './sent-values.js';
-import {
-  reloadRemedy,
-  type LastPass,
-  type TargetDetail,
-  type TargetState,
-  type TargetStatus,
-} from './target-status.js';
+import type { LastPass, TargetDetail, TargetState, TargetStatus } from './target-status.js';
 import { inScope } from './targets-file.js';
 
 export type { NetworkState, NetworkStatus, TargetState, TargetStatus } from './target-status.js';
@@ -57,11 +52,8 @@ export class TargetWorker {
   private failures = 0;
   private shownState: TargetState = 'pending';
   private stateSince = new Date();
-  private passing: Promise<void> | null = null;
-  private passingTerm = 0;
   private pushing: Promise<void> | null = null;
-  private timer: NodeJS.Timeout | undefined;
-  private running = false;
+  private readonly passes: PassSchedule;
   private closed = false;
 
   constructor(
@@ -77,6 +69,11 @@ export class TargetWorker {
     this.ledger = new NetworkLedger(target.name, (finding) => onState(this.status(), finding));
     this.parts = { target, desired, ledger: this.ledger, log, show: this.scrub };
     this.client = { ...options, speaksForMs: () => windowOf(speaker) };
+    this.passes = new PassSchedule(
+      () => this.pass(),
+      () => termOf(speaker),
+      () => (this.failures > 0 ? this.backoffMs() : options.intervalMs),
+    );
   }
 
   get name(): string {
@@ -85,8 +82,7 @@ export class TargetWorker {
 
   /** Its first pass now, then one an interval after each pass ends: a slow relayer delays only itself. */
   start(): void {
-    this.running = true;
-    void this.passNow();
+    this.passes.start();
   }
 
   /** A served network changed: send it, if this target takes it. */
@@ -98,21 +94,7 @@ export class TargetWorker {
 
   /** One pass now (one running in this term is joined; one of an earlier term compares nothing, so this runs after it). */
   passNow(): Promise<void> {
-    const term = termOf(this.speaker);
-    if (this.passing && this.passingTerm === term) return this.passing;
-    const run: Promise<void> = (this.passing ?? Promise.resolve())
-      .then(() => this.pass())
-      .finally(() => {
-        if (this.passing !== run) return;
-        this.passing = null;
-        this.schedule(
-          this.failures > 0
-            ? Math.min(this.options.intervalMs, 500 * 2 ** Math.min(this.failures, 10))
-            : this.options.intervalMs,
-        );
-      });
-    [this.passing, this.passingTerm] = [run, term];
-    return run;
+    return this.passes.now();
   }
 
   /** Whether this replica still speaks in `term`: another replica spoke to the relayer since, when not. */
@@ -163,9 +145,6 @@ export class TargetWorker {
   }
 
   status(): TargetStatus {
-    const counts = { in_sync: 0, drifted: 0, stale: 0, missing: 0, failing: 0, extra: this.ledger.extra.length };
-    for (const id of this.desired.ids())
-      if (inScope(this.target, id)) counts[this.ledger.networks.get(id)?.state ?? 'in_sync']++;
     const state = this.state();
     return {
       name: this.target.name,
@@ -178,11 +157,11 @@ export class TargetWorker {
       last_pass_at: this.lastGoodPass?.toISOString() ?? null,
       last_pass: this.lastPass,
       last_error: this.lastError,
-      counts,
+      counts: this.ledger.counts(this.desired.ids().filter((id) => inScope(this.target, id))),
       counts_at: this.countsAt?.toISOString() ?? null,
       patches_sent: this.patchesSent,
       findings_opened: this.ledger.findings.counts(),
-      networks: [...this.ledger.networks.values()].sort((a, b) => (a.id < b.id ? -1 : 1)),
+      networks: this.ledger.statuses(),
       extra: this.ledger.extra,
       ...(this.speaker.view ? { lease: this.speaker.view() } : {}),
     };
@@ -195,24 +174,14 @@ export class TargetWorker {
   /** Stops its timer and retries and resolves once no call is in flight. */
   async close(): Promise<void> {
     this.closed = true;
-    clearTimeout(this.timer);
-    await Promise.all([this.passing, this.pushing]);
+    await Promise.all([this.passes.close(), this.pushing]);
   }
 
   private state(): TargetState {
     if (!this.speaker.holds()) return 'standby';
     if (this.lastError !== null) return 'failing';
     if (this.lastGoodPass === null) return 'pending';
-    const states = new Set([...this.ledger.networks.values()].map((n) => n.state));
-    for (const s of ['failing', 'drifted', 'stale', 'missing'] as const) if (states.has(s)) return s;
-    return 'in_sync';
-  }
-
-  private schedule(ms: number): void {
-    clearTimeout(this.timer);
-    if (this.closed || !this.running) return;
-    this.timer = setTimeout(() => void this.passNow(), ms);
-    this.timer.unref();
+    return this.ledger.worst();
   }
 
   /** Sends the queued networks one at a time, unless that runs already. */
@@ -239,28 +208,11 @@ export class TargetWorker {
         if (this.lastError === null) this.countsAt = new Date();
         this.log.info({ relayer: this.target.name, network: id }, 'relayer sync: rpc_urls sent');
       } catch (err) {
-        const missing = err instanceof RelayerCallError && err.failure === 'not_found';
-        const message = this.scrub((err as Error).message);
-        const silent = err instanceof RelayerCallError && err.failure === 'silent'; // its window ended first: the holder's pass compares it
-        if (missing)
-          this.ledger.settle(id, ['missing'], {
-            id,
-            state: 'missing',
-            error: `${message}; ${reloadRemedy(this.target.name)}`,
-          });
-        else if (!silent) {
-          const kinds = this.ledger.findings
-            .openOf(id)
-            .map((f) => f.kind)
-            .filter((k) => k !== 'failing');
-          this.ledger.settle(id, ['failing', ...kinds], {
-            ...this.ledger.networks.get(id),
-            id,
-            state: 'failing',
-            error: message,
-          });
-          this.failed(err, id);
-        }
+        const failure = err instanceof RelayerCallError ? err.failure : null;
+        // silent: its window ended first, and the holder's pass compares it.
+        if (failure !== 'silent')
+          this.ledger.rpcUrlsRefused(id, this.scrub((err as Error).message), failure === 'not_found');
+        if (failure !== 'silent' && failure !== 'not_found') this.failed(err, id);
       }
       this.report(before);
     }
@@ -279,8 +231,13 @@ export class TargetWorker {
     }
     this.log.warn({ relayer: this.target.name, network: id, error: message }, 'relayer sync: call failed');
     this.failures++;
-    if (id !== undefined) this.schedule(Math.min(this.options.intervalMs, 500 * 2 ** Math.min(this.failures, 10)));
+    if (id !== undefined) this.passes.after(this.backoffMs());
     return message;
+  }
+
+  /** A second after one failure, doubling with each further one, never more than one interval. */
+  private backoffMs(): number {
+    return Math.min(this.options.intervalMs, 500 * 2 ** Math.min(this.failures, 10));
   }
 
   private report(before: TargetState): void {

@@ -7,7 +7,9 @@ import { inScope, parseTargetsFile } from '../../../src/relayer/sync/targets-fil
 describe('relayer/sync/targets-file', () => {
   it('a good file: every relayer with its scope and self_heal (default true); a trailing slash of the URL dropped', () => {
     const { targets, problems } = parseTargetsFile(
-      'relayers:\n  - name: eu\n    url: http://relayer-eu:8080/\n    api_key_env: EU_KEY\n    networks: ["evm:*", "solana:mainnet-beta"]\n    self_heal: false\n  - name: us\n    url: https://relayer-us.example.com\n    api_key_env: US_KEY\n',
+      'relayers:\n  - name: eu\n    url: http://relayer-eu:8080/\n    api_key_env: EU_KEY\n' +
+        '    networks: ["evm:*", "solana:mainnet-beta"]\n    self_heal: false\n  - name: us\n' +
+        '    url: https://relayer-us.example.com\n    api_key_env: US_KEY\n',
     );
     expect(problems).to.deep.equal([]);
     expect(targets).to.deep.equal([

@@ -66,39 +66,43 @@ describe('store/git/git-sync: replicas (child processes, git daemon on loopback)
       expect(git(path.join(remote.dir, `replica-${i}`), 'status', '--porcelain'), `replica ${i}'s clone`).to.equal('');
   });
 
-  it('4 clients x 25 PATCHes with If-Match to one network through two replicas: each ETag wins at most once, the 200s form one chain that the remote ends at, each one a commit in it', async () => {
-    const agents = await start(standardFiles(), 2);
-    const wins: Array<{ read: string; wrote: string }> = [];
-    let refused = 0;
-    await Promise.all(
-      [0, 1, 2, 3].map(async (client) => {
-        const replica = agents[client % 2] as ChildServer;
-        for (let k = 0; k < 25; k++) {
-          const read = (await fetch(`${replica.url}/api/v1/networks/evm:sepolia`)).headers.get('etag') as string;
-          const res = await patch(replica, 'evm:sepolia', `https://c${client}-${k}.example.com`, read);
-          const text = await res.text();
-          if (res.status === 200) wins.push({ read, wrote: res.headers.get('etag') as string });
-          else if (res.status === 412) refused++;
-          else expect.fail(`client ${client} PATCH ${k}: ${res.status} ${text}`);
-        }
-      }),
-    );
-    expect(new Set(wins.map((w) => w.read)).size, 'an ETag won twice').to.equal(wins.length);
-    const commits = remoteSubjects(remote).filter((m) => m.startsWith('netcfg: update rpc_urls of evm:sepolia'));
-    expect(commits, `${wins.length} PATCHes answered 200, ${refused} 412`).to.have.length(wins.length);
-    // One chain: from the seed's version, each 200 wrote over the version the one before it wrote, up to the remote's file.
-    const etagOf = (text: string): string => `"${createHash('sha256').update(text).digest('base64url')}"`;
-    const next = new Map(wins.map((w) => [w.read, w.wrote]));
-    let at = etagOf(standardFiles()['evm/sepolia.yaml'] as string);
-    let links = 0;
-    while (next.has(at)) {
-      at = next.get(at) as string;
-      links++;
-    }
-    expect(links, 'the 200s form one chain from the seed').to.equal(wins.length);
-    expect(at, 'the chain ends at the remote').to.equal(etagOf(remoteFile(remote, 'evm/sepolia.yaml')));
-    expect(wins.length).to.be.greaterThan(0);
-  });
+  it(
+    '4 clients x 25 PATCHes with If-Match to one network through two replicas: each ETag wins at most ' +
+      'once, the 200s form one chain that the remote ends at, each one a commit in it',
+    async () => {
+      const agents = await start(standardFiles(), 2);
+      const wins: Array<{ read: string; wrote: string }> = [];
+      let refused = 0;
+      await Promise.all(
+        [0, 1, 2, 3].map(async (client) => {
+          const replica = agents[client % 2] as ChildServer;
+          for (let k = 0; k < 25; k++) {
+            const read = (await fetch(`${replica.url}/api/v1/networks/evm:sepolia`)).headers.get('etag') as string;
+            const res = await patch(replica, 'evm:sepolia', `https://c${client}-${k}.example.com`, read);
+            const text = await res.text();
+            if (res.status === 200) wins.push({ read, wrote: res.headers.get('etag') as string });
+            else if (res.status === 412) refused++;
+            else expect.fail(`client ${client} PATCH ${k}: ${res.status} ${text}`);
+          }
+        }),
+      );
+      expect(new Set(wins.map((w) => w.read)).size, 'an ETag won twice').to.equal(wins.length);
+      const commits = remoteSubjects(remote).filter((m) => m.startsWith('netcfg: update rpc_urls of evm:sepolia'));
+      expect(commits, `${wins.length} PATCHes answered 200, ${refused} 412`).to.have.length(wins.length);
+      // One chain: from the seed's version, each 200 wrote over the version the one before it wrote, up to the remote's file.
+      const etagOf = (text: string): string => `"${createHash('sha256').update(text).digest('base64url')}"`;
+      const next = new Map(wins.map((w) => [w.read, w.wrote]));
+      let at = etagOf(standardFiles()['evm/sepolia.yaml'] as string);
+      let links = 0;
+      while (next.has(at)) {
+        at = next.get(at) as string;
+        links++;
+      }
+      expect(links, 'the 200s form one chain from the seed').to.equal(wins.length);
+      expect(at, 'the chain ends at the remote').to.equal(etagOf(remoteFile(remote, 'evm/sepolia.yaml')));
+      expect(wins.length).to.be.greaterThan(0);
+    },
+  );
 
   it('a replica whose pushes a busy one keeps beating still gets its PATCH in while the busy one goes on', async () => {
     const [a, b] = await start(

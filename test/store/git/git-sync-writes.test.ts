@@ -100,30 +100,34 @@ describe('store/git/git-sync: writes (a real remote: git daemon on loopback)', f
     expect(git(replica, 'status', '--porcelain')).to.equal('');
   });
 
-  it('a commit git refuses (a hook refusing the ref it goes to): 503 STORAGE_UNAVAILABLE, the clone clean, the old version served, the remote unchanged; hook gone: 200', async () => {
-    const hook = path.join(replica, '.git', 'hooks', 'reference-transaction');
-    writeFileSync(
-      hook,
-      `#!/bin/sh\n[ "$1" = prepared ] || exit 0\nif grep -q ' refs/netcfg/'; then echo 'refused by policy' >&2; exit 1; fi\n`,
-      { mode: 0o755 },
-    );
-    const before = {
-      served: firstUrl('evm:n3'),
-      remote: remoteFile(remote, 'evm/n3.yaml'),
-      head: git(replica, 'rev-parse', 'HEAD'),
-    };
-    const res = await patch('evm:n3', 'https://refused.example.com');
-    expectErrorEnvelope(res, 503, 'STORAGE_UNAVAILABLE');
-    expect(res.body.error).to.match(/git could not commit config\/networks\/evm\/n3\.yaml/);
-    expect(git(replica, 'status', '--porcelain')).to.equal('');
-    expect(git(replica, 'rev-parse', 'HEAD')).to.equal(before.head);
-    expect(firstUrl('evm:n3')).to.equal(before.served);
-    expect(remoteFile(remote, 'evm/n3.yaml')).to.equal(before.remote);
-    rmSync(hook);
-    const ok = await patch('evm:n3', 'https://accepted.example.com');
-    expect(ok.status, ok.text).to.equal(200);
-    expect(remoteFile(remote, 'evm/n3.yaml')).to.include('https://accepted.example.com');
-  });
+  it(
+    'a commit git refuses (a hook refusing the ref it goes to): 503 STORAGE_UNAVAILABLE, the clone ' +
+      'clean, the old version served, the remote unchanged; hook gone: 200',
+    async () => {
+      const hook = path.join(replica, '.git', 'hooks', 'reference-transaction');
+      writeFileSync(
+        hook,
+        `#!/bin/sh\n[ "$1" = prepared ] || exit 0\nif grep -q ' refs/netcfg/'; then echo 'refused by policy' >&2; exit 1; fi\n`,
+        { mode: 0o755 },
+      );
+      const before = {
+        served: firstUrl('evm:n3'),
+        remote: remoteFile(remote, 'evm/n3.yaml'),
+        head: git(replica, 'rev-parse', 'HEAD'),
+      };
+      const res = await patch('evm:n3', 'https://refused.example.com');
+      expectErrorEnvelope(res, 503, 'STORAGE_UNAVAILABLE');
+      expect(res.body.error).to.match(/git could not commit config\/networks\/evm\/n3\.yaml/);
+      expect(git(replica, 'status', '--porcelain')).to.equal('');
+      expect(git(replica, 'rev-parse', 'HEAD')).to.equal(before.head);
+      expect(firstUrl('evm:n3')).to.equal(before.served);
+      expect(remoteFile(remote, 'evm/n3.yaml')).to.equal(before.remote);
+      rmSync(hook);
+      const ok = await patch('evm:n3', 'https://accepted.example.com');
+      expect(ok.status, ok.text).to.equal(200);
+      expect(remoteFile(remote, 'evm/n3.yaml')).to.include('https://accepted.example.com');
+    },
+  );
 
   // Issue 41: a token in the query, and a password holding a '/', showed in clear.
   const secrets: Array<[string, (port: string) => string, string]> = [

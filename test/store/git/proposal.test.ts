@@ -140,25 +140,29 @@ describe('store/git/proposal: store.proposeUpdate (a real remote: git daemon on 
     });
   }
 
-  it('main changed the file since the version served: an If-Match of that version is 412 once the new one is served; without If-Match the change is made on the new one', async () => {
-    const served = store!.get('evm:sepolia').etag;
-    teammatePushes('teammate', 'evm/sepolia.yaml', (t) =>
-      t.replace('chain_id: 11155111 # sepolia', 'chain_id: 11155111 # sepolia, by a teammate'),
-    );
-    const err = await refusal(store!.proposeUpdate('evm:sepolia', BODY, served, EU));
-    expect(err.code).to.equal('PRECONDITION_FAILED');
-    expect(err.message).to.match(/was changed on origin\/main since the ETag in If-Match was read/);
-    expect(remoteRef('netcfg/relayer-eu/evm-sepolia')).to.equal('');
-    expect(store!.get('evm:sepolia').etag, 'the new version served, so a GET finds it')
-      .to.equal(err.etag)
-      .and.not.equal(served);
-    const proposal = await store!.proposeUpdate('evm:sepolia', BODY, undefined, EU);
-    const text = bare('show', `${proposal.commit}:${FILE}`);
-    expect(text).to.include('by a teammate').and.include('https://proposed.example.com');
-    expect(bare('diff', '--stat', 'main', proposal.commit)).to.match(
-      /1 file changed, 1 insertion\(\+\), 3 deletions\(-\)/,
-    );
-  });
+  it(
+    'main changed the file since the version served: an If-Match of that version is 412 once the new one ' +
+      'is served; without If-Match the change is made on the new one',
+    async () => {
+      const served = store!.get('evm:sepolia').etag;
+      teammatePushes('teammate', 'evm/sepolia.yaml', (t) =>
+        t.replace('chain_id: 11155111 # sepolia', 'chain_id: 11155111 # sepolia, by a teammate'),
+      );
+      const err = await refusal(store!.proposeUpdate('evm:sepolia', BODY, served, EU));
+      expect(err.code).to.equal('PRECONDITION_FAILED');
+      expect(err.message).to.match(/was changed on origin\/main since the ETag in If-Match was read/);
+      expect(remoteRef('netcfg/relayer-eu/evm-sepolia')).to.equal('');
+      expect(store!.get('evm:sepolia').etag, 'the new version served, so a GET finds it')
+        .to.equal(err.etag)
+        .and.not.equal(served);
+      const proposal = await store!.proposeUpdate('evm:sepolia', BODY, undefined, EU);
+      const text = bare('show', `${proposal.commit}:${FILE}`);
+      expect(text).to.include('by a teammate').and.include('https://proposed.example.com');
+      expect(bare('diff', '--stat', 'main', proposal.commit)).to.match(
+        /1 file changed, 1 insertion\(\+\), 3 deletions\(-\)/,
+      );
+    },
+  );
 
   it('the remote down: GIT_REMOTE_UNAVAILABLE, nothing served changes', async () => {
     const before = servedState();

@@ -5,10 +5,10 @@
  * write). Each commit names who made it: the actor netcfg signed it with, else git's author.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, type Api, type Commit, type Network, type RpcUrl } from './api.js';
-import { Pager, ReadOnlyNote } from './layout.js';
-import type { Subscribe } from './live.js';
-import { changed, Diff, rpcDiff } from './rpc-diff.js';
+import { ApiError, type Api, type Commit, type Network, type RpcUrl } from '../state/api.js';
+import { Pager, ReadOnlyNote } from '../layout.js';
+import type { Subscribe } from '../state/live.js';
+import { changed, Diff, rpcDiff } from '../fields/rpc-diff.js';
 
 interface Version {
   sha: string;

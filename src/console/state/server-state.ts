@@ -157,3 +157,43 @@ export function useRelayers(api: Api, subscribe: Subscribe, enabled: boolean): R
   }, [api, enabled]);
   return relayers;
 }
+
+interface UrlHealth {
+  index: number;
+  status: string;
+  error: string | null;
+  auto_disabled_at?: string;
+  reason?: string;
+}
+
+const urlHealthText = (h: UrlHealth): string =>
+  (h.error ? `${h.status}: ${h.error}` : h.status) +
+  (h.auto_disabled_at
+    ? `; auto-disabled by netcfg's prober at ${h.auto_disabled_at} (${h.reason ?? ''}); see history`
+    : '');
+
+/**
+ * What the live prober last found for each RPC URL of one network, by index in rpc_urls (the
+ * server shows URLs redacted, so the index is what matches); empty when the server does not probe.
+ */
+export function useUrlHealth(api: Api, subscribe: Subscribe, id: string, probing: boolean): Map<number, string> {
+  const [health, setHealth] = useState(new Map<number, string>());
+  const path = `/api/v1/networks/${encodeURIComponent(id)}`;
+  useEffect(() => {
+    if (!probing) return;
+    const load = (): void => {
+      api.get<UrlHealth[]>(`${path}/rpc-health`).then(
+        ({ data }) => setHealth(new Map(data.map((h) => [h.index, urlHealthText(h)]))),
+        () => undefined, // shown again at the next rpc_health event
+      );
+    };
+    load();
+    // A change to the network can move its URLs, and with them what each index means.
+    return subscribe((event) => {
+      if (event.kind === 'reset' || (event.data.id === id && ['rpc_health', 'added', 'modified'].includes(event.kind)))
+        load();
+    });
+  }, [id, probing]);
+
+  return health;
+}

@@ -4,7 +4,7 @@
  * from this page. A forge that cannot be asked is said in a sentence, never as an empty list.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, type Api, type ListedProposal } from './api.js';
+import { ApiError, type Api, type ListedProposal } from '../state/api.js';
 
 export function NetworkProposals({
   id,

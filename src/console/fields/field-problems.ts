@@ -4,8 +4,8 @@
  * the server answered. `/rpc_urls/2/url` is the field `RPC URL 3`.
  */
 import { validateUpdate } from 'virtual:update-validator';
-import { toDetails } from '../store/validation/schema-errors.js';
-import type { Detail } from './api.js';
+import { toDetails } from '../../store/validation/schema-errors.js';
+import type { Detail } from '../state/api.js';
 
 /** Field key -> messages: `url-2`, `weight-2`, or `list` for the list as a whole. */
 export type Problems = Record<string, string[]>;

@@ -6,9 +6,9 @@
  * network's state on every relayer.
  */
 import { useState } from 'preact/hooks';
-import { ApiError, type Api } from './api.js';
-import type { Subscribe } from './live.js';
-import { useRelayers, type RelayerStatus } from './server-state.js';
+import { ApiError, type Api } from '../state/api.js';
+import type { Subscribe } from '../state/live.js';
+import { useRelayers, type RelayerStatus } from '../state/server-state.js';
 
 const LATEST = 10;
 const when = (iso: string | null): string => (iso === null ? 'never' : new Date(iso).toLocaleString());

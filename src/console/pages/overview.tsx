@@ -3,11 +3,11 @@
  * change stream (a network changed on disk or by another operator is fetched again).
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { ApiError, type Api, type Network } from './api.js';
-import { Banner, Pager } from './layout.js';
+import { ApiError, type Api, type Network } from '../state/api.js';
+import { Banner, Pager } from '../layout.js';
 import { Relayers } from './relayers.js';
-import type { Subscribe } from './live.js';
-import { useRpcHealth, type Readiness } from './server-state.js';
+import type { Subscribe } from '../state/live.js';
+import { useRpcHealth, type Readiness } from '../state/server-state.js';
 
 const PER_PAGE = 50;
 

@@ -7,43 +7,21 @@
  * read sees the URLs, not the means to change them. Where a change is a proposal (a propose token, or
  * GIT_PROPOSE_ONLY) the button is Propose: the answer links to the pull request, and nothing served moves.
  */
-import { NetworkOnRelayers } from './relayers.js';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, type Api, type Network } from './api.js';
-import { bodyOf, checkRows, hasProblems, problemsOf, type Problems, type Row } from './field-problems.js';
-import type { Subscribe } from './live.js';
-import { ReadOnlyNote } from './layout.js';
-import { Diff, rpcDiff } from './rpc-diff.js';
-import { UrlFields } from './url-fields.js';
+import { ApiError, type Api, type Network } from '../state/api.js';
+import { bodyOf, checkRows, hasProblems, problemsOf, type Problems, type Row } from '../fields/field-problems.js';
+import type { Subscribe } from '../state/live.js';
+import { ReadOnlyNote } from '../layout.js';
+import { Diff, rpcDiff } from '../fields/rpc-diff.js';
+import { UrlFields } from '../fields/url-fields.js';
+import { useUrlHealth } from '../state/server-state.js';
+import { Fields, NoticeBar, type Notice } from './network-view.js';
 import { NetworkProposals } from './proposals.js';
-
-type Notice =
-  | { kind: 'saved' | 'info'; text: string; link?: string }
-  | { kind: 'conflict' | 'changed' | 'error'; text: string; link?: never };
+import { NetworkOnRelayers } from './relayers.js';
 
 const rowsOf = (network: Network): Row[] =>
   network.rpc_urls.map((e) => ({ url: e.url, weight: String(e.weight), ...(e.secret ? { secret: true } : {}) }));
 const same = (a: Row[], b: Row[]): boolean => JSON.stringify(a) === JSON.stringify(b);
-
-function Fields({ network }: { network: Network }) {
-  const shown = Object.entries(network).filter(([key]) => key !== 'rpc_urls' && key !== 'id');
-  return (
-    <dl class="fields">
-      {shown.map(([key, value]) => (
-        <div key={key}>
-          <dt>{key}</dt>
-          <dd>
-            {Array.isArray(value)
-              ? value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(', ')
-              : typeof value === 'object'
-                ? JSON.stringify(value)
-                : String(value)}
-          </dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
 
 /** How this page's changes are made: `proposes`, as pull requests; `proposals`, whether the server lists them. */
 interface Changes {
@@ -70,12 +48,11 @@ export function NetworkPage(
   const [notice, setNotice] = useState<Notice | null>(null);
   const [busy, setBusy] = useState(false);
   const [loadError, setLoadError] = useState<string | null>(null);
-  // What the live prober found, by index in rpc_urls (the server shows URLs redacted, so the index is what matches).
-  const [health, setHealth] = useState(new Map<number, string>());
   // What the change-stream listener needs of the latest render; it is subscribed once per network.
   const latest = useRef({ etag: '', dirty: false, saving: false, seenWhileSaving: null as string | null });
   const opens = useRef(0);
   const path = `/api/v1/networks/${encodeURIComponent(id)}`;
+  const health = useUrlHealth(api, subscribe, id, probing);
 
   const open = async (): Promise<void> => {
     const mine = ++opens.current; // two changes in a row: only the later answer is shown
@@ -121,34 +98,6 @@ export function NetworkPage(
       changedOnServer(event.data.etag);
     });
   }, [id]);
-  useEffect(() => {
-    if (!probing) return;
-    const load = (): void => {
-      api
-        .get<
-          Array<{ index: number; status: string; error: string | null; auto_disabled_at?: string; reason?: string }>
-        >(`${path}/rpc-health`)
-        .then(
-          ({ data }) =>
-            setHealth(
-              new Map(
-                data.map((h) => [
-                  h.index,
-                  `${h.error ? `${h.status}: ${h.error}` : h.status}${h.auto_disabled_at ? `; auto-disabled by netcfg's prober at ${h.auto_disabled_at} (${h.reason ?? ''}); see history` : ''}`,
-                ]),
-              ),
-            ),
-          () => undefined, // shown again at the next rpc_health event
-        );
-    };
-    load();
-    // A change to the network can move its URLs, and with them what each index means.
-    return subscribe((event) => {
-      if (event.kind === 'reset' || (event.data.id === id && ['rpc_health', 'added', 'modified'].includes(event.kind)))
-        load();
-    });
-  }, [id, probing]);
-
   const dirty = opened !== null && !same(rows, rowsOf(opened.network));
   // A finding belongs to the URL the server has at that index: shown at a row that still holds it.
   const rowHealth = new Map(
@@ -253,8 +202,6 @@ export function NetworkPage(
     );
   }
   if (!opened) return <p role="status">Loading {id}...</p>;
-  const alerting =
-    notice !== null && (notice.kind === 'conflict' || notice.kind === 'changed' || notice.kind === 'error');
   return (
     <>
       <nav class="crumbs" aria-label="Breadcrumb">
@@ -264,25 +211,7 @@ export function NetworkPage(
       <h1>{id}</h1>
       <Fields network={opened.network} />
       <NetworkOnRelayers id={id} api={api} subscribe={subscribe} enabled={relayers} />
-      {notice && (
-        <div
-          key={alerting ? 'alert' : 'status'}
-          class={alerting ? 'notice problem' : 'notice'}
-          role={alerting ? 'alert' : 'status'}
-        >
-          <span>{notice.text}</span>
-          {notice.link && (
-            <a href={notice.link} target="_blank" rel="noopener noreferrer">
-              Open the pull request
-            </a>
-          )}
-          {(notice.kind === 'conflict' || notice.kind === 'changed') && (
-            <button type="button" onClick={reload}>
-              Reload
-            </button>
-          )}
-        </div>
-      )}
+      {notice && <NoticeBar notice={notice} onReload={reload} />}
       <form onSubmit={save} noValidate>
         <UrlFields rows={rows} problems={problems} health={rowHealth} disabled={busy || !mayWrite} onChange={change} />
         {dirty && !hasProblems(clientProblems) && (

@@ -2,7 +2,7 @@
  * The difference between two RPC URL lists, as the lines an operator reads before applying it, and
  * its view: a list a screen reader reads line by line, each line saying what it is.
  */
-import type { RpcUrl } from './api.js';
+import type { RpcUrl } from '../state/api.js';
 
 export interface DiffLine {
   kind: 'added' | 'removed' | 'kept';
