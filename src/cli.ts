@@ -10,7 +10,7 @@ import { configFromEnv, ConfigError, environment, policyFromEnv } from './config
 import { serve } from './main.js';
 import { probeNetworks } from './probe/probe-folder.js';
 import { DEFAULT_PROBER, Prober } from './probe/prober.js';
-import { revealedNetworkOf, writtenNetworkOf, rpcAutoRecords, validateFolder } from './store/index.js';
+import { revealedNetworkOf, writtenNetworkOf, rpcAutoRecordsOf, validateFolder } from './store/index.js';
 import { exportFolder, foreignRefusals, planFolderExport } from './commands/export-relayer.js';
 import { commitExport } from './commands/export-target.js';
 import { importRelayer } from './commands/import-relayer.js';
@@ -164,14 +164,15 @@ export function buildCli(): Command {
         const { blockPrivate } = policy;
         const report = validateFolder(path.resolve(dir), policy);
         const started = performance.now();
-        const probed = opts.probe
+        const history = opts.probe ? rpcAutoRecordsOf(path.resolve(dir)) : null;
+        const probed = history
           ? await probeNetworks(
               report.records.map((r) => ({
                 path: r.path,
                 family: r.id.slice(0, r.id.indexOf(':')),
                 fields: revealedNetworkOf(r),
                 written: writtenNetworkOf(r).rpc_urls as unknown[],
-                records: rpcAutoRecords(path.join(dir, r.path)),
+                records: history.get(r.path) ?? [],
               })),
               new Prober({ ...DEFAULT_PROBER, blockPrivate }),
               report.positionOf,
