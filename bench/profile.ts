@@ -3,13 +3,26 @@
  * server under `node --cpu-prof`, puts one workload on it, stops it (the profile is written as it
  * exits) and prints self and inclusive time by function and module. The profile stays in
  * bench/.tmp/profiles/ for DevTools. Scenarios: get-one, list-10, list-100, list-100-100k (the page
- * from netcfg serving 100,000), patch-1c, patch-10c, startup-10k, startup-100k. Needs the fixtures of a `make bench` run (it makes missing ones).
+ * from netcfg serving 100,000), patch-1c, patch-10c, startup-10k, startup-100k, and validate-probe (the CLI's
+ * `validate --probe` over 1,000 networks x 3 loopback URLs, as the probe row runs it). Needs the fixtures of a
+ * `make bench` run (it makes missing ones).
  */
+import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { printSummary, summarise } from './harness/cpu-profile.js';
-import { ensureFixture, fixtureDir, scratchCopy, sortedIds, TMP_DIR, warmFiles } from './harness/fixtures.js';
+import {
+  ensureFixture,
+  fixtureDir,
+  PROJECT_DIR,
+  scratchCopy,
+  sortedIds,
+  TMP_DIR,
+  warmFiles,
+} from './harness/fixtures.js';
 import { describe, runOnce } from './harness/load.js';
+import { fakeEndpoint, writeFolder } from './harness/probe-rows.js';
 import { installCleanup, stopAll, stopProcess, waitIdle } from './harness/processes.js';
 import { readPath } from './harness/read-rows.js';
 import { startNetcfg, waitWatching } from './harness/servers.js';
@@ -24,6 +37,7 @@ const SCENARIOS = [
   'patch-10c',
   'startup-10k',
   'startup-100k',
+  'validate-probe',
 ] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
@@ -33,6 +47,7 @@ async function main(): Promise<void> {
   if (!SCENARIOS.includes(scenario))
     throw new Error(`usage: npx tsx bench/profile.ts <${SCENARIOS.join('|')}> [seconds]`);
   installCleanup();
+  if (scenario === 'validate-probe') return profileValidateProbe();
   const size = scenario.endsWith('100k') ? 100_000 : scenario === 'startup-10k' ? 10_000 : 1_000;
   ensureFixture(size);
   const dir = scenario.startsWith('patch') ? scratchCopy(fixtureDir(1_000), 'profile-1k') : fixtureDir(size);
@@ -93,6 +108,45 @@ async function main(): Promise<void> {
     `${scenario} (${file})${skipMs > 0 ? `, after the first ${skipMs.toFixed(0)} ms` : ''}`,
     summarise(file, 25, skipMs),
   );
+}
+
+/** The CLI run as the probe row runs it, under --cpu-prof, against three fake endpoints in this process. */
+async function profileValidateProbe(): Promise<void> {
+  const endpoints = await Promise.all([0, 1, 2].map(() => fakeEndpoint()));
+  const dir = path.join(TMP_DIR, 'profile-probe-1k');
+  writeFolder(
+    dir,
+    endpoints.map((e) => (e.address() as AddressInfo).port),
+  );
+  const profiles = path.join(TMP_DIR, 'profiles');
+  mkdirSync(profiles, { recursive: true });
+  const name = 'validate-probe.cpuprofile';
+  rmSync(path.join(profiles, name), { force: true });
+  const cli = path.join(PROJECT_DIR, 'dist', 'src', 'cli.js');
+  const started = performance.now();
+  // Asynchronous: the endpoints answer from this process while the CLI runs.
+  await new Promise<void>((resolve, reject) => {
+    const args = [
+      '--cpu-prof',
+      `--cpu-prof-dir=${profiles}`,
+      `--cpu-prof-name=${name}`,
+      cli,
+      'validate',
+      '--probe',
+      dir,
+    ];
+    execFile(process.execPath, args, { maxBuffer: 1 << 26 }, (err, stdout) => {
+      if (err) return reject(err);
+      console.log(stdout.trim().split('\n').slice(-1)[0]);
+      resolve();
+    });
+  });
+  console.log(`validate-probe: ${((performance.now() - started) / 1000).toFixed(2)} s`);
+  for (const e of endpoints) {
+    e.closeAllConnections();
+    e.close();
+  }
+  printSummary(`validate-probe (${path.join(profiles, name)})`, summarise(path.join(profiles, name), 25, 0));
 }
 
 main().catch(async (err: unknown) => {

@@ -43,7 +43,7 @@ import {
 } from './harness/servers.js';
 import { memoryRow, startupRows } from './harness/startup-rows.js';
 import { evaluateTargets } from './harness/targets.js';
-import { patchOneConnection, patchOneNetworkIfMatch, patchTenDistinct } from './harness/write-rows.js';
+import { patchCpuRow, patchOneConnection, patchOneNetworkIfMatch, patchTenDistinct } from './harness/write-rows.js';
 
 const quick = process.argv.includes('--quick');
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
@@ -57,6 +57,7 @@ const ORDER = [
   'list-100/',
   'list-100@100k/',
   'patch-1c/',
+  'patch-cpu/',
   'patch-10c/',
   'patch-one/',
   'git-push-1c/',
@@ -173,7 +174,8 @@ async function main(): Promise<void> {
     rows.push(await diskLoopRow(path.join(dir1k, 'evm'), timing.durationS, timing.runs));
     const netcfg = await startNetcfg('netcfg', dir1k, { logLevel: LOG_LEVEL, logName: 'netcfg-writes' });
     rows.push(await visibilityRow(netcfg, dir1k, 200, 1_000));
-    rows.push(await patchOneConnection(netcfg, 'netcfg (1,000 networks)', oneConnectionIds, timing));
+    const patch1c = await patchOneConnection(netcfg, 'netcfg (1,000 networks)', oneConnectionIds, timing);
+    rows.push(patch1c, patchCpuRow(patch1c));
     rows.push(
       await patchTenDistinct(
         netcfg,

@@ -1,5 +1,5 @@
 /**
- * The targets of issues 32, 33, 34, 43, 45 and 50, each checked as a ratio between two rows of the same run (or, for the
+ * The targets of issues 32, 33, 34, 43, 45, 50 and 51, each checked as a ratio between two rows of the same run (or, for the
  * latency, settle and memory rows, as an absolute bound). A target whose rows are missing (a
  * phase failed) is simply not listed; the run's notes say why.
  */
@@ -98,6 +98,14 @@ export function evaluateTargets(rows: Row[]): Check[] {
         `${rps(ten)} / ${rps(single)}`,
       ),
     );
+  });
+  one('patch-cpu/netcfg', (r) => {
+    checks.push(
+      check(r.key, '<= 3 ms of server CPU per PATCH', r.value ?? NaN, 3, 'max', `${fmt(r.value, 2)} ms (${r.note})`),
+    );
+  });
+  one('probe-validate/netcfg', (r) => {
+    checks.push(check(r.key, '<= 2 s', r.value ?? NaN, 2, 'max', `${fmt(r.value, 2)} s`));
   });
   one('patch-one/netcfg', (r) => {
     checks.push(

@@ -201,3 +201,21 @@ export async function patchOneNetworkIfMatch(server: Server, label: string, id: 
   row.unit = 'problems';
   return row;
 }
+
+/**
+ * The server's CPU per PATCH on one connection (issue 51: <= 3 ms): its cpuUsage delta (user + system,
+ * read from /proc around each run) over the requests answered, from `row` (patchOneConnection's), each run's figure in the note.
+ */
+export function patchCpuRow(row: Row): Row {
+  const perRun = (row.runs ?? []).map((r) => r.cpuUsPerReq).filter((us): us is number => us !== undefined);
+  return {
+    key: `patch-cpu/${row.key.split('/')[1] ?? 'netcfg'}`,
+    group: 'PATCH CPU per request, 1 connection',
+    server: row.server,
+    workload: row.workload,
+    connections: 1,
+    value: (row.cpuUsPerReq ?? NaN) / 1000,
+    unit: 'ms',
+    note: `runs: ${perRun.map((us) => (us / 1000).toFixed(2)).join(', ')} ms`,
+  };
+}

@@ -8,7 +8,7 @@ import { Command, Option } from 'commander';
 import { ConfigError, policyFromEnv } from '../config.js';
 import { probeNetworks } from '../probe/probe-folder.js';
 import { DEFAULT_PROBER, Prober } from '../probe/prober.js';
-import { revealedNetworkOf, writtenNetworkOf, rpcAutoRecords, validateFolder } from '../store/index.js';
+import { revealedNetworkOf, writtenNetworkOf, rpcAutoRecordsOf, validateFolder } from '../store/index.js';
 import { fail } from './fail.js';
 
 export function validateCommand(program: Command, env: Record<string, string | undefined>): void {
@@ -65,14 +65,15 @@ export function validateCommand(program: Command, env: Record<string, string | u
         const { blockPrivate } = policy;
         const report = validateFolder(path.resolve(dir), policy);
         const started = performance.now();
-        const probed = opts.probe
+        const history = opts.probe ? rpcAutoRecordsOf(path.resolve(dir)) : null;
+        const probed = history
           ? await probeNetworks(
               report.records.map((r) => ({
                 path: r.path,
                 family: r.id.slice(0, r.id.indexOf(':')),
                 fields: revealedNetworkOf(r),
                 written: writtenNetworkOf(r).rpc_urls as unknown[],
-                records: rpcAutoRecords(path.join(dir, r.path)),
+                records: history.get(r.path) ?? [],
               })),
               new Prober({ ...DEFAULT_PROBER, blockPrivate }),
               report.positionOf,

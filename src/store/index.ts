@@ -47,4 +47,4 @@ export { validateFolder } from './validate-folder.js';
 
 // Files the store keeps beside the folder, read by main and the CLI.
 export { defaultCachePath } from './index/index-cache.js';
-export { rpcAutoRecords } from './git/rpc-auto-records.js';
+export { rpcAutoRecordsOf } from './git/rpc-auto-records.js';

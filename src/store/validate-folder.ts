@@ -31,8 +31,10 @@ export function validateFolder(root: string, policy: UrlPolicy): FolderReport {
   if (rootProblem)
     return { networks: 0, problems: [{ path: '.', line: 1, column: 1, error: rootProblem }], records: [], positionOf };
   index.beginBulk();
-  const { ids, foreign } = sync.listTargets();
-  for (const id of ids.values()) sync.apply(sync.observe(id));
+  // As the server's first load reads the folder (first-load.ts): its state and family links looked at once, not per file.
+  const { ids, foreign } = sync.listTargets(state);
+  const load = { folder: state, cache: null, linkedFamilies: new Map<string, boolean>() };
+  for (const id of ids.values()) sync.apply(sync.observe(id, load));
   for (const [rel, reason] of foreign) sync.refreshForeign(rel, reason);
   const records = [...index.ids()].map((id) => index.get(id) as NetworkRecord);
   return { networks: index.size, problems: index.invalidFiles(), records, positionOf };

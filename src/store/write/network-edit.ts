@@ -26,6 +26,8 @@ export type EditPlan =
  * The edit of `bytes` (the file `rel` of `id`) that `changes` ask for, written nowhere: If-Match is
  * checked against the bytes' hash (PRECONDITION_FAILED), and only a valid network is edited. The
  * write path (network-writer.ts) writes it to the file; a proposal (git/proposal.ts) commits it on a branch.
+ * `served`, the record served of `id`, spares the check of bytes it was made from (same hash, same
+ * path): the loader checked them with this code and policy, so they are parsed here and not validated again.
  */
 export function planEdit(
   id: NetworkId,
@@ -34,11 +36,16 @@ export function planEdit(
   changes: Record<string, unknown>,
   ifMatch: string | undefined,
   policy: UrlPolicy,
+  served?: NetworkRecord,
 ): EditPlan {
-  requireIfMatch(id, ifMatch, etagOf(bytes));
+  const etag = etagOf(bytes);
+  requireIfMatch(id, ifMatch, etag);
   const text = bytes.toString('utf8');
   const parsed = parseYaml(text);
-  const { outcome, data: read } = parseNetworkData(text, id, rel, policy, parsed);
+  const known = served?.etag === etag && served.path === rel && parsed.problems.length === 0;
+  const { outcome, data: read } = known
+    ? { outcome: { ok: true as const, record: served }, data: parsed.doc.toJS({ maxAliasCount: 100 }) as unknown }
+    : parseNetworkData(text, id, rel, policy, parsed);
   if (!outcome.ok) {
     const yamlBad = parsed.problems.length > 0;
     const what = yamlBad

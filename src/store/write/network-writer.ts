@@ -17,7 +17,7 @@ import type { NetworkRecord } from '../network-record.js';
 import { fileGone, readCurrent, storageError, type Current } from './current-file.js';
 import { FileReplacer } from './file-replacer.js';
 import type { HeldLock } from './write-lock.js';
-import { planEdit, updateSubject } from './network-edit.js';
+import { planEdit, updateSubject, type EditPlan } from './network-edit.js';
 import { actorLabel, authorLineOf, commitMessage, WORKING_TREE, type Actor, type WriteNote } from '../actor.js';
 import { ATTEMPT_RETRIES, type AttemptRetry } from '../retries.js';
 
@@ -37,6 +37,13 @@ export interface UpdateRequest {
 interface Written {
   record: NetworkRecord;
   pushed?: Promise<PushOutcome> | undefined;
+}
+
+/** An update's last plan and the bytes it was made of: a retry that reads the same bytes plans nothing again. */
+interface LastPlan {
+  rel: string;
+  bytes: Buffer;
+  plan: EditPlan;
 }
 
 export class NetworkWriter {
@@ -69,9 +76,12 @@ export class NetworkWriter {
     // A write committed to git holds the lock from its read through its commit; after the file
     // moved on under a write (most likely another replica's), every write does, so that replica cannot win every round.
     let lockFirst = committer !== null || push !== null;
+    const last: { plan?: LastPlan } = {};
     try {
       for (;;) {
-        const step = await this.parts.locks.inTurn(push ? '*' : request.id.id, () => this.attempt(request, lockFirst));
+        const step = await this.parts.locks.inTurn(push ? '*' : request.id.id, () =>
+          this.attempt(request, lockFirst, last),
+        );
         // Rejected: the clone is at the remote's new head; the next attempt edits that version (If-Match is checked against it).
         const reason =
           typeof step === 'string' ? step : step.pushed && (await step.pushed) !== 'pushed' ? 'rejected' : null;
@@ -95,23 +105,31 @@ export class NetworkWriter {
   }
 
   /** One read-edit-write, holding the network's lock throughout when `lockFirst`. */
-  private async attempt(request: UpdateRequest, lockFirst: boolean): Promise<Written | AttemptRetry> {
+  private async attempt(
+    request: UpdateRequest,
+    lockFirst: boolean,
+    last: { plan?: LastPlan },
+  ): Promise<Written | AttemptRetry> {
     const held = lockFirst ? await this.lock(request.id) : null;
     try {
-      return await this.readAndEdit(request, held);
+      return await this.readAndEdit(request, held, last);
     } finally {
       await held?.release();
     }
   }
 
-  private async readAndEdit(request: UpdateRequest, held: HeldLock | null): Promise<Written | AttemptRetry> {
+  private async readAndEdit(
+    request: UpdateRequest,
+    held: HeldLock | null,
+    last: { plan?: LastPlan },
+  ): Promise<Written | AttemptRetry> {
     const { id } = request;
     // Not there, or not whole, while a git command rewrites the tree: maybe only for the moment a
     // checkout replaces the file. Each attempt first waits for git's lock, so it reads what git wrote.
     if (await this.strategy.gitLock?.whenFree(this.parts.locks.maxWaitMs)) this.parts.retries.count('git-lock');
     const current = await readCurrent(this.parts.folder, this.parts.fs, id, this.refused);
     if (current === null) return 'gone';
-    const plan = planEdit(id, current.rel, current.bytes, request.changes, request.ifMatch, this.parts.policy);
+    const plan = this.planOf(request, current, last);
     if (plan.kind === 'invalid') {
       // git writes a file in place after creating it: read while a checkout runs, it may be half there.
       if (await this.gitRewriting(id, current.bytes)) return 'git-busy';
@@ -129,6 +147,23 @@ export class NetworkWriter {
       return { record: plan.record };
     }
     return this.write(request, current, plan, plan.fields, held);
+  }
+
+  /** The edit of what was read: the last attempt's when it read the same bytes (a push rejected for another file's change). */
+  private planOf(request: UpdateRequest, current: Current, last: { plan?: LastPlan }): EditPlan {
+    const { id, changes, ifMatch } = request;
+    if (last.plan?.rel === current.rel && last.plan.bytes.equals(current.bytes)) return last.plan.plan;
+    const plan = planEdit(
+      id,
+      current.rel,
+      current.bytes,
+      changes,
+      ifMatch,
+      this.parts.policy,
+      this.parts.index.get(id.id),
+    );
+    last.plan = { rel: current.rel, bytes: current.bytes, plan };
+    return plan;
   }
 
   /** The network's cross-process lock, counting a wait for another process's. */
