@@ -3,7 +3,7 @@
  * table people read: each row with req/s, p50, p99, and for netcfg's rows the targets with their
  * ratio and whether they were met), with the chart of ratios beside it.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { BENCH_DIR, PROJECT_DIR } from './fixtures.js';
 import { fmt, type Check, type Results, type Row } from './results.js';
@@ -12,6 +12,17 @@ import { fmt, type Check, type Results, type Row } from './results.js';
 export const OUT_DIR = process.env.BENCH_OUT_DIR ? path.resolve(process.env.BENCH_OUT_DIR) : undefined;
 export const RESULTS_JSON = path.join(OUT_DIR ?? BENCH_DIR, 'results.json');
 export const BENCHMARKS_MD = path.join(OUT_DIR ?? PROJECT_DIR, 'BENCHMARKS.md');
+
+/** Where the hand-kept part of BENCHMARKS.md starts (profiles before and after a change): each run keeps it as it is. */
+const KEPT_HEADING = '## Profiles';
+
+/** The hand-kept tail of the BENCHMARKS.md being replaced, from its first KEPT_HEADING line; empty when it has none. */
+function keptSection(): string[] {
+  if (!existsSync(BENCHMARKS_MD)) return [];
+  const lines = readFileSync(BENCHMARKS_MD, 'utf8').split('\n');
+  const from = lines.findIndex((l) => l.startsWith(KEPT_HEADING));
+  return from < 0 ? [] : lines.slice(from);
+}
 
 function cell(text: string): string {
   return text.replace(/\|/g, '\\|');
@@ -106,5 +117,7 @@ export function writeReports(results: Results): void {
     'Run it: `make bench` (about 8 minutes), or `make bench QUICK=1` (2 s rows). See bench/README.md.',
     '',
   ];
+  const kept = keptSection();
+  if (kept.length > 0) md.push(...kept);
   writeFileSync(BENCHMARKS_MD, md.join('\n'));
 }

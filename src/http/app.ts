@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { type NetworkStore, loadSchemas } from '../store/index.js';
 import { OPEN, tokenGuard } from './auth.js';
 import { TokenSet } from '../access/token-set.js';
-import { requestFrame } from './error-handler.js';
+import { requestFrame } from './request-frame.js';
 import { eventRoutes } from './routes/events.js';
 import { docRoutes, healthRoutes, type AccessView } from './routes/service.js';
 import { networkRoutes } from './routes/networks.js';
@@ -19,10 +19,9 @@ import { webhookRoutes } from './routes/webhooks.js';
 import { silentLogger } from '../log.js';
 import { rpcHealthRoutes, type AutoHealView, type RpcHealthView } from './routes/rpc-health.js';
 import { consoleRoutes } from './routes/console.js';
-import { metricsRoutes, requestMetrics, type MetricsView } from './routes/metrics.js';
+import { metricsRoutes, type MetricsView } from './routes/metrics.js';
 import type { ConsoleAssets } from '../console-assets.js';
 import { INSTANCE_ID } from '../instance.js';
-import { loopGuard } from './loop-guard.js';
 import { proposalRoutes, type ProposalsView } from './routes/proposals.js';
 
 export interface AppOptions {
@@ -95,9 +94,7 @@ export function createApp(store: NetworkStore, options: AppOptions = {}): Koa {
   if (options.webhookSecret) webhookRoutes(router, store, options.webhookSecret);
   if (options.consoleAssets !== undefined) consoleRoutes(router, options.consoleAssets);
   if (options.metrics) metricsRoutes(router, guard, options.metrics);
-  if (options.metrics) app.use(requestMetrics(options.metrics));
-  app.use(requestFrame(log));
-  app.use(loopGuard(options.instanceId ?? INSTANCE_ID));
+  app.use(requestFrame(log, { metrics: options.metrics, instanceId: options.instanceId ?? INSTANCE_ID }));
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

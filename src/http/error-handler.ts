@@ -1,15 +1,12 @@
 /**
- * The frame around every request, and the single place where errors become responses. Every
+ * The single place where errors become responses (request-frame.ts calls it around every request). Every
  * error, a 404 for an unknown route or a 405 included, leaves as the envelope
  * `{success: false, data: null, error, code, details?}`. Only NetcfgError and the 4xx errors of
  * koa-bodyparser are the client's doing; anything else is logged and answered 500 without internals.
  */
-import { randomUUID } from 'node:crypto';
-import type { Context, Next } from 'koa';
+import type { Context } from 'koa';
 import type { Logger } from 'pino';
 import { NetcfgError, type ErrorCode } from '../errors.js';
-import { logRequest } from '../log.js';
-import { actorLabel, type Actor } from '../store/index.js';
 
 /** The largest request body a PATCH may send: a network's rpc_urls are a few hundred bytes. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -122,38 +119,4 @@ export function respondWithError(ctx: Context, caught: unknown, log: Logger): vo
     ...(err.details && err.details.length > 0 ? { details: err.details } : {}),
   });
   if (status >= 500 && err.code !== 'INTERNAL') log.warn({ code: err.code, req_id: ctx.state.requestId }, err.message);
-}
-
-const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
-/**
- * Every request's id, its error envelope and one access-log line (method, path, status, duration,
- * id). The id comes from X-Request-Id when it is sane, else is generated, and is echoed back so a
- * client's logs and ours can be joined. Headers are never logged, so neither is the key.
- */
-export function requestFrame(log: Logger) {
-  return async function frame(ctx: Context, next: Next): Promise<void> {
-    const started = performance.now();
-    const given = ctx.req.headers['x-request-id'];
-    const requestId = typeof given === 'string' && SANE_ID.test(given) ? given : randomUUID();
-    ctx.state.requestId = requestId;
-    ctx.set('X-Request-Id', requestId);
-    try {
-      await next();
-      const missing = unanswered(ctx);
-      if (missing) respondWithError(ctx, missing, log);
-    } catch (err) {
-      respondWithError(ctx, err, log);
-    }
-    const ms = Math.round((performance.now() - started) * 100) / 100;
-    const actor = ctx.state.actor as Actor | undefined;
-    logRequest(log, {
-      reqId: requestId,
-      method: ctx.method,
-      path: ctx.path,
-      status: ctx.status,
-      ms,
-      actor: actor && actorLabel(actor),
-    });
-  };
 }

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import Koa from 'koa';
 import request from 'supertest';
 import { NetcfgError } from '../../src/errors.js';
-import { requestFrame } from '../../src/http/error-handler.js';
+import { requestFrame } from '../../src/http/request-frame.js';
 import { createLogger } from '../../src/log.js';
 
 function appThrowing(err: Error): Koa {

@@ -7,7 +7,7 @@
  * label or value holds a secret, a key or a token name.
  */
 import type Router from '@koa/router';
-import type { Context, Middleware, Next } from 'koa';
+import type { Context, Next } from 'koa';
 import { NetcfgError } from '../../errors.js';
 import { scopeOf, type Guard } from '../auth.js';
 
@@ -19,20 +19,10 @@ export interface MetricsView {
 }
 
 /**
- * Tells the metrics each request's route (@koa/router's documented `ctx.routerPath`: the template
- * that took it, bare paths named by their /api/v1 twin; null when no route did), method, status and
- * duration; outside the error handler, so the status is the one sent.
+ * A request's route as the metrics name it (@koa/router's documented `ctx.routerPath`: the template
+ * that took it, bare paths named by their /api/v1 twin); null when no route did.
  */
-export function requestMetrics(view: MetricsView): Middleware {
-  return function observed(ctx: Context, next: Next): Promise<void> {
-    const started = performance.now();
-    const told = (): void =>
-      view.observeRequest(templateOf(ctx), ctx.method, ctx.status, (performance.now() - started) / 1000);
-    return next().finally(told);
-  };
-}
-
-function templateOf(ctx: Context): string | null {
+export function templateOf(ctx: Context): string | null {
   const path = (ctx as Context & { routerPath?: string }).routerPath;
   if (path === undefined) return null;
   return path.startsWith('/networks') ? `/api/v1${path}` : path;

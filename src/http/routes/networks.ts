@@ -28,6 +28,8 @@ export interface NetworkRouteOptions {
 }
 
 const JSON_TYPES = ['application/json', 'application/merge-patch+json'];
+/** What `ctx.type = 'application/json'` sets, set as it is: the reads skip Koa's media-type lookup. */
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 const EMPTY_BODY = 'The request body is empty; send a JSON object such as {"rpc_urls": ["https://rpc.example.com"]}.';
 
@@ -73,22 +75,26 @@ export function networkRoutes(router: Router, store: NetworkStore, guard: Guard,
     const scope = scopeOf(ctx);
     // A scoped token's page is its scope's: keyed by the scope too, so a token whose scope the file changed never sees the old page.
     const reveal = revealsSecrets(ctx);
-    const key = `${reveal ? 'revealed ' : ''}${scope ? `${(ctx.state.principal as { networks: string[] }).networks.join(',')} ` : ''}${ctx.url}`;
+    const scopeKey = scope ? `${(ctx.state.principal as { networks: string[] }).networks.join(',')} ` : '';
+    const key = `${reveal ? 'revealed ' : ''}${scopeKey}${ctx.url}`;
     let rendered = pages.get(revision, key);
     if (!rendered) {
       const query = parsePageQuery(ctx);
       const page = store.page((query.page - 1) * query.perPage, query.perPage, query.family, scope ?? undefined);
-      const pagination = `{"current_page":${query.page},"per_page":${query.perPage},"total_items":${page.total},"total_pages":${totalPages(page.total, query.perPage)}}`;
+      const pagination =
+        `{"current_page":${query.page},"per_page":${query.perPage},"total_items":${page.total},` +
+        `"total_pages":${totalPages(page.total, query.perPage)}}`;
+      const data = page.records.map((r) => (reveal && r.secrets ? JSON.stringify(revealedNetworkOf(r)) : jsonOf(r)));
       rendered = {
         body: Buffer.from(
-          `{"success":true,"data":[${page.records.map((r) => (reveal && r.secrets ? JSON.stringify(revealedNetworkOf(r)) : jsonOf(r))).join(',')}],"error":null,"pagination":${pagination},"revision":${page.revision}}`,
+          `{"success":true,"data":[${data.join(',')}],"error":null,"pagination":${pagination},"revision":${page.revision}}`,
         ),
         link: linkHeader(ctx.path, query, page.total),
       };
       pages.set(revision, key, rendered);
     }
     ctx.set('Link', rendered.link);
-    ctx.type = 'application/json';
+    ctx.set('Content-Type', JSON_TYPE);
     ctx.body = rendered.body;
   });
 
@@ -135,7 +141,7 @@ export function networkRoutes(router: Router, store: NetworkStore, guard: Guard,
   router.get(items, ...guard('read'), withinScope, (ctx: Context) => {
     const record = store.get(String(ctx.params.network_id));
     ctx.set('ETag', record.etag);
-    ctx.type = 'application/json';
+    ctx.set('Content-Type', JSON_TYPE);
     if (ctx.req.headers['if-none-match'] !== undefined) {
       ctx.status = 200; // ctx.fresh only compares for a 2xx status
       if (ctx.fresh) {
