@@ -28,6 +28,7 @@ import { OPEN_POLICY, type UrlPolicy } from './validation/url-rules.js';
 import { ConfigWatcher, DEFAULT_WATCH, type WatchOptions } from './watch/watcher.js';
 import { realDisk, type DiskSteps } from './write/disk-steps.js';
 import { NetworkWriter } from './write/network-writer.js';
+import type { WriterParts } from './write/write-strategy.js';
 import { DEFAULT_LOCK, WriteLocks, type LockOptions } from './write/write-lock.js';
 import type { LeaseSlot } from './files/lease-file.js';
 
@@ -89,11 +90,13 @@ export class NetworkStore {
   private readonly folder: ConfigFolder;
   /** Disk -> index: what the folder holds, read back and served (disk-sync.ts). */
   private readonly disk: DiskSync;
-  private readonly writer: NetworkWriter;
+  /** Built once git is open (GIT_SYNC's clone reset to its remote), with where a write goes: until then writes wait. */
+  private writer: NetworkWriter | null = null;
+  /** What the writer is built with, but the write strategy git's open() gives. */
+  private readonly writerParts: Omit<WriterParts, 'strategy'>;
+  private readonly locks: WriteLocks;
   private readonly policy: UrlPolicy;
   private loadedAt: Date | null = null;
-  /** Set once the writer knows where a write goes (git opened, GIT_SYNC's clone reset to its remote). */
-  private writesOpen = false;
   /** Set by close(): new writes are refused. */
   private closing = false;
   /** The work tree holding the folder, and with GIT_SYNC the clone following its remote: the writer's write strategy. */
@@ -120,7 +123,10 @@ export class NetworkStore {
     const fs = options.fs ?? realDisk;
     const staleMs = options.lock?.staleMs ?? DEFAULT_LOCK.staleMs;
     const maxWaitMs = options.lock?.maxWaitMs ?? Math.max(DEFAULT_LOCK.maxWaitMs, staleMs * 2 + 2000); // a killed process's lock goes stale and is taken over within it
-    const locks = new WriteLocks(() => path.join(this.folder.forWriting(), LOCK_DIR), fs, { staleMs, maxWaitMs });
+    const locks = (this.locks = new WriteLocks(() => path.join(this.folder.forWriting(), LOCK_DIR), fs, {
+      staleMs,
+      maxWaitMs,
+    }));
     const author = options.gitAuthor ?? { name: 'netcfg', email: 'netcfg@localhost' };
     this.git = new StoreGit({
       root: this.root,
@@ -131,7 +137,7 @@ export class NetworkStore {
       locks,
       retries: this.retries,
     });
-    this.writer = new NetworkWriter({
+    this.writerParts = {
       netcfgAuthor: author,
       folder: this.folder,
       index: this.index,
@@ -139,13 +145,12 @@ export class NetworkStore {
       policy: this.policy,
       fs,
       locks,
-      strategy: this.git,
       retries: this.retries,
-    });
+    };
     this.cache = options.indexCache ? new IndexCache(options.indexCache, this.policy, onError) : null;
     const state = () => ({
       closing: this.closing,
-      writesOpen: this.writesOpen,
+      writesOpen: this.writer !== null,
       loaded: this.loaded,
       git: this.git.follower?.refusal() ?? null,
     });
@@ -166,7 +171,7 @@ export class NetworkStore {
   async start(): Promise<void> {
     await Promise.all([
       firstLoad(this.folder, this.disk, this.index, this.cache?.read() ?? null),
-      this.git.open().then(() => (this.writesOpen = true)),
+      this.git.open().then((strategy) => (this.writer = new NetworkWriter({ ...this.writerParts, strategy }))),
     ]);
     // Ready once git is open too: a PATCH answered before that would be neither committed nor pushed.
     this.loadedAt = new Date();
@@ -181,18 +186,18 @@ export class NetworkStore {
     this.closing = true;
     const grace = new AbortController();
     await Promise.race([
-      this.writer.settled(),
+      this.locks.settled(),
       delay(graceMs, undefined, { signal: grace.signal }).catch(() => undefined),
     ]);
     grace.abort();
     await this.git.stop();
-    await this.writer.settled();
+    await this.locks.settled();
     await this.watcher.close();
     if (this.loaded) await this.saveCache();
   }
 
   writesSettled(): Promise<void> {
-    return this.writer.settled();
+    return this.locks.settled();
   }
 
   get loaded(): boolean {
@@ -267,8 +272,10 @@ export class NetworkStore {
       (async () => {
         const { networkId, changes } = this.checks.checked(id, body, rightsOf(how));
         const findings = await this.checks.urlFindings(networkId, changes, ifMatch);
+        // checked() refuses every write until the writer is built: it is there now.
+        const writer = this.writer as NetworkWriter;
         return {
-          record: await this.writer.update({ id: networkId, changes, ifMatch, actor, note: how.note }),
+          record: await writer.update({ id: networkId, changes, ifMatch, actor, note: how.note }),
           findings,
         };
       })(),
@@ -327,11 +334,7 @@ export class NetworkStore {
 
   readiness(): Readiness {
     const { rootProblem, warning: folderWarning } = this.disk.folderReport();
-    const watcher = {
-      status: this.watcher.status,
-      lastEventAt: this.watcher.lastEventAt,
-      lastError: this.watcher.lastError,
-    };
+    const watcher = this.watcher.state();
     return readinessOf({
       loadedAt: this.loadedAt,
       rootProblem,
@@ -339,7 +342,7 @@ export class NetworkStore {
       networks: this.index.size,
       invalid: this.index.invalidFiles(),
       watcher,
-      writeFailure: this.writer.lastFailure,
+      writeFailure: this.writer?.failure() ?? null,
       ...this.git.report(),
     });
   }

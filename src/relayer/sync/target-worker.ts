@@ -183,7 +183,7 @@ export class TargetWorker {
       patches_sent: this.patchesSent,
       findings_opened: this.ledger.findings.counts(),
       networks: [...this.ledger.networks.values()].sort((a, b) => (a.id < b.id ? -1 : 1)),
-      extra: this.ledger.extra,
+      extra: [...this.ledger.extra],
       ...(this.speaker.view ? { lease: this.speaker.view() } : {}),
     };
   }

@@ -49,7 +49,7 @@ export interface GitOptions {
 }
 
 export class WorkTree implements Committer {
-  lastFailure: { at: Date; message: string } | null = null;
+  private failure: { at: Date; message: string } | null = null;
   /** Writes not committed yet: path from the top -> the commit's message and author. */
   private readonly pending = new Map<string, { message: string; author: string }>();
   private chain: Promise<unknown> = Promise.resolve();
@@ -83,6 +83,11 @@ export class WorkTree implements Committer {
 
   get pendingCount(): number {
     return this.pending.size;
+  }
+
+  /** The last commit git refused, until the pending ones went in (shown in readiness). */
+  get lastFailure(): { at: Date; message: string } | null {
+    return this.failure;
   }
 
   /** Commits `file` alone, authored by `author` (`Name <email>`; netcfg commits it). Never throws: a failure is kept for a retry and shown in readiness. */
@@ -207,13 +212,13 @@ export class WorkTree implements Committer {
           this.pending.delete(rel);
           continue;
         }
-        this.lastFailure = { at: new Date(), message: `git commit of ${rel} failed: ${firstLine(err)}` };
+        this.failure = { at: new Date(), message: `git commit of ${rel} failed: ${firstLine(err)}` };
         this.scheduleRetry();
         return;
       }
     }
     this.retries = 0;
-    if (this.pending.size === 0) this.lastFailure = null;
+    if (this.pending.size === 0) this.failure = null;
   }
 
   private scheduleRetry(): void {
