@@ -8,6 +8,7 @@
  * URL a person touched after the disable (history must show only the prober's commits since).
  */
 import { createHash } from 'node:crypto';
+import { SerialQueue } from '../serial-queue.js';
 import type { NetworkProbe } from './live-prober.js';
 import type { HealRecord, HealTarget } from './heal-target.js';
 
@@ -45,7 +46,7 @@ export class AutoHeal {
   private readonly recalled = new Set<string>();
   private readonly changes: number[] = [];
   private readonly tally = { disabled: 0, restored: 0, skipped: {} as Record<string, number> };
-  private acting: Promise<void> = Promise.resolve();
+  private readonly acting = new SerialQueue();
   private closed = false;
 
   constructor(
@@ -117,18 +118,18 @@ export class AutoHeal {
 
   /** Resolves once the changes asked so far are done (tests, shutdown). */
   settled(): Promise<void> {
-    return this.acting;
+    return this.acting.settled();
   }
 
   /** Hears no more verdicts and resolves once the change under way is written (shutdown: before the store closes). */
   async close(): Promise<void> {
     this.closed = true;
-    await this.acting;
+    await this.acting.settled();
   }
 
   private queue(act: () => Promise<void>): void {
-    this.acting = this.acting
-      .then(act)
+    void this.acting
+      .run(act)
       .catch((err: unknown) =>
         this.log.warn(
           { err: (err as Error).message },

@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { NetcfgError } from '../../errors.js';
+import { SerialQueue } from '../../serial-queue.js';
 import { GitIndexLock } from './git-index-lock.js';
 import { firstLine, GitError, runGit } from './git-process.js';
 import type { Committer } from '../write/write-strategy.js';
@@ -52,7 +53,7 @@ export class WorkTree implements Committer {
   private failure: { at: Date; message: string } | null = null;
   /** Writes not committed yet: path from the top -> the commit's message and author. */
   private readonly pending = new Map<string, { message: string; author: string }>();
-  private chain: Promise<unknown> = Promise.resolve();
+  private readonly commands = new SerialQueue();
   private retryTimer: NodeJS.Timeout | undefined;
   private retries = 0;
   /** Aborted by stop(): every git command running is killed, and none starts after. */
@@ -230,9 +231,7 @@ export class WorkTree implements Committer {
 
   /** One git command at a time: git's own index.lock would refuse concurrent ones. */
   serial<T>(fn: () => Promise<T>): Promise<T> {
-    const next = this.chain.then(fn, fn);
-    this.chain = next.catch(() => undefined);
-    return next;
+    return this.commands.run(fn);
   }
 
   /** `git -C <top> ...args` as netcfg's author; its stdout. Never asks for a password: no one would answer. */
