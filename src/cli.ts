@@ -10,7 +10,8 @@ import { configFromEnv, ConfigError, environment, policyFromEnv } from './config
 import { serve } from './main.js';
 import { probeNetworks } from './probe/probe-folder.js';
 import { DEFAULT_PROBER, Prober } from './probe/prober.js';
-import { revealedNetworkOf, writtenNetworkOf, rpcAutoRecords, validateFolder } from './store/index.js';
+import { revealedNetworkOf, writtenNetworkOf, trailersByFile, validateFolder } from './store/index.js';
+import { folderHealRecords, RPC_AUTO_TRAILER } from './probe/heal-records.js';
 import { exportFolder, foreignRefusals, planFolderExport } from './commands/export-relayer.js';
 import { commitExport } from './commands/export-target.js';
 import { importRelayer } from './commands/import-relayer.js';
@@ -164,6 +165,10 @@ export function buildCli(): Command {
         const { blockPrivate } = policy;
         const report = validateFolder(path.resolve(dir), policy);
         const started = performance.now();
+        // The self-healing's records of the whole folder, from one git log (none outside a work tree).
+        const healRecords = opts.probe
+          ? folderHealRecords(await trailersByFile(path.resolve(dir), [RPC_AUTO_TRAILER]))
+          : null;
         const probed = opts.probe
           ? await probeNetworks(
               report.records.map((r) => ({
@@ -171,7 +176,7 @@ export function buildCli(): Command {
                 family: r.id.slice(0, r.id.indexOf(':')),
                 fields: revealedNetworkOf(r),
                 written: writtenNetworkOf(r).rpc_urls as unknown[],
-                records: rpcAutoRecords(path.join(dir, r.path)),
+                records: healRecords?.get(r.path.split(path.sep).join('/')) ?? [],
               })),
               new Prober({ ...DEFAULT_PROBER, blockPrivate }),
               report.positionOf,

@@ -152,10 +152,7 @@ export async function serve(config: Config): Promise<void> {
     },
   );
 
-  let stopping = false;
-  const stop = (signal: string): void => {
-    if (stopping) return;
-    stopping = true;
+  onStopSignal(async (signal) => {
     log.info({ signal }, 'shutting down');
     const deadline = setTimeout(() => process.exit(1), 10_000);
     deadline.unref();
@@ -163,23 +160,37 @@ export async function serve(config: Config): Promise<void> {
     // Requests in flight finish; a write still waiting after 4 s for a remote that does not
     // answer is refused (its git killed) so the server can close before the deadline.
     const closed = closeGracefully(server);
-    void Promise.race([closed, delay(4000)])
-      .then(() => live?.stop())
-      .then(() => heal?.close())
-      .then(() => targetsFollow?.stop())
-      .then(() => relayers?.close())
-      .then(() => lease?.stop()) // given up once nothing is in flight, so another replica takes over at once
-      .then(() => access?.watch.stop())
-      .then(() => store.close(0))
-      .then(() => closed)
-      .then(() => {
-        log.info('stopped');
-        process.exitCode = 0;
-        setImmediate(() => process.exit(0));
-      });
+    await Promise.race([closed, delay(4000)]);
+    // The talkers first, so nothing new reaches the store; each ends its calls in flight.
+    await live?.close();
+    await heal?.close();
+    await targetsFollow?.close();
+    await relayers?.close();
+    await lease?.close(); // given up once nothing is in flight, so another replica takes over at once
+    await access?.watch.close();
+    await store.close(0);
+    await closed;
+    metrics.close();
+    log.info('stopped');
+    process.exitCode = 0;
+    setImmediate(() => process.exit(0));
+  });
+}
+
+const stops: Array<(signal: string) => Promise<void>> = [];
+
+/** The first SIGTERM or SIGINT runs each `stop`; the process-wide handlers are added once, even when serve() runs again. */
+function onStopSignal(stop: (signal: string) => Promise<void>): void {
+  stops.push(stop);
+  if (stops.length > 1) return;
+  let stopping = false;
+  const heard = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    for (const each of stops) void each(signal);
   };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', heard);
+  process.on('SIGINT', heard);
 }
 
 let unhandledLogged = false;

@@ -10,7 +10,8 @@
 import { createHash } from 'node:crypto';
 import { SerialQueue } from '../serial-queue.js';
 import type { NetworkProbe } from './live-prober.js';
-import type { HealRecord, HealTarget } from './heal-target.js';
+import type { HealTarget } from './heal-target.js';
+import { healTrailer, type HealRecord } from './heal-records.js';
 
 export interface HealOptions {
   /** RPC_AUTO_DISABLE_PROBES: verdicts in a row before acting. */
@@ -151,7 +152,7 @@ export class AutoHeal {
     const note = {
       subject: `netcfg: disable rpc_urls[${index}] of ${id} (${streak.status})`,
       body,
-      trailers: [`Netcfg-Rpc-Auto: ${trailer}`],
+      trailers: [healTrailer(trailer)],
     };
     if ((await this.target.write(id, withWeight(network.written, index, 0), streak.etag, note)) === 'moved')
       return this.skip('changed', id, index);
@@ -180,7 +181,7 @@ export class AutoHeal {
       subject: `netcfg: restore rpc_urls[${index}] of ${id} (ok again)`,
       body,
       trailers: [
-        `Netcfg-Rpc-Auto: restored rpc_urls[${index}] weight=${weight} url=${fingerprint(network.written[index])}`,
+        healTrailer(`restored rpc_urls[${index}] weight=${weight} url=${fingerprint(network.written[index])}`),
       ],
     };
     if ((await this.target.write(id, withWeight(network.written, index, weight), streak.etag, note)) === 'moved')

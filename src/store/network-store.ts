@@ -190,7 +190,7 @@ export class NetworkStore {
       delay(graceMs, undefined, { signal: grace.signal }).catch(() => undefined),
     ]);
     grace.abort();
-    await this.git.stop();
+    await this.git.close();
     await this.locks.settled();
     await this.watcher.close();
     if (this.loaded) await this.saveCache();
@@ -303,9 +303,14 @@ export class NetworkStore {
     return this.git.requireProposals().deleteBranch(branch, commit);
   }
 
-  /** The commits of a network's file, newest first (the folder must be in a git work tree). */
-  history(id: string, skip: number, limit: number): Promise<{ commits: Commit[]; total: number }> {
-    return this.git.history(requireNetworkId(this.get(id).id), skip, limit);
+  /** The commits of a network's file, newest first, with trailers `keys` by key (the folder must be in a git work tree). */
+  history(
+    id: string,
+    skip: number,
+    limit: number,
+    keys: readonly string[] = [],
+  ): Promise<{ commits: Commit[]; total: number }> {
+    return this.git.history(requireNetworkId(this.get(id).id), skip, limit, keys);
   }
 
   /** The network as of commit `sha` and just before it (the folder must be in a git work tree). */

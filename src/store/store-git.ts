@@ -95,19 +95,21 @@ export class StoreGit {
   }
 
   /** Stops following and kills every git command still running (writes waiting for a push hear 503). */
-  async stop(): Promise<void> {
+  async close(): Promise<void> {
     await this.follower?.close();
     this.workTree?.stop();
   }
 
-  /** The commits of a network's file, newest first. */
-  async history(id: NetworkId, skip: number, limit: number): Promise<{ commits: Commit[]; total: number }> {
+  /** The commits of a network's file, newest first, with the values of trailers `keys`. */
+  async history(
+    id: NetworkId,
+    skip: number,
+    limit: number,
+    keys: readonly string[] = [],
+  ): Promise<{ commits: Commit[]; total: number }> {
     const workTree = this.requireWorkTree();
-    return workTree.history(
-      candidatesOf(id).map(({ rel }) => path.join(this.parts.root, rel)),
-      skip,
-      limit,
-    );
+    const files = candidatesOf(id).map(({ rel }) => path.join(this.parts.root, rel));
+    return workTree.history(files, skip, limit, keys);
   }
 
   /** The network as of commit `sha` and just before it. */

@@ -39,7 +39,7 @@ describe('store/store-git: the write strategy open() gives', () => {
         expect(strategy.committer !== null, 'committer').to.equal(row.committer);
         expect(strategy.push).to.equal(null);
       } finally {
-        await git.stop();
+        await git.close();
         removeDir(root);
       }
     });

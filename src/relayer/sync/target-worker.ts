@@ -63,6 +63,8 @@ export class TargetWorker {
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private closed = false;
+  /** Ends the calls in flight at close(): a relayer that does not answer keeps no shutdown waiting. */
+  private readonly closing = new AbortController();
 
   constructor(
     private readonly target: RelayerTarget & { networks: string[] | null },
@@ -76,7 +78,7 @@ export class TargetWorker {
     this.scrub = (text) => scrubKey(desired.hide(text));
     this.ledger = new NetworkLedger(target.name, (finding) => onState(this.status(), finding));
     this.parts = { target, desired, ledger: this.ledger, log, show: this.scrub };
-    this.client = { ...options, speaksForMs: () => windowOf(speaker) };
+    this.client = { ...options, speaksForMs: () => windowOf(speaker), closing: this.closing.signal };
   }
 
   get name(): string {
@@ -196,6 +198,7 @@ export class TargetWorker {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
+    this.closing.abort();
     await Promise.all([this.passing, this.pushing]);
   }
 

@@ -13,7 +13,8 @@ import path from 'node:path';
 import { NetcfgError } from '../../errors.js';
 import { SerialQueue } from '../../serial-queue.js';
 import { GitIndexLock } from './git-index-lock.js';
-import { firstLine, GitError, runGit } from './git-process.js';
+import { firstLine, GitError, LOCAL_TIMEOUT_MS, runGit } from './git-process.js';
+import { parseTrailers, trailerFormat, type Trailers } from './trailers.js';
 import type { Committer } from '../write/write-strategy.js';
 
 export interface GitAuthor {
@@ -29,14 +30,15 @@ export interface Commit {
   message: string;
   /** Who made the change, from the commit's `Netcfg-Actor` trailer (actor.ts); null for a commit without one (made outside netcfg). */
   actor: string | null;
-  /** What the prober's self-healing did in this commit (its `Netcfg-Rpc-Auto` trailers), when it did anything. */
-  rpc_auto?: string[];
+  /** The values of the trailers the caller asked for, by key (only when it asked). */
+  trailers?: Trailers;
 }
 
 const RETRY_MS = [200, 1000, 5000, 30_000];
 
-/** A git command in the clone (no network) that runs longer than this is stuck: it is stopped. */
-export const LOCAL_TIMEOUT_MS = 60_000;
+/** Who made a commit's change (actor.ts writes it). */
+const ACTOR_TRAILER = 'Netcfg-Actor';
+
 /** The most a git command may answer (a `git log` of history, a file's version is capped lower by its caller). */
 const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 
@@ -146,15 +148,20 @@ export class WorkTree implements Committer {
     return id !== '' && id === blobId(bytes, id.length);
   }
 
-  /** Commits of `files` (paths inside the work tree), newest first, and how many there are. */
-  async history(files: string[], skip: number, limit: number): Promise<{ commits: Commit[]; total: number }> {
+  /** Commits of `files` (paths inside the work tree), newest first, with the trailers `keys`, and how many there are. */
+  async history(
+    files: string[],
+    skip: number,
+    limit: number,
+    keys: readonly string[] = [],
+  ): Promise<{ commits: Commit[]; total: number }> {
     const rels = files.map((f) => path.relative(this.top, f));
     const [log, count] = await Promise.all([
       this.git([
         'log',
         `--skip=${skip}`,
         `--max-count=${limit}`,
-        '--format=%H%x1f%an%x1f%ae%x1f%aI%x1f%(trailers:key=Netcfg-Actor,valueonly,separator=%x2C)%x1f%(trailers:key=Netcfg-Rpc-Auto,valueonly,separator=%x1d)%x1f%s%x1e',
+        `--format=%H%x1f%an%x1f%ae%x1f%aI%x1f%s%x1f${trailerFormat([ACTOR_TRAILER, ...keys])}%x1e`,
         '--',
         ...rels,
       ]),
@@ -165,20 +172,9 @@ export class WorkTree implements Committer {
       .map((r) => r.trim())
       .filter((r) => r !== '')
       .map((r) => {
-        const [sha = '', author = '', email = '', date = '', trailer = '', auto = '', message = ''] = r.split('\x1f');
-        const rpcAuto = auto
-          .split('\x1d')
-          .map((a) => a.trim())
-          .filter((a) => a !== '');
-        return {
-          sha,
-          author,
-          email,
-          date,
-          message,
-          actor: trailer.trim().split(',')[0] || null,
-          ...(rpcAuto.length > 0 ? { rpc_auto: rpcAuto } : {}),
-        };
+        const [sha = '', author = '', email = '', date = '', message = '', ...fields] = r.split('\x1f');
+        const { [ACTOR_TRAILER]: actor = [], ...trailers } = parseTrailers([ACTOR_TRAILER, ...keys], fields);
+        return { sha, author, email, date, message, actor: actor[0] ?? null, ...(keys.length > 0 ? { trailers } : {}) };
       });
     return { commits, total: Number(count.trim()) || 0 };
   }
