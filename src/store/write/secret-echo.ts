@@ -6,7 +6,8 @@
  */
 import { NetcfgError } from '../../errors.js';
 import { showAs } from '../../redact.js';
-import { refOf, type SecretEntry } from '../validation/secret-refs.js';
+import { refOf } from '../validation/secret-refs.js';
+import type { SecretEntry } from '../network-record.js';
 import { KnownSecrets } from './secret-spellings.js';
 
 /** A masked URL: netcfg's `***` in place of a secret part. */
