@@ -117,12 +117,14 @@ export class NetworkStore {
     this.policy = options.policy ?? OPEN_POLICY;
     const onError = options.onError ?? (() => {});
     loadSchemas(); // compile once, at start, so a broken schema fails fast
-    this.folder = new ConfigFolder(this.root, options.gitSync !== undefined); // with GIT_SYNC the clone is netcfg's own: no link below its top is the operator's
+    // With GIT_SYNC the clone is netcfg's own: no link below its top is the operator's.
+    this.folder = new ConfigFolder(this.root, options.gitSync !== undefined);
     this.disk = new DiskSync(this.folder, this.index, this.policy);
     this.watcher = new ConfigWatcher(this.disk, { ...DEFAULT_WATCH, ...options.watch }, onError);
     const fs = options.fs ?? realDisk;
     const staleMs = options.lock?.staleMs ?? DEFAULT_LOCK.staleMs;
-    const maxWaitMs = options.lock?.maxWaitMs ?? Math.max(DEFAULT_LOCK.maxWaitMs, staleMs * 2 + 2000); // a killed process's lock goes stale and is taken over within it
+    // A killed process's lock goes stale and is taken over within it.
+    const maxWaitMs = options.lock?.maxWaitMs ?? Math.max(DEFAULT_LOCK.maxWaitMs, staleMs * 2 + 2000);
     const locks = (this.locks = new WriteLocks(() => path.join(this.folder.forWriting(), LOCK_DIR), fs, {
       staleMs,
       maxWaitMs,

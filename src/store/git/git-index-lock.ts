@@ -56,7 +56,8 @@ export class GitIndexLock implements GitLock {
         if (Date.now() > deadline) {
           throw new NetcfgError(
             'LOCK_TIMEOUT',
-            `git has held the index.lock of the config folder's repository for more than ${maxWaitMs} ms (a checkout or pull still running, or a crashed git left the file: remove it if no git command runs); nothing was written, retry the request.`,
+            `git has held the index.lock of the config folder's repository for more than ${maxWaitMs} ms ` +
+              `(a checkout or pull still running, or a crashed git left the file: remove it if no git command runs); nothing was written, retry the request.`,
           );
         }
         await delay(POLL_MS);
