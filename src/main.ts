@@ -11,6 +11,7 @@ import { configFromEnv, ConfigError, type Config } from './config.js';
 import { createApp } from './http/app.js';
 import { addressOf, closeGracefully, listen } from './http/server.js';
 import { createLogger } from './log.js';
+import { logUnhandledRejections, onStopSignal } from './process-handlers.js';
 import { DEFAULT_PROBER, Prober } from './probe/prober.js';
 import { urlCheckOf } from './probe/url-check.js';
 import { LiveProber, targetsOf } from './probe/live-prober.js';
@@ -174,35 +175,6 @@ export async function serve(config: Config): Promise<void> {
     log.info('stopped');
     process.exitCode = 0;
     setImmediate(() => process.exit(0));
-  });
-}
-
-const stops: Array<(signal: string) => Promise<void>> = [];
-
-/** The first SIGTERM or SIGINT runs each `stop`; the process-wide handlers are added once, even when serve() runs again. */
-function onStopSignal(stop: (signal: string) => Promise<void>): void {
-  stops.push(stop);
-  if (stops.length > 1) return;
-  let stopping = false;
-  const heard = (signal: string): void => {
-    if (stopping) return;
-    stopping = true;
-    for (const each of stops) void each(signal);
-  };
-  process.on('SIGTERM', heard);
-  process.on('SIGINT', heard);
-}
-
-let unhandledLogged = false;
-
-/** A promise nobody handles is a bug of ours: logged and counted, never the end of the process or of a request; the handler is added once per process. */
-function logUnhandledRejections(log: ReturnType<typeof createLogger>): void {
-  if (unhandledLogged) return;
-  unhandledLogged = true;
-  let unhandled = 0;
-  process.on('unhandledRejection', (reason) => {
-    unhandled++;
-    log.error({ err: reason, unhandled_rejections: unhandled }, 'unhandled promise rejection');
   });
 }
 

@@ -6,11 +6,11 @@
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { NetcfgError } from '../errors.js';
-import type { Actor, WriteNote } from './actor.js';
+import type { Actor } from './actor.js';
 import { ConfigFolder } from './files/config-folder.js';
 import { LOCK_DIR, requireNetworkId } from './files/layout.js';
-import type { Commit, GitAuthor } from './git/work-tree.js';
-import { StoreGit, type GitSyncSettings } from './store-git.js';
+import type { Commit } from './git/work-tree.js';
+import { StoreGit } from './store-git.js';
 import { ChangeLog } from './index/change-log.js';
 import { DiskSync } from './index/disk-sync.js';
 import { firstLoad } from './index/first-load.js';
@@ -20,66 +20,26 @@ import type { NetworkRecord } from './network-record.js';
 import { readinessOf, type Readiness } from './readiness.js';
 import { RetryCounts, WriteOutcomes, type RetryReason } from './retries.js';
 import { PatchChecks } from './write/patch-checks.js';
-import { Proposer, type Proposal, type ProposeOptions } from './git/proposal.js';
+import { rightsOf, type StoreOptions, type Updated, type WriteHow } from './store-options.js';
+import { Proposer, type Proposal, type ProposeOptions } from './proposals/proposal.js';
 import { loadSchemas } from './validation/schemas.js';
 import type { NetworkVersion } from './git/network-versions.js';
-import type { UrlCheck, UrlFinding } from './write/url-check.js';
 import { OPEN_POLICY, type UrlPolicy } from './validation/url-rules.js';
-import { ConfigWatcher, DEFAULT_WATCH, type WatchOptions } from './watch/watcher.js';
-import { realDisk, type DiskSteps } from './write/disk-steps.js';
+import { ConfigWatcher, DEFAULT_WATCH } from './watch/watcher.js';
+import { realDisk } from './write/disk-steps.js';
 import { NetworkWriter } from './write/network-writer.js';
 import type { WriterParts } from './write/write-strategy.js';
-import { DEFAULT_LOCK, WriteLocks, type LockOptions } from './write/write-lock.js';
+import { DEFAULT_LOCK, WriteLocks } from './write/write-lock.js';
 import type { LeaseSlot } from './files/lease-file.js';
 
 export type { HealthStatus, Readiness } from './readiness.js';
 export type { GitSyncSettings } from './store-git.js';
 export type { LeaseRecord, LeaseSlot } from './files/lease-file.js';
 
-export interface StoreOptions {
-  root: string;
-  policy?: UrlPolicy;
-  watch?: Partial<WatchOptions>;
-  lock?: Partial<LockOptions>;
-  /** The disk the writer writes through (disk-steps.ts); tests wrap it to make a step fail. */
-  fs?: DiskSteps;
-  onError?: (err: Error) => void;
-  /** GIT_COMMIT: commit each PATCH when the folder is in a git work tree. */
-  gitCommit?: boolean;
-  gitAuthor?: GitAuthor;
-  /** INDEX_CACHE: a file to keep what was parsed, so a restart re-parses only changed files. */
-  indexCache?: string;
-  /** GIT_SYNC: follow the remote branch the clone's branch tracks, looking every `intervalMs`. */
-  gitSync?: GitSyncSettings;
-  /** RPC_PROBE_ON_PATCH: the URLs of a PATCH asked which chain they serve before the write. */
-  urlCheck?: UrlCheck;
-  /** The index to serve from (default: a new, empty one); a test may hand in one it fills itself. */
-  index?: NetworkIndex;
-}
-
-/** A PATCH's outcome: the record written, and what its URLs answered that was not fine (RPC_PROBE_ON_PATCH). */
 export type { UrlCheck, UrlFinding } from './write/url-check.js';
-export type { Proposal, ProposeOptions } from './git/proposal.js';
-export { parseProposalBranch, PROPOSAL_PREFIX } from './git/proposal-name.js';
-
-export interface Updated {
-  record: NetworkRecord;
-  findings: UrlFinding[];
-}
-
-/** What a write's actor may do beyond writing (the HTTP layer says it from the token), and netcfg's own why. */
-export interface WriteHow {
-  /** It may see secrets' values, so it may write one out. */
-  revealSecrets?: boolean;
-  /** It may add a secret reference or change which variable one names (reveal_secrets or admin). */
-  changeReferences?: boolean;
-  note?: WriteNote;
-}
-
-/** What a writer may do with secrets, as the PATCH checks take it. */
-function rightsOf(how: WriteHow): { reveal: boolean; changeReferences: boolean } {
-  return { reveal: how.revealSecrets === true, changeReferences: how.changeReferences === true };
-}
+export type { Proposal, ProposeOptions } from './proposals/proposal.js';
+export { parseProposalBranch, PROPOSAL_PREFIX } from './proposals/proposal-name.js';
+export type { StoreOptions, Updated, WriteHow } from './store-options.js';
 
 export class NetworkStore {
   readonly root: string;
@@ -107,7 +67,7 @@ export class NetworkStore {
   /** Why writes were made again or waited, counted (retries.ts). */
   private readonly retries = new RetryCounts();
   private readonly writes = new WriteOutcomes();
-  /** GIT_SYNC's proposals: update()'s checks, then a commit pushed to a branch of its own (git/proposal.ts). */
+  /** GIT_SYNC's proposals: update()'s checks, then a commit pushed to a branch of its own (proposals/proposal.ts). */
   private readonly proposer: Proposer;
 
   constructor(options: StoreOptions) {
@@ -284,7 +244,7 @@ export class NetworkStore {
     );
   }
 
-  /** update()'s change, checked alike, proposed (GIT_SYNC): pushed to the actor's branch for the network, not written (git/proposal.ts). */
+  /** update()'s change, checked alike, proposed (GIT_SYNC): pushed to the actor's branch for the network, not written (proposals/proposal.ts). */
   proposeUpdate(
     id: string,
     body: unknown,

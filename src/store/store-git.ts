@@ -12,7 +12,7 @@ import { WorkTree, type Commit, type GitAuthor } from './git/work-tree.js';
 import { versionAt, type NetworkVersion } from './git/network-versions.js';
 import type { UrlPolicy } from './validation/url-rules.js';
 import { GitSync } from './git/git-sync.js';
-import { ProposalBranches } from './git/proposal-branch.js';
+import { ProposalBranches } from './proposals/proposal-branch.js';
 import type { DroppedNote } from './git/sync-report.js';
 import type { RetryCounts } from './retries.js';
 import { FILE_ONLY, type WriteStrategy } from './write/write-strategy.js';

@@ -25,7 +25,7 @@ export type EditPlan =
 /**
  * The edit of `bytes` (the file `rel` of `id`) that `changes` ask for, written nowhere: If-Match is
  * checked against the bytes' hash (PRECONDITION_FAILED), and only a valid network is edited. The
- * write path (network-writer.ts) writes it to the file; a proposal (git/proposal.ts) commits it on a branch.
+ * write path (network-writer.ts) writes it to the file; a proposal (proposals/proposal.ts) commits it on a branch.
  */
 export function planEdit(
   id: NetworkId,

@@ -12,9 +12,9 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { NetcfgError } from '../../errors.js';
 import { KeyedQueues } from '../../serial-queue.js';
-import { firstLine } from './git-process.js';
-import { remoteOf } from './tracked-branch.js';
-import type { WorkTree } from './work-tree.js';
+import { firstLine } from '../git/git-process.js';
+import { remoteOf } from '../git/tracked-branch.js';
+import type { WorkTree } from '../git/work-tree.js';
 
 /** The file a proposal edits, as the tracked branch's remote head holds it. */
 export interface BaseFile {
