@@ -11,6 +11,7 @@ import { configFromEnv, ConfigError, type Config } from './config.js';
 import { createApp } from './http/app.js';
 import { addressOf, closeGracefully, listen } from './http/server.js';
 import { createLogger } from './log.js';
+import { logUnhandledRejections, onStopSignal } from './process-handlers.js';
 import { DEFAULT_PROBER, Prober } from './probe/prober.js';
 import { urlCheckOf } from './probe/url-check.js';
 import { LiveProber, targetsOf } from './probe/live-prober.js';
@@ -152,10 +153,7 @@ export async function serve(config: Config): Promise<void> {
     },
   );
 
-  let stopping = false;
-  const stop = (signal: string): void => {
-    if (stopping) return;
-    stopping = true;
+  onStopSignal(async (signal) => {
     log.info({ signal }, 'shutting down');
     const deadline = setTimeout(() => process.exit(1), 10_000);
     deadline.unref();
@@ -163,35 +161,20 @@ export async function serve(config: Config): Promise<void> {
     // Requests in flight finish; a write still waiting after 4 s for a remote that does not
     // answer is refused (its git killed) so the server can close before the deadline.
     const closed = closeGracefully(server);
-    void Promise.race([closed, delay(4000)])
-      .then(() => live?.stop())
-      .then(() => heal?.close())
-      .then(() => targetsFollow?.stop())
-      .then(() => relayers?.close())
-      .then(() => lease?.stop()) // given up once nothing is in flight, so another replica takes over at once
-      .then(() => access?.watch.stop())
-      .then(() => store.close(0))
-      .then(() => closed)
-      .then(() => {
-        log.info('stopped');
-        process.exitCode = 0;
-        setImmediate(() => process.exit(0));
-      });
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
-}
-
-let unhandledLogged = false;
-
-/** A promise nobody handles is a bug of ours: logged and counted, never the end of the process or of a request; the handler is added once per process. */
-function logUnhandledRejections(log: ReturnType<typeof createLogger>): void {
-  if (unhandledLogged) return;
-  unhandledLogged = true;
-  let unhandled = 0;
-  process.on('unhandledRejection', (reason) => {
-    unhandled++;
-    log.error({ err: reason, unhandled_rejections: unhandled }, 'unhandled promise rejection');
+    await Promise.race([closed, delay(4000)]);
+    // The talkers first, so nothing new reaches the store; each ends its calls in flight.
+    await live?.close();
+    await heal?.close();
+    await targetsFollow?.close();
+    await relayers?.close();
+    await lease?.close(); // given up once nothing is in flight, so another replica takes over at once
+    await access?.watch.close();
+    await store.close(0);
+    await closed;
+    metrics.close();
+    log.info('stopped');
+    process.exitCode = 0;
+    setImmediate(() => process.exit(0));
   });
 }
 

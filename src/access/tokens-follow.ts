@@ -44,8 +44,8 @@ export class TokensFollow {
     this.followed.start();
   }
 
-  stop(): Promise<void> {
-    return this.followed.stop();
+  close(): Promise<void> {
+    return this.followed.close();
   }
 
   /** How many tokens are accepted now (API_KEY's among them). */

@@ -8,7 +8,8 @@ import { Command, Option } from 'commander';
 import { ConfigError, policyFromEnv } from '../config.js';
 import { probeNetworks } from '../probe/probe-folder.js';
 import { DEFAULT_PROBER, Prober } from '../probe/prober.js';
-import { revealedNetworkOf, writtenNetworkOf, rpcAutoRecordsOf, validateFolder } from '../store/index.js';
+import { revealedNetworkOf, writtenNetworkOf, trailersByFile, validateFolder } from '../store/index.js';
+import { folderHealRecords, RPC_AUTO_TRAILER } from '../probe/heal-records.js';
 import { fail } from './fail.js';
 
 export function validateCommand(program: Command, env: Record<string, string | undefined>): void {
@@ -65,15 +66,18 @@ export function validateCommand(program: Command, env: Record<string, string | u
         const { blockPrivate } = policy;
         const report = validateFolder(path.resolve(dir), policy);
         const started = performance.now();
-        const history = opts.probe ? rpcAutoRecordsOf(path.resolve(dir)) : null;
-        const probed = history
+        // The self-healing's records of the whole folder, from one git log (none outside a work tree).
+        const healRecords = opts.probe
+          ? folderHealRecords(await trailersByFile(path.resolve(dir), [RPC_AUTO_TRAILER]))
+          : null;
+        const probed = healRecords
           ? await probeNetworks(
               report.records.map((r) => ({
                 path: r.path,
                 family: r.id.slice(0, r.id.indexOf(':')),
                 fields: revealedNetworkOf(r),
                 written: writtenNetworkOf(r).rpc_urls as unknown[],
-                records: history.get(r.path) ?? [],
+                records: healRecords.get(r.path.split(path.sep).join('/')) ?? [],
               })),
               new Prober({ ...DEFAULT_PROBER, blockPrivate }),
               report.positionOf,

@@ -67,7 +67,7 @@ export class FollowedFile<T> {
     this.looking.unref();
   }
 
-  async stop(): Promise<void> {
+  async close(): Promise<void> {
     if (this.looking) clearInterval(this.looking);
     if (this.graceTimer) clearTimeout(this.graceTimer);
     await this.worker.close();

@@ -55,8 +55,8 @@ export class TargetsFollow {
     this.log.info({}, 'RELAYER_SYNC_FILE followed: a change takes effect within a second');
   }
 
-  stop(): Promise<void> {
-    return this.followed.stop();
+  close(): Promise<void> {
+    return this.followed.close();
   }
 
   /** The file's problem now (a parse's, else a key's), for readiness. */

@@ -8,8 +8,10 @@
  * URL a person touched after the disable (history must show only the prober's commits since).
  */
 import { createHash } from 'node:crypto';
+import { SerialQueue } from '../serial-queue.js';
 import type { NetworkProbe } from './live-prober.js';
-import type { HealRecord, HealTarget } from './heal-target.js';
+import type { HealTarget } from './heal-target.js';
+import { healTrailer, type HealRecord } from './heal-records.js';
 
 export interface HealOptions {
   /** RPC_AUTO_DISABLE_PROBES: verdicts in a row before acting. */
@@ -45,7 +47,7 @@ export class AutoHeal {
   private readonly recalled = new Set<string>();
   private readonly changes: number[] = [];
   private readonly tally = { disabled: 0, restored: 0, skipped: {} as Record<string, number> };
-  private acting: Promise<void> = Promise.resolve();
+  private readonly acting = new SerialQueue();
   private closed = false;
 
   constructor(
@@ -117,18 +119,18 @@ export class AutoHeal {
 
   /** Resolves once the changes asked so far are done (tests, shutdown). */
   settled(): Promise<void> {
-    return this.acting;
+    return this.acting.settled();
   }
 
   /** Hears no more verdicts and resolves once the change under way is written (shutdown: before the store closes). */
   async close(): Promise<void> {
     this.closed = true;
-    await this.acting;
+    await this.acting.settled();
   }
 
   private queue(act: () => Promise<void>): void {
-    this.acting = this.acting
-      .then(act)
+    void this.acting
+      .run(act)
       .catch((err: unknown) =>
         this.log.warn(
           { err: (err as Error).message },
@@ -155,7 +157,7 @@ export class AutoHeal {
     const note = {
       subject: `netcfg: disable rpc_urls[${index}] of ${id} (${streak.status})`,
       body,
-      trailers: [`Netcfg-Rpc-Auto: ${trailer}`],
+      trailers: [healTrailer(trailer)],
     };
     if ((await this.target.write(id, withWeight(network.written, index, 0), streak.etag, note)) === 'moved')
       return this.skip('changed', id, index);
@@ -186,7 +188,7 @@ export class AutoHeal {
       subject: `netcfg: restore rpc_urls[${index}] of ${id} (ok again)`,
       body,
       trailers: [
-        `Netcfg-Rpc-Auto: restored rpc_urls[${index}] weight=${weight} url=${fingerprint(network.written[index])}`,
+        healTrailer(`restored rpc_urls[${index}] weight=${weight} url=${fingerprint(network.written[index])}`),
       ],
     };
     if ((await this.target.write(id, withWeight(network.written, index, weight), streak.etag, note)) === 'moved')

@@ -3,6 +3,7 @@
  * public methods only, as any client writes: a PATCH of rpc_urls with If-Match, as its own actor.
  */
 import { NetcfgError } from '../errors.js';
+import { healRecordsOf, PROBER, RPC_AUTO_TRAILER, type HealRecord } from './heal-records.js';
 import { type WriteNote, networkOf, writtenNetworkOf, type NetworkStore } from '../store/index.js';
 
 export interface HealTarget {
@@ -12,17 +13,9 @@ export interface HealTarget {
   invalid(id: string): boolean;
   /** Writes `rpcUrls` if the network is still at `etag`; 'moved' when it is not (412), or is gone (404). */
   write(id: string, rpcUrls: unknown[], etag: string, note: WriteNote): Promise<'written' | 'moved'>;
-  /** The `Netcfg-Rpc-Auto` records of the prober's commits to the network's file since anyone else's, newest first. */
+  /** The self-healing's records (heal-records.ts) of the prober's commits to the network's file since anyone else's, newest first. */
   records(id: string): Promise<HealRecord[]>;
 }
-
-/** One `Netcfg-Rpc-Auto` trailer and its commit's date. */
-export interface HealRecord {
-  at: string;
-  record: string;
-}
-
-const PROBER = { kind: 'system', name: 'rpc-prober' } as const;
 
 export function healTargetOf(store: NetworkStore): HealTarget {
   return {
@@ -56,10 +49,10 @@ export function healTargetOf(store: NetworkStore): HealTarget {
     async records(id) {
       const records: HealRecord[] = [];
       for (let skip = 0; ; skip += 50) {
-        const { commits } = await store.history(id, skip, 50);
+        const { commits } = await store.history(id, skip, 50, [RPC_AUTO_TRAILER]);
         for (const commit of commits) {
           if (commit.actor !== `${PROBER.kind}:${PROBER.name}`) return records;
-          records.push(...(commit.rpc_auto ?? []).map((record) => ({ at: commit.date, record })));
+          records.push(...healRecordsOf([commit]));
         }
         if (commits.length < 50) return records;
       }

@@ -79,7 +79,7 @@ export class LiveProber {
   }
 
   /** Stops the rounds and ends the probes in flight. */
-  async stop(): Promise<void> {
+  async close(): Promise<void> {
     this.stopping.abort();
     this.prober.close();
     await this.running;

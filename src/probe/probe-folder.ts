@@ -8,7 +8,7 @@ import { claimedOf, enabledUrls, type UrlHealth } from './chain-probe.js';
 import type { Prober } from './prober.js';
 import { redactUrl, showAs } from '../redact.js';
 import { fingerprint, recorded } from './auto-heal.js';
-import type { HealRecord } from './heal-target.js';
+import type { HealRecord } from './heal-records.js';
 
 /** A network as the folder check found it (the view of its record with secrets revealed, and its file). */
 export interface ProbedNetwork {

@@ -47,4 +47,5 @@ export { validateFolder } from './validate-folder.js';
 
 // Files the store keeps beside the folder, read by main and the CLI.
 export { defaultCachePath } from './index/index-cache.js';
-export { rpcAutoRecordsOf } from './git/rpc-auto-records.js';
+export { trailersByFile } from './git/trailers.js';
+export type { TrailedCommit, Trailers } from './git/trailers.js';

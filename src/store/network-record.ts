@@ -2,7 +2,20 @@
  * The record the index keeps for each valid network, and the views made from it. Knows nothing
  * of YAML or files: network-file.ts builds records from files, the index cache from its lines.
  */
-import type { SecretEntry } from './validation/secret-refs.js';
+
+/** One entry of a network's rpc_urls that came from a reference (validation/secret-refs.ts resolves it). */
+export interface SecretEntry {
+  /** Its place in rpc_urls. */
+  index: number;
+  /** The environment variable it names. */
+  name: string;
+  /** The value: only the prober, the relayer sync and a revealing token get it. */
+  url: string;
+  /** What everyone else sees in its place. */
+  masked: string;
+  /** Written as the reference alone (weight 100), not as the `url` of `{url, weight}`. */
+  plain: boolean;
+}
 
 /** A valid network as served: its GET response body (serialised once) and the ETag of its bytes. */
 export interface NetworkRecord {

@@ -6,11 +6,11 @@
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { NetcfgError } from '../errors.js';
-import type { Actor, WriteNote } from './actor.js';
+import type { Actor } from './actor.js';
 import { ConfigFolder } from './files/config-folder.js';
 import { LOCK_DIR, requireNetworkId } from './files/layout.js';
-import type { Commit, GitAuthor } from './git/work-tree.js';
-import { StoreGit, type GitSyncSettings } from './store-git.js';
+import type { Commit } from './git/work-tree.js';
+import { StoreGit } from './store-git.js';
 import { ChangeLog } from './index/change-log.js';
 import { DiskSync } from './index/disk-sync.js';
 import { firstLoad } from './index/first-load.js';
@@ -20,65 +20,26 @@ import type { NetworkRecord } from './network-record.js';
 import { readinessOf, type Readiness } from './readiness.js';
 import { RetryCounts, WriteOutcomes, type RetryReason } from './retries.js';
 import { PatchChecks } from './write/patch-checks.js';
-import { Proposer, type Proposal, type ProposeOptions } from './git/proposal.js';
+import { rightsOf, type StoreOptions, type Updated, type WriteHow } from './store-options.js';
+import { Proposer, type Proposal, type ProposeOptions } from './proposals/proposal.js';
 import { loadSchemas } from './validation/schemas.js';
 import type { NetworkVersion } from './git/network-versions.js';
-import type { UrlCheck, UrlFinding } from './write/url-check.js';
 import { OPEN_POLICY, type UrlPolicy } from './validation/url-rules.js';
-import { ConfigWatcher, DEFAULT_WATCH, type WatchOptions } from './watch/watcher.js';
-import { realDisk, type DiskSteps } from './write/disk-steps.js';
+import { ConfigWatcher, DEFAULT_WATCH } from './watch/watcher.js';
+import { realDisk } from './write/disk-steps.js';
 import { NetworkWriter } from './write/network-writer.js';
-import { DEFAULT_LOCK, WriteLocks, type LockOptions } from './write/write-lock.js';
+import type { WriterParts } from './write/write-strategy.js';
+import { DEFAULT_LOCK, WriteLocks } from './write/write-lock.js';
 import type { LeaseSlot } from './files/lease-file.js';
 
 export type { HealthStatus, Readiness } from './readiness.js';
 export type { GitSyncSettings } from './store-git.js';
 export type { LeaseRecord, LeaseSlot } from './files/lease-file.js';
 
-export interface StoreOptions {
-  root: string;
-  policy?: UrlPolicy;
-  watch?: Partial<WatchOptions>;
-  lock?: Partial<LockOptions>;
-  /** The disk the writer writes through (disk-steps.ts); tests wrap it to make a step fail. */
-  fs?: DiskSteps;
-  onError?: (err: Error) => void;
-  /** GIT_COMMIT: commit each PATCH when the folder is in a git work tree. */
-  gitCommit?: boolean;
-  gitAuthor?: GitAuthor;
-  /** INDEX_CACHE: a file to keep what was parsed, so a restart re-parses only changed files. */
-  indexCache?: string;
-  /** GIT_SYNC: follow the remote branch the clone's branch tracks, looking every `intervalMs`. */
-  gitSync?: GitSyncSettings;
-  /** RPC_PROBE_ON_PATCH: the URLs of a PATCH asked which chain they serve before the write. */
-  urlCheck?: UrlCheck;
-  /** The index to serve from (default: a new, empty one); a test may hand in one it fills itself. */
-  index?: NetworkIndex;
-}
-
-/** A PATCH's outcome: the record written, and what its URLs answered that was not fine (RPC_PROBE_ON_PATCH). */
 export type { UrlCheck, UrlFinding } from './write/url-check.js';
-export type { Proposal, ProposeOptions } from './git/proposal.js';
-export { parseProposalBranch, PROPOSAL_PREFIX } from './git/proposal-name.js';
-
-export interface Updated {
-  record: NetworkRecord;
-  findings: UrlFinding[];
-}
-
-/** What a write's actor may do beyond writing (the HTTP layer says it from the token), and netcfg's own why. */
-export interface WriteHow {
-  /** It may see secrets' values, so it may write one out. */
-  revealSecrets?: boolean;
-  /** It may add a secret reference or change which variable one names (reveal_secrets or admin). */
-  changeReferences?: boolean;
-  note?: WriteNote;
-}
-
-/** What a writer may do with secrets, as the PATCH checks take it. */
-function rightsOf(how: WriteHow): { reveal: boolean; changeReferences: boolean } {
-  return { reveal: how.revealSecrets === true, changeReferences: how.changeReferences === true };
-}
+export type { Proposal, ProposeOptions } from './proposals/proposal.js';
+export { parseProposalBranch, PROPOSAL_PREFIX } from './proposals/proposal-name.js';
+export type { StoreOptions, Updated, WriteHow } from './store-options.js';
 
 export class NetworkStore {
   readonly root: string;
@@ -89,11 +50,13 @@ export class NetworkStore {
   private readonly folder: ConfigFolder;
   /** Disk -> index: what the folder holds, read back and served (disk-sync.ts). */
   private readonly disk: DiskSync;
-  private readonly writer: NetworkWriter;
+  /** Built once git is open (GIT_SYNC's clone reset to its remote), with where a write goes: until then writes wait. */
+  private writer: NetworkWriter | null = null;
+  /** What the writer is built with, but the write strategy git's open() gives. */
+  private readonly writerParts: Omit<WriterParts, 'strategy'>;
+  private readonly locks: WriteLocks;
   private readonly policy: UrlPolicy;
   private loadedAt: Date | null = null;
-  /** Set once the writer knows where a write goes (git opened, GIT_SYNC's clone reset to its remote). */
-  private writesOpen = false;
   /** Set by close(): new writes are refused. */
   private closing = false;
   /** The work tree holding the folder, and with GIT_SYNC the clone following its remote: the writer's write strategy. */
@@ -104,7 +67,7 @@ export class NetworkStore {
   /** Why writes were made again or waited, counted (retries.ts). */
   private readonly retries = new RetryCounts();
   private readonly writes = new WriteOutcomes();
-  /** GIT_SYNC's proposals: update()'s checks, then a commit pushed to a branch of its own (git/proposal.ts). */
+  /** GIT_SYNC's proposals: update()'s checks, then a commit pushed to a branch of its own (proposals/proposal.ts). */
   private readonly proposer: Proposer;
 
   constructor(options: StoreOptions) {
@@ -114,13 +77,18 @@ export class NetworkStore {
     this.policy = options.policy ?? OPEN_POLICY;
     const onError = options.onError ?? (() => {});
     loadSchemas(); // compile once, at start, so a broken schema fails fast
-    this.folder = new ConfigFolder(this.root, options.gitSync !== undefined); // with GIT_SYNC the clone is netcfg's own: no link below its top is the operator's
+    // With GIT_SYNC the clone is netcfg's own: no link below its top is the operator's.
+    this.folder = new ConfigFolder(this.root, options.gitSync !== undefined);
     this.disk = new DiskSync(this.folder, this.index, this.policy);
     this.watcher = new ConfigWatcher(this.disk, { ...DEFAULT_WATCH, ...options.watch }, onError);
     const fs = options.fs ?? realDisk;
     const staleMs = options.lock?.staleMs ?? DEFAULT_LOCK.staleMs;
-    const maxWaitMs = options.lock?.maxWaitMs ?? Math.max(DEFAULT_LOCK.maxWaitMs, staleMs * 2 + 2000); // a killed process's lock goes stale and is taken over within it
-    const locks = new WriteLocks(() => path.join(this.folder.forWriting(), LOCK_DIR), fs, { staleMs, maxWaitMs });
+    // A killed process's lock goes stale and is taken over within it.
+    const maxWaitMs = options.lock?.maxWaitMs ?? Math.max(DEFAULT_LOCK.maxWaitMs, staleMs * 2 + 2000);
+    const locks = (this.locks = new WriteLocks(() => path.join(this.folder.forWriting(), LOCK_DIR), fs, {
+      staleMs,
+      maxWaitMs,
+    }));
     const author = options.gitAuthor ?? { name: 'netcfg', email: 'netcfg@localhost' };
     this.git = new StoreGit({
       root: this.root,
@@ -131,7 +99,7 @@ export class NetworkStore {
       locks,
       retries: this.retries,
     });
-    this.writer = new NetworkWriter({
+    this.writerParts = {
       netcfgAuthor: author,
       folder: this.folder,
       index: this.index,
@@ -139,13 +107,12 @@ export class NetworkStore {
       policy: this.policy,
       fs,
       locks,
-      strategy: this.git,
       retries: this.retries,
-    });
+    };
     this.cache = options.indexCache ? new IndexCache(options.indexCache, this.policy, onError) : null;
     const state = () => ({
       closing: this.closing,
-      writesOpen: this.writesOpen,
+      writesOpen: this.writer !== null,
       loaded: this.loaded,
       git: this.git.follower?.refusal() ?? null,
     });
@@ -166,7 +133,7 @@ export class NetworkStore {
   async start(): Promise<void> {
     await Promise.all([
       firstLoad(this.folder, this.disk, this.index, this.cache?.read() ?? null),
-      this.git.open().then(() => (this.writesOpen = true)),
+      this.git.open().then((strategy) => (this.writer = new NetworkWriter({ ...this.writerParts, strategy }))),
     ]);
     // Ready once git is open too: a PATCH answered before that would be neither committed nor pushed.
     this.loadedAt = new Date();
@@ -181,18 +148,18 @@ export class NetworkStore {
     this.closing = true;
     const grace = new AbortController();
     await Promise.race([
-      this.writer.settled(),
+      this.locks.settled(),
       delay(graceMs, undefined, { signal: grace.signal }).catch(() => undefined),
     ]);
     grace.abort();
-    await this.git.stop();
-    await this.writer.settled();
+    await this.git.close();
+    await this.locks.settled();
     await this.watcher.close();
     if (this.loaded) await this.saveCache();
   }
 
   writesSettled(): Promise<void> {
-    return this.writer.settled();
+    return this.locks.settled();
   }
 
   get loaded(): boolean {
@@ -267,15 +234,17 @@ export class NetworkStore {
       (async () => {
         const { networkId, changes } = this.checks.checked(id, body, rightsOf(how));
         const findings = await this.checks.urlFindings(networkId, changes, ifMatch);
+        // checked() refuses every write until the writer is built: it is there now.
+        const writer = this.writer as NetworkWriter;
         return {
-          record: await this.writer.update({ id: networkId, changes, ifMatch, actor, note: how.note }),
+          record: await writer.update({ id: networkId, changes, ifMatch, actor, note: how.note }),
           findings,
         };
       })(),
     );
   }
 
-  /** update()'s change, checked alike, proposed (GIT_SYNC): pushed to the actor's branch for the network, not written (git/proposal.ts). */
+  /** update()'s change, checked alike, proposed (GIT_SYNC): pushed to the actor's branch for the network, not written (proposals/proposal.ts). */
   proposeUpdate(
     id: string,
     body: unknown,
@@ -296,9 +265,14 @@ export class NetworkStore {
     return this.git.requireProposals().deleteBranch(branch, commit);
   }
 
-  /** The commits of a network's file, newest first (the folder must be in a git work tree). */
-  history(id: string, skip: number, limit: number): Promise<{ commits: Commit[]; total: number }> {
-    return this.git.history(requireNetworkId(this.get(id).id), skip, limit);
+  /** The commits of a network's file, newest first, with trailers `keys` by key (the folder must be in a git work tree). */
+  history(
+    id: string,
+    skip: number,
+    limit: number,
+    keys: readonly string[] = [],
+  ): Promise<{ commits: Commit[]; total: number }> {
+    return this.git.history(requireNetworkId(this.get(id).id), skip, limit, keys);
   }
 
   /** The network as of commit `sha` and just before it (the folder must be in a git work tree). */
@@ -327,11 +301,7 @@ export class NetworkStore {
 
   readiness(): Readiness {
     const { rootProblem, warning: folderWarning } = this.disk.folderReport();
-    const watcher = {
-      status: this.watcher.status,
-      lastEventAt: this.watcher.lastEventAt,
-      lastError: this.watcher.lastError,
-    };
+    const watcher = this.watcher.state();
     return readinessOf({
       loadedAt: this.loadedAt,
       rootProblem,
@@ -339,7 +309,7 @@ export class NetworkStore {
       networks: this.index.size,
       invalid: this.index.invalidFiles(),
       watcher,
-      writeFailure: this.writer.lastFailure,
+      writeFailure: this.writer?.failure() ?? null,
       ...this.git.report(),
     });
   }

@@ -1,8 +1,8 @@
 /**
  * The git side of a store, opened at start: git in the work tree holding the config folder
- * (history, GIT_COMMIT's commits), and with GIT_SYNC the clone following its remote branch. It is
- * the writer's write strategy: a write is committed after it, or queued for the push that answers
- * it, and waits for git's own lock on the work tree either way.
+ * (history, GIT_COMMIT's commits), and with GIT_SYNC the clone following its remote branch. Its
+ * open() builds the writer's write strategy once: a write is committed after it, or queued for the
+ * push that answers it, and waits for git's own lock on the work tree either way.
  */
 import path from 'node:path';
 import type { ReadinessInputs } from './readiness.js';
@@ -12,10 +12,10 @@ import { WorkTree, type Commit, type GitAuthor } from './git/work-tree.js';
 import { versionAt, type NetworkVersion } from './git/network-versions.js';
 import type { UrlPolicy } from './validation/url-rules.js';
 import { GitSync } from './git/git-sync.js';
-import { ProposalBranches } from './git/proposal-branch.js';
+import { ProposalBranches } from './proposals/proposal-branch.js';
 import type { DroppedNote } from './git/sync-report.js';
 import type { RetryCounts } from './retries.js';
-import type { Committer, GitLock, PushQueue, WriteStrategy } from './write/write-strategy.js';
+import { FILE_ONLY, type WriteStrategy } from './write/write-strategy.js';
 import type { WriteLocks } from './write/write-lock.js';
 import { LeaseFile, type LeaseSlot } from './files/lease-file.js';
 import { LeaseRef } from './git/lease-ref.js';
@@ -42,15 +42,19 @@ export interface GitParts {
   retries: RetryCounts;
 }
 
+/** What open() found, fixed from then on. */
+interface OpenedGit {
+  workTree: WorkTree | null;
+  follower: GitSync | null;
+  proposals: ProposalBranches | null;
+}
+
 /**
- * The store's git, built with the store and opened at its start, and the writer's write strategy
- * (network-writer.ts): what the writer asks of it is known once `open()` found the work tree.
+ * The store's git, built with the store and opened at its start; open() returns the writer's write
+ * strategy (network-writer.ts), one value from then on.
  */
-export class StoreGit implements WriteStrategy {
-  private opened: { workTree: WorkTree | null; follower: GitSync | null; proposals?: ProposalBranches } = {
-    workTree: null,
-    follower: null,
-  };
+export class StoreGit {
+  private opened: OpenedGit = { workTree: null, follower: null, proposals: null };
 
   constructor(private readonly parts: GitParts) {}
 
@@ -73,20 +77,6 @@ export class StoreGit implements WriteStrategy {
     return this.opened.follower;
   }
 
-  get gitLock(): GitLock | null {
-    return this.opened.workTree?.indexLock ?? null;
-  }
-
-  /** GIT_SYNC: the clone's sync, which every write is pushed through. */
-  get push(): PushQueue | null {
-    return this.opened.follower;
-  }
-
-  /** GIT_COMMIT (without GIT_SYNC): the work tree's git, which commits each file just written. */
-  get committer(): Committer | null {
-    return this.parts.gitCommit && !this.parts.gitSync ? this.opened.workTree : null;
-  }
-
   /** GIT_SYNC: pulls now, then every GIT_SYNC_INTERVAL_MS (after the first load). */
   async follow(): Promise<void> {
     await this.follower?.start(this.parts.gitSync?.intervalMs ?? 5000);
@@ -105,19 +95,21 @@ export class StoreGit implements WriteStrategy {
   }
 
   /** Stops following and kills every git command still running (writes waiting for a push hear 503). */
-  async stop(): Promise<void> {
+  async close(): Promise<void> {
     await this.follower?.close();
     this.workTree?.stop();
   }
 
-  /** The commits of a network's file, newest first. */
-  async history(id: NetworkId, skip: number, limit: number): Promise<{ commits: Commit[]; total: number }> {
+  /** The commits of a network's file, newest first, with the values of trailers `keys`. */
+  async history(
+    id: NetworkId,
+    skip: number,
+    limit: number,
+    keys: readonly string[] = [],
+  ): Promise<{ commits: Commit[]; total: number }> {
     const workTree = this.requireWorkTree();
-    return workTree.history(
-      candidatesOf(id).map(({ rel }) => path.join(this.parts.root, rel)),
-      skip,
-      limit,
-    );
+    const files = candidatesOf(id).map(({ rel }) => path.join(this.parts.root, rel));
+    return workTree.history(files, skip, limit, keys);
   }
 
   /** The network as of commit `sha` and just before it. */
@@ -160,13 +152,19 @@ export class StoreGit implements WriteStrategy {
     };
   }
 
-  async open(): Promise<void> {
-    const { root, cloneTop, author, gitSync, locks, retries } = this.parts;
+  /**
+   * Opens git: the work tree, and with GIT_SYNC the clone reset to its remote. Returns where a write
+   * goes beyond its file: git's lock to wait for, and GIT_COMMIT's committer (the work tree) or
+   * GIT_SYNC's push (the clone's sync); nothing of it changes after.
+   */
+  async open(): Promise<WriteStrategy> {
+    const { root, cloneTop, author, gitSync, gitCommit, locks, retries } = this.parts;
     // Found from the clone's top, not through the folder: a commit may have made the folder a link out.
     const workTree = await WorkTree.open(cloneTop ?? root, author);
     if (!gitSync) {
-      this.opened = { workTree, follower: null };
-      return;
+      this.opened = { workTree, follower: null, proposals: null };
+      if (!workTree) return FILE_ONLY;
+      return Object.freeze({ gitLock: workTree.indexLock, committer: gitCommit ? workTree : null, push: null });
     }
     if (!workTree)
       throw new Error(
@@ -181,5 +179,6 @@ export class StoreGit implements WriteStrategy {
       retries,
     });
     this.opened = { workTree, follower, proposals: new ProposalBranches(workTree, follower.upstream, remoteTimeoutMs) };
+    return Object.freeze({ gitLock: workTree.indexLock, committer: null, push: follower });
   }
 }

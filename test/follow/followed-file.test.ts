@@ -59,7 +59,7 @@ describe('follow/FollowedFile (a settings file followed off the event loop, with
     values = [];
   });
   afterEach(async () => {
-    await followed?.stop();
+    await followed?.close();
     followed = null;
     rmSync(dir, { recursive: true, force: true });
   });

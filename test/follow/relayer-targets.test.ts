@@ -79,7 +79,7 @@ describe('follow/TargetsFollow (RELAYER_SYNC_FILE followed while running)', func
     await follow.start();
   });
   afterEach(async () => {
-    await follow?.stop();
+    await follow?.close();
     follow = null;
     rmSync(dir, { recursive: true, force: true });
   });

@@ -29,7 +29,7 @@ describe('http: the relayer lease in GET /api/v1/relayers, readiness and /metric
   afterEach(async () => {
     for (const o of opened.splice(0)) {
       await o.sync.close();
-      await o.lease.stop();
+      await o.lease.close();
       await o.app.close();
       await o.store.close();
     }

@@ -130,7 +130,7 @@ describe('metrics: the live prober per network and URL (fake endpoints on loopba
   });
   after(async () => {
     await app.close();
-    await live.stop();
+    await live.close();
     await store.close();
     removeDir(root);
     await Promise.all(Object.values(fakes).map((f) => f.close()));

@@ -36,7 +36,7 @@ describe('probe/live-prober: RPC_PROBE_INTERVAL_MS (fake endpoints on loopback)'
       intervalMs,
     );
   afterEach(async () => {
-    await live?.stop();
+    await live?.close();
     await store?.close();
     removeDir(root);
     await Promise.all(fakes.splice(0).map((f) => f.close()));

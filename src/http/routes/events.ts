@@ -34,7 +34,8 @@ export interface EventRouteOptions {
 }
 
 function frame(change: IndexChange): string {
-  return `id: ${change.revision}\nevent: ${change.kind}\ndata: ${JSON.stringify({ id: change.id, etag: change.etag, revision: change.revision, actor: change.actor })}\n\n`;
+  const data = { id: change.id, etag: change.etag, revision: change.revision, actor: change.actor };
+  return `id: ${change.revision}\nevent: ${change.kind}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
 function lastEventId(ctx: Context): number | undefined {
@@ -75,9 +76,9 @@ export function eventRoutes(router: Router, store: NetworkStore, guard: Guard, o
     if (resumeFrom !== undefined) {
       const missed = store.changesSince(resumeFrom);
       if (missed === null) {
-        stream.write(
-          `id: ${store.revision()}\nevent: reset\ndata: ${JSON.stringify({ revision: store.revision(), reason: 'the asked revision is no longer kept; list the networks again' })}\n\n`,
-        );
+        const reason = 'the asked revision is no longer kept; list the networks again';
+        const data = JSON.stringify({ revision: store.revision(), reason });
+        stream.write(`id: ${store.revision()}\nevent: reset\ndata: ${data}\n\n`);
       } else {
         for (const change of missed) if (sees(change.id)) stream.write(frame(change));
       }

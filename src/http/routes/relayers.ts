@@ -52,7 +52,8 @@ export function relayerRoutes(router: Router, guard: Guard, view: RelayersView):
     if (!holds)
       throw new NetcfgError(
         'NOT_LEASE_HOLDER',
-        `This replica does not hold the relayer lease, so it sends nothing to ${name}; ${holder === null ? 'no replica holds it now' : `${holder} does: ask it`}.`,
+        `This replica does not hold the relayer lease, so it sends nothing to ${name}; ` +
+          `${holder === null ? 'no replica holds it now' : `${holder} does: ask it`}.`,
       );
     const detail = await view.passOne(name);
     ctx.set('Cache-Control', 'no-store');

@@ -133,7 +133,7 @@ export class Lease {
   }
 
   /** Stops taking part; a holder gives the lease up at once (a compare-and-swap), so another takes over without waiting. */
-  async stop(): Promise<void> {
+  async close(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
     await this.stepping;

@@ -13,13 +13,18 @@ const NOTHING: FindingDetail = { fields: [], relayer_value: null, netcfg_value: 
 export class NetworkLedger {
   readonly networks = new Map<string, NetworkStatus>();
   readonly findings = new FindingsLog();
-  extra: string[] = [];
+  private extraNow: string[] = [];
   private held: Finding[] | null = null;
 
   constructor(
     private readonly relayer: string,
     private readonly told: (finding: Finding) => void,
   ) {}
+
+  /** The networks only the relayer has, as last seen. */
+  get extra(): readonly string[] {
+    return this.extraNow;
+  }
 
   /** From now until `release`, findings wait (a pass in progress). */
   hold(): void {
@@ -118,9 +123,9 @@ export class NetworkLedger {
 
   /** The networks only the relayer has, now: each one a finding while it lasts. */
   noteExtra(extra: string[]): void {
-    for (const id of this.extra) if (!extra.includes(id)) this.tell(this.findings.resolve(id, 'extra'));
+    for (const id of this.extraNow) if (!extra.includes(id)) this.tell(this.findings.resolve(id, 'extra'));
     for (const id of extra) this.tell(this.findings.note(id, 'extra', NOTHING).found);
-    this.extra = extra;
+    this.extraNow = extra;
   }
 
   /** The relayer as a whole failed (`why`), or passed again (null). */

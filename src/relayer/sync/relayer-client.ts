@@ -54,6 +54,8 @@ export interface ClientOptions {
   instanceId: string;
   /** How much longer this replica may speak to relayers (the lease): each call's deadline is cut to it. */
   speaksForMs?: () => number;
+  /** Aborted when the sync closes: a call in flight ends at once, told as silent (nothing is recorded of it). */
+  closing?: AbortSignal;
 }
 
 /** What one pass may read of one relayer: past either, it stops reading and the relayer is failing. */
@@ -144,14 +146,17 @@ async function call(
   if (window < 1)
     throw new RelayerCallError('silent', `${where} was not called: this replica no longer speaks to the relayers`);
   const cut = window < options.timeoutMs;
-  const signal = AbortSignal.timeout(cut ? window : options.timeoutMs);
+  const deadline = AbortSignal.timeout(cut ? window : options.timeoutMs);
+  const signal = options.closing ? AbortSignal.any([deadline, options.closing]) : deadline;
   const late = (): RelayerCallError =>
-    cut
-      ? new RelayerCallError(
-          'silent',
-          `${where} did not answer ${method} before this replica's turn to speak to the relayers ended`,
-        )
-      : new RelayerCallError('timeout', `${where} did not answer ${method} within ${options.timeoutMs} ms`);
+    options.closing?.aborted
+      ? new RelayerCallError('silent', `${where} was not answered: netcfg is shutting down`)
+      : cut
+        ? new RelayerCallError(
+            'silent',
+            `${where} did not answer ${method} before this replica's turn to speak to the relayers ended`,
+          )
+        : new RelayerCallError('timeout', `${where} did not answer ${method} within ${options.timeoutMs} ms`);
   let response: Response;
   try {
     const headers: Record<string, string> = {
@@ -162,7 +167,7 @@ async function call(
     if (body !== undefined) headers['content-type'] = 'application/json';
     response = await fetch(`${target.url}${path}`, { method, body, redirect: 'manual', headers, signal });
   } catch (err) {
-    if ((err as Error).name === 'TimeoutError') throw late();
+    if (signal.aborted) throw late();
     const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message;
     throw new RelayerCallError('unreachable', `${where} cannot be reached (${scrub(String(cause))})`);
   }

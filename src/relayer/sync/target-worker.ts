@@ -55,6 +55,8 @@ export class TargetWorker {
   private pushing: Promise<void> | null = null;
   private readonly passes: PassSchedule;
   private closed = false;
+  /** Ends the calls in flight at close(): a relayer that does not answer keeps no shutdown waiting. */
+  private readonly closing = new AbortController();
 
   constructor(
     private readonly target: RelayerTarget & { networks: string[] | null },
@@ -68,7 +70,7 @@ export class TargetWorker {
     this.scrub = (text) => scrubKey(desired.hide(text));
     this.ledger = new NetworkLedger(target.name, (finding) => onState(this.status(), finding));
     this.parts = { target, desired, ledger: this.ledger, log, show: this.scrub };
-    this.client = { ...options, speaksForMs: () => windowOf(speaker) };
+    this.client = { ...options, speaksForMs: () => windowOf(speaker), closing: this.closing.signal };
     this.passes = new PassSchedule(
       () => this.pass(),
       () => termOf(speaker),
@@ -162,7 +164,7 @@ export class TargetWorker {
       patches_sent: this.patchesSent,
       findings_opened: this.ledger.findings.counts(),
       networks: this.ledger.statuses(),
-      extra: this.ledger.extra,
+      extra: [...this.ledger.extra],
       ...(this.speaker.view ? { lease: this.speaker.view() } : {}),
     };
   }
@@ -174,6 +176,7 @@ export class TargetWorker {
   /** Stops its timer and retries and resolves once no call is in flight. */
   async close(): Promise<void> {
     this.closed = true;
+    this.closing.abort();
     await Promise.all([this.passes.close(), this.pushing]);
   }
 

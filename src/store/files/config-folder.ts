@@ -41,7 +41,9 @@ export class ConfigFolder {
             return {
               ok: false,
               kind: 'link',
-              problem: `${rel} in the clone is a symbolic link (a commit made it one); netcfg neither reads nor writes through it, and serves the last valid version of each network until git makes it a folder again`,
+              problem:
+                `${rel} in the clone is a symbolic link (a commit made it one); ` +
+                `netcfg neither reads nor writes through it, and serves the last valid version of each network until git makes it a folder again`,
             };
           }
         }

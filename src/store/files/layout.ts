@@ -96,7 +96,9 @@ export function classifyPath(relative: string): PathKind {
   if (!ID_PART.test(family)) {
     return {
       kind: 'foreign',
-      reason: `family folder "${family}" is not a valid id part (lower-case letters, digits, "-" and "_", starting with a letter or digit, at most 63 characters)`,
+      reason:
+        `family folder "${family}" is not a valid id part ` +
+        `(lower-case letters, digits, "-" and "_", starting with a letter or digit, at most 63 characters)`,
     };
   }
   if (!ID_PART.test(name)) {

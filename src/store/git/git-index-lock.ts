@@ -18,14 +18,18 @@ import type { GitLock } from '../write/write-strategy.js';
 const POLL_MS = 5;
 
 export class GitIndexLock implements GitLock {
-  /** Writes waiting for a git command to finish (shown in readiness). */
-  waiting = 0;
+  private waiters = 0;
   /** This process's own git commands (WorkTree's) in flight: their lock is no reason to wait. */
   private own = 0;
   readonly file: string;
 
   constructor(gitDir: string) {
     this.file = path.join(gitDir, 'index.lock');
+  }
+
+  /** Writes waiting for a git command to finish (shown in readiness). */
+  get waiting(): number {
+    return this.waiters;
   }
 
   /**
@@ -46,20 +50,21 @@ export class GitIndexLock implements GitLock {
   async whenFree(maxWaitMs: number): Promise<boolean> {
     if (!this.heldByOther()) return false;
     const deadline = Date.now() + maxWaitMs;
-    this.waiting++;
+    this.waiters++;
     try {
       while (this.heldByOther()) {
         if (Date.now() > deadline) {
           throw new NetcfgError(
             'LOCK_TIMEOUT',
-            `git has held the index.lock of the config folder's repository for more than ${maxWaitMs} ms (a checkout or pull still running, or a crashed git left the file: remove it if no git command runs); nothing was written, retry the request.`,
+            `git has held the index.lock of the config folder's repository for more than ${maxWaitMs} ms ` +
+              `(a checkout or pull still running, or a crashed git left the file: remove it if no git command runs); nothing was written, retry the request.`,
           );
         }
         await delay(POLL_MS);
       }
       return true;
     } finally {
-      this.waiting--;
+      this.waiters--;
     }
   }
 

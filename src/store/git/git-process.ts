@@ -22,6 +22,9 @@ export interface GitCall {
   signal?: AbortSignal | undefined;
 }
 
+/** A git command in the clone (no network) that runs longer than this is stuck: it is stopped. */
+export const LOCAL_TIMEOUT_MS = 60_000;
+
 export type GitFailure = 'exit' | 'timeout' | 'too-large' | 'aborted' | 'spawn';
 
 export class GitError extends Error {

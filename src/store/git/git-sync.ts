@@ -38,8 +38,7 @@ export interface GitSyncOptions {
 
 /** The remote branch every write goes to before its answer: the writer's push (write-strategy.ts). */
 export class GitSync implements PushQueue {
-  /** Pulls asked for (by the interval or a webhook), for tests. */
-  pulls = 0;
+  private pullsAsked = 0;
   private readonly report: SyncReport;
   /** Where the clone's branch is, and how far behind the remote's (the pull keeps it too). */
   private clone: CloneState;
@@ -70,6 +69,11 @@ export class GitSync implements PushQueue {
   /** With the push in flight and the one after, a PATCH hears within three remote deadlines. */
   get retryForMs(): number {
     return 2 * this.options.remoteTimeoutMs;
+  }
+
+  /** Pulls asked for so far (by the interval or a webhook). */
+  get pulls(): number {
+    return this.pullsAsked;
   }
 
   /** `origin/main`: the remote branch the clone's branch tracks. */
@@ -111,7 +115,7 @@ export class GitSync implements PushQueue {
 
   /** Brings the clone to the remote's head if it moved; resolves once a pull that started after this call is done. */
   pull(): Promise<void> {
-    this.pulls++;
+    this.pullsAsked++;
     return new Promise((resolve) => {
       this.pullWaiters.push(resolve);
       this.kick();

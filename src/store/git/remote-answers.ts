@@ -38,7 +38,8 @@ export async function pushFailure(
   if (reason === 'timeout') {
     return new NetcfgError(
       'GIT_REMOTE_UNAVAILABLE',
-      `${branch.upstream} gave no answer to the push within ${remoteTimeoutMs} ms; the change is not served and most likely not pushed (if the remote took it after all, the next pull serves it): GET the network before you retry.`,
+      `${branch.upstream} gave no answer to the push within ${remoteTimeoutMs} ms; ` +
+        `the change is not served and most likely not pushed (if the remote took it after all, the next pull serves it): GET the network before you retry.`,
     );
   }
   if (reason === 'aborted')

@@ -121,7 +121,9 @@ export class SyncReport {
   /** The remote branch is gone; returns the sentence said everywhere. */
   missing(): string {
     this.missingBranch = true;
-    this.lastErrorText = `the remote branch ${this.upstream} does not exist any more (deleted on the remote?); writes are refused until it is back, and netcfg will not re-create it`;
+    this.lastErrorText =
+      `the remote branch ${this.upstream} does not exist any more (deleted on the remote?); ` +
+      `writes are refused until it is back, and netcfg will not re-create it`;
     return this.lastErrorText;
   }
 
@@ -131,7 +133,9 @@ export class SyncReport {
       .slice(0, 5)
       .map((c) => `${c.sha.slice(0, 7)} "${c.subject}" by ${c.author}`)
       .join(', ');
-    const message = `the remote branch ${this.upstream} was rewritten (a force-push, now at ${remoteHead.slice(0, 7)}): ${commits.length} commit(s) acknowledged before are gone from it and no longer served: ${list}${commits.length > 5 ? ', ...' : ''}`;
+    const message =
+      `the remote branch ${this.upstream} was rewritten (a force-push, now at ${remoteHead.slice(0, 7)}): ` +
+      `${commits.length} commit(s) acknowledged before are gone from it and no longer served: ${list}${commits.length > 5 ? ', ...' : ''}`;
     this.droppedNote = {
       at: new Date().toISOString(),
       remote_head: remoteHead,

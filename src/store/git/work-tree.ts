@@ -11,8 +11,10 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { NetcfgError } from '../../errors.js';
+import { SerialQueue } from '../../serial-queue.js';
 import { GitIndexLock } from './git-index-lock.js';
-import { firstLine, GitError, runGit } from './git-process.js';
+import { firstLine, GitError, LOCAL_TIMEOUT_MS, runGit } from './git-process.js';
+import { parseTrailers, trailerFormat, type Trailers } from './trailers.js';
 import type { Committer } from '../write/write-strategy.js';
 
 export interface GitAuthor {
@@ -28,14 +30,15 @@ export interface Commit {
   message: string;
   /** Who made the change, from the commit's `Netcfg-Actor` trailer (actor.ts); null for a commit without one (made outside netcfg). */
   actor: string | null;
-  /** What the prober's self-healing did in this commit (its `Netcfg-Rpc-Auto` trailers), when it did anything. */
-  rpc_auto?: string[];
+  /** The values of the trailers the caller asked for, by key (only when it asked). */
+  trailers?: Trailers;
 }
 
 const RETRY_MS = [200, 1000, 5000, 30_000];
 
-/** A git command in the clone (no network) that runs longer than this is stuck: it is stopped. */
-export const LOCAL_TIMEOUT_MS = 60_000;
+/** Who made a commit's change (actor.ts writes it). */
+const ACTOR_TRAILER = 'Netcfg-Actor';
+
 /** The most a git command may answer (a `git log` of history, a file's version is capped lower by its caller). */
 const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 
@@ -49,10 +52,10 @@ export interface GitOptions {
 }
 
 export class WorkTree implements Committer {
-  lastFailure: { at: Date; message: string } | null = null;
+  private failure: { at: Date; message: string } | null = null;
   /** Writes not committed yet: path from the top -> the commit's message and author. */
   private readonly pending = new Map<string, { message: string; author: string }>();
-  private chain: Promise<unknown> = Promise.resolve();
+  private readonly commands = new SerialQueue();
   private retryTimer: NodeJS.Timeout | undefined;
   private retries = 0;
   /** Aborted by stop(): every git command running is killed, and none starts after. */
@@ -83,6 +86,11 @@ export class WorkTree implements Committer {
 
   get pendingCount(): number {
     return this.pending.size;
+  }
+
+  /** The last commit git refused, until the pending ones went in (shown in readiness). */
+  get lastFailure(): { at: Date; message: string } | null {
+    return this.failure;
   }
 
   /** Commits `file` alone, authored by `author` (`Name <email>`; netcfg commits it). Never throws: a failure is kept for a retry and shown in readiness. */
@@ -140,15 +148,20 @@ export class WorkTree implements Committer {
     return id !== '' && id === blobId(bytes, id.length);
   }
 
-  /** Commits of `files` (paths inside the work tree), newest first, and how many there are. */
-  async history(files: string[], skip: number, limit: number): Promise<{ commits: Commit[]; total: number }> {
+  /** Commits of `files` (paths inside the work tree), newest first, with the trailers `keys`, and how many there are. */
+  async history(
+    files: string[],
+    skip: number,
+    limit: number,
+    keys: readonly string[] = [],
+  ): Promise<{ commits: Commit[]; total: number }> {
     const rels = files.map((f) => path.relative(this.top, f));
     const [log, count] = await Promise.all([
       this.git([
         'log',
         `--skip=${skip}`,
         `--max-count=${limit}`,
-        '--format=%H%x1f%an%x1f%ae%x1f%aI%x1f%(trailers:key=Netcfg-Actor,valueonly,separator=%x2C)%x1f%(trailers:key=Netcfg-Rpc-Auto,valueonly,separator=%x1d)%x1f%s%x1e',
+        `--format=%H%x1f%an%x1f%ae%x1f%aI%x1f%s%x1f${trailerFormat([ACTOR_TRAILER, ...keys])}%x1e`,
         '--',
         ...rels,
       ]),
@@ -159,20 +172,9 @@ export class WorkTree implements Committer {
       .map((r) => r.trim())
       .filter((r) => r !== '')
       .map((r) => {
-        const [sha = '', author = '', email = '', date = '', trailer = '', auto = '', message = ''] = r.split('\x1f');
-        const rpcAuto = auto
-          .split('\x1d')
-          .map((a) => a.trim())
-          .filter((a) => a !== '');
-        return {
-          sha,
-          author,
-          email,
-          date,
-          message,
-          actor: trailer.trim().split(',')[0] || null,
-          ...(rpcAuto.length > 0 ? { rpc_auto: rpcAuto } : {}),
-        };
+        const [sha = '', author = '', email = '', date = '', message = '', ...fields] = r.split('\x1f');
+        const { [ACTOR_TRAILER]: actor = [], ...trailers } = parseTrailers([ACTOR_TRAILER, ...keys], fields);
+        return { sha, author, email, date, message, actor: actor[0] ?? null, ...(keys.length > 0 ? { trailers } : {}) };
       });
     return { commits, total: Number(count.trim()) || 0 };
   }
@@ -207,13 +209,13 @@ export class WorkTree implements Committer {
           this.pending.delete(rel);
           continue;
         }
-        this.lastFailure = { at: new Date(), message: `git commit of ${rel} failed: ${firstLine(err)}` };
+        this.failure = { at: new Date(), message: `git commit of ${rel} failed: ${firstLine(err)}` };
         this.scheduleRetry();
         return;
       }
     }
     this.retries = 0;
-    if (this.pending.size === 0) this.lastFailure = null;
+    if (this.pending.size === 0) this.failure = null;
   }
 
   private scheduleRetry(): void {
@@ -225,9 +227,7 @@ export class WorkTree implements Committer {
 
   /** One git command at a time: git's own index.lock would refuse concurrent ones. */
   serial<T>(fn: () => Promise<T>): Promise<T> {
-    const next = this.chain.then(fn, fn);
-    this.chain = next.catch(() => undefined);
-    return next;
+    return this.commands.run(fn);
   }
 
   /** `git -C <top> ...args` as netcfg's author; its stdout. Never asks for a password: no one would answer. */

@@ -20,6 +20,7 @@ import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { SCHEMAS_DIR } from '../../paths.js';
+import { SerialQueue } from '../../serial-queue.js';
 import { classifyPath } from '../files/layout.js';
 import type { ParseOutcome } from '../validation/network-file.js';
 import type { UrlPolicy } from '../validation/url-rules.js';
@@ -158,7 +159,7 @@ export async function writeIndexCache(
 export class IndexCache {
   private fingerprint: string | null = null;
   private savedRevision = -1;
-  private saving: Promise<void> = Promise.resolve();
+  private readonly saving = new SerialQueue();
 
   constructor(
     readonly file: string,
@@ -178,7 +179,7 @@ export class IndexCache {
 
   /** Writes `entries` unless `revision` is what the file already holds; one write at a time. */
   save(revision: number, entries: () => Iterable<{ stamp: string; record: NetworkRecord }>): Promise<void> {
-    this.saving = this.saving.then(async () => {
+    return this.saving.run(async () => {
       if (this.fingerprint === null || revision === this.savedRevision) return;
       try {
         await writeIndexCache(this.file, this.fingerprint, entries());
@@ -187,6 +188,5 @@ export class IndexCache {
         this.onError(new Error(`could not write the index cache ${this.file}: ${(err as Error).message}`));
       }
     });
-    return this.saving;
   }
 }

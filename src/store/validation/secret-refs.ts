@@ -7,6 +7,7 @@
 import type { ErrorDetail } from '../../errors.js';
 import { maskSecretUrl } from '../../redact.js';
 import { describePointer } from './schema-errors.js';
+import type { SecretEntry } from '../network-record.js';
 
 export interface SecretRef {
   type: 'env';
@@ -21,20 +22,6 @@ export type SecretLookup = (
   networkId: string,
   name: string,
 ) => { allowed: false } | { allowed: true; value: string | undefined };
-
-/** One entry of a network's rpc_urls that came from a reference. */
-export interface SecretEntry {
-  /** Its place in rpc_urls. */
-  index: number;
-  /** The environment variable it names. */
-  name: string;
-  /** The value: only the prober, the relayer sync and a revealing token get it. */
-  url: string;
-  /** What everyone else sees in its place. */
-  masked: string;
-  /** Written as the reference alone (weight 100), not as the `url` of `{url, weight}`. */
-  plain: boolean;
-}
 
 export function isSecretRef(value: unknown): value is SecretRef {
   return (

@@ -87,7 +87,10 @@ export function checkUrl(url: string, policy: UrlPolicy): string | null {
   if (/\s/.test(url)) return 'must not contain spaces or other whitespace.';
   const hidden = HIDDEN.exec(url);
   if (hidden)
-    return `must not contain control characters, invisible formatting characters or lone UTF-16 surrogates; it holds ${codePointOf(hidden[0])} at character ${hidden.index + 1}.`;
+    return (
+      `must not contain control characters, invisible formatting characters or lone UTF-16 surrogates; ` +
+      `it holds ${codePointOf(hidden[0])} at character ${hidden.index + 1}.`
+    );
   let parsed: URL;
   try {
     parsed = new URL(url);

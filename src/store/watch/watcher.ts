@@ -31,9 +31,9 @@ export const DEFAULT_WATCH: WatchOptions = { poll: false, pollIntervalMs: 1000, 
 export type WatcherStatus = 'starting' | 'watching' | 'failed' | 'stopped';
 
 export class ConfigWatcher {
-  status: WatcherStatus = 'starting';
-  lastEventAt: Date | null = null;
-  lastError: string | null = null;
+  private status: WatcherStatus = 'starting';
+  private lastEventAt: Date | null = null;
+  private lastError: string | null = null;
   private chokidar: ChokidarWorker | undefined;
   private readonly queue: RefreshQueue;
   private burst = 0;
@@ -155,6 +155,11 @@ export class ConfigWatcher {
   }
 
   /** How many events chokidar reported since start, by name (its five at 0 before the first). */
+  /** What readiness shows of the watcher: its state, its last event and its last error. */
+  state(): { status: WatcherStatus; lastEventAt: Date | null; lastError: string | null } {
+    return { status: this.status, lastEventAt: this.lastEventAt, lastError: this.lastError };
+  }
+
   eventCounts(): Record<string, number> {
     return { add: 0, change: 0, unlink: 0, addDir: 0, unlinkDir: 0, ...Object.fromEntries(this.events) };
   }

@@ -25,7 +25,7 @@ export type EditPlan =
 /**
  * The edit of `bytes` (the file `rel` of `id`) that `changes` ask for, written nowhere: If-Match is
  * checked against the bytes' hash (PRECONDITION_FAILED), and only a valid network is edited. The
- * write path (network-writer.ts) writes it to the file; a proposal (git/proposal.ts) commits it on a branch.
+ * write path (network-writer.ts) writes it to the file; a proposal (proposals/proposal.ts) commits it on a branch.
  * `served`, the record served of `id`, spares the check of bytes it was made from (same hash, same
  * path): the loader checked them with this code and policy, so they are parsed here and not validated again.
  */

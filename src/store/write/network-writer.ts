@@ -48,7 +48,7 @@ interface LastPlan {
 
 export class NetworkWriter {
   /** The last write the disk refused, until a write succeeds again (shown in readiness). */
-  lastFailure: { at: Date; message: string; dir?: string } | null = null;
+  private lastFailure: { at: Date; message: string; dir?: string } | null = null;
   private readonly files: FileReplacer;
   private readonly strategy: WriteStrategy;
   private readonly refused = (message: string): void => {
@@ -58,6 +58,11 @@ export class NetworkWriter {
   constructor(private readonly parts: WriterParts) {
     this.files = new FileReplacer(parts.fs);
     this.strategy = parts.strategy;
+  }
+
+  /** The last write the disk refused, until a write succeeds again. */
+  failure(): { at: Date; message: string } | null {
+    return this.lastFailure;
   }
 
   /** Resolves once every write queued so far is done. */

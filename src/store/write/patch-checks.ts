@@ -1,6 +1,6 @@
 /**
  * What a PATCH is checked for before anything is written or pushed, the same for a write
- * (network-writer.ts) and a proposal (git/proposal.ts): its secret echoes turned into references
+ * (network-writer.ts) and a proposal (proposals/proposal.ts): its secret echoes turned into references
  * (secret-echo.ts), the schema and URL rules, whether the store takes writes now, and with
  * RPC_PROBE_ON_PATCH what its URLs answer (url-check.ts).
  */

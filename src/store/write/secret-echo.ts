@@ -6,7 +6,8 @@
  */
 import { NetcfgError } from '../../errors.js';
 import { showAs } from '../../redact.js';
-import { refOf, type SecretEntry } from '../validation/secret-refs.js';
+import { refOf } from '../validation/secret-refs.js';
+import type { SecretEntry } from '../network-record.js';
 import { KnownSecrets } from './secret-spellings.js';
 
 /** A masked URL: netcfg's `***` in place of a secret part. */
@@ -54,13 +55,15 @@ export function restoreSecrets(
       refuse(
         'VALIDATION_FAILED',
         index,
-        `${place} is marked secret but is neither the masked value nor the value of a secret entry of this network; to add one, send {"type": "env", "value": "NAME"}.`,
+        `${place} is marked secret but is neither the masked value nor the value of a secret entry of this network; ` +
+          `to add one, send {"type": "env", "value": "NAME"}.`,
       );
     if (MASKED.test(url))
       refuse(
         'VALIDATION_FAILED',
         index,
-        `${place} holds ***, the mask netcfg serves in place of a secret, and matches no secret entry of this network (it changed since it was read?); GET it again, or send {"type": "env", "value": "NAME"}.`,
+        `${place} holds ***, the mask netcfg serves in place of a secret, ` +
+          `and matches no secret entry of this network (it changed since it was read?); GET it again, or send {"type": "env", "value": "NAME"}.`,
       );
     const name = spellings?.heldIn(url) ?? null;
     if (name !== null) {

@@ -13,6 +13,7 @@ import { NetcfgError } from '../../errors.js';
 import { lockNameOf, type NetworkId } from '../files/layout.js';
 import type { DiskSteps } from './disk-steps.js';
 import { FolderOnce } from './folder-once.js';
+import { KeyedQueues } from '../../serial-queue.js';
 
 export interface LockOptions {
   staleMs: number;
@@ -31,7 +32,7 @@ export interface HeldLock {
 }
 
 export class WriteLocks {
-  private readonly chains = new Map<string, Promise<unknown>>();
+  private readonly turns = new KeyedQueues();
   /** The lock folder, made once rather than per write (and again if something removed it). */
   private folder: FolderOnce | null = null;
   private readonly dirOf: () => string;
@@ -64,23 +65,13 @@ export class WriteLocks {
   }
 
   /** Runs `fn` in `key`'s turn in this process: after every earlier call with the same key has settled. */
-  async inTurn<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    const previous = this.chains.get(key);
-    const run = (previous ?? Promise.resolve()).then(fn);
-    const settled = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.chains.set(key, settled);
-    void settled.then(() => {
-      if (this.chains.get(key) === settled) this.chains.delete(key);
-    });
-    return run;
+  inTurn<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    return this.turns.run(key, fn);
   }
 
   /** Resolves once every write queued so far is done (shutdown, and tests that look at `.locks/`). */
-  async settled(): Promise<void> {
-    while (this.chains.size > 0) await Promise.all(this.chains.values());
+  settled(): Promise<void> {
+    return this.turns.settled();
   }
 
   /**

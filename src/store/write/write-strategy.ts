@@ -1,9 +1,9 @@
 /**
  * Where a write goes beyond its file, chosen once when the store is built and handed to the writer
  * (network-writer.ts): nowhere (no git work tree), a commit of that file alone (GIT_COMMIT), or
- * the remote branch, before the write's answer (GIT_SYNC). The store's git (store-git.ts) is the
- * strategy in a work tree; its parts are known once it has opened git at start. WriterParts, last,
- * is everything the writer is built with.
+ * the remote branch, before the write's answer (GIT_SYNC). The store's git (store-git.ts) builds it
+ * when it opens git at start, and the store builds the writer with it then. WriterParts, last, is
+ * everything the writer is built with.
  */
 import type { NetworkId } from '../files/layout.js';
 import type { ConfigFolder } from '../files/config-folder.js';
@@ -78,7 +78,7 @@ export interface WriteStrategy {
 }
 
 /** Writes that go to their file and nowhere else (no git work tree). */
-export const FILE_ONLY: WriteStrategy = { gitLock: null, committer: null, push: null };
+export const FILE_ONLY: WriteStrategy = Object.freeze({ gitLock: null, committer: null, push: null });
 
 /** What the writer works with, all given when it is built. */
 export interface WriterParts {

@@ -1,6 +1,7 @@
 /**
  * Replaces top-level values of a YAML file by splicing the text: only the bytes of the replaced
- * values change (of a block list, only its entries that changed: list-splice.ts), so every other line (its quoting, indentation, alignment, comments, line endings)
+ * values change (of a block list, only its entries that changed: list-splice.ts), so every other
+ * line (its quoting, indentation, alignment, comments, line endings)
  * stays byte for byte and `git diff` shows exactly the change. A value is rendered as yaml prints
  * it, in the form the client sent (a string stays a plain scalar, an object a
  * mapping) and in the old value's style (block or flow). Where splicing is not possible (a new

@@ -122,7 +122,7 @@ describe('relayer sync: no interleaving sets a relayer back (two replicas, one l
   afterEach(async () => {
     for (const r of replicas.values()) {
       await r.sync.close();
-      await r.lease.stop();
+      await r.lease.close();
       await r.store.close();
     }
     replicas.clear();

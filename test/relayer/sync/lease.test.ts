@@ -29,7 +29,7 @@ describe('relayer/sync/lease: one replica speaks (file slot, clocks moved by the
     replicas = [];
   });
   afterEach(async () => {
-    await Promise.all(replicas.map((r) => r.lease.stop()));
+    await Promise.all(replicas.map((r) => r.lease.close()));
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -58,7 +58,7 @@ describe('relayer/sync/lease: one replica speaks (file slot, clocks moved by the
       expect(speakers(), `round ${round}`).to.equal(1);
       const winner = a.lease.holds() ? a : b;
       expect(a.lease.view().holder).to.equal(b.lease.view().holder).and.equal(winner.lease.view().this_replica);
-      await Promise.all(replicas.splice(0).map((r) => r.lease.stop()));
+      await Promise.all(replicas.splice(0).map((r) => r.lease.close()));
     }
   });
 
@@ -117,7 +117,7 @@ describe('relayer/sync/lease: one replica speaks (file slot, clocks moved by the
     const [a, b] = [replica('a', 0), replica('b', 9)];
     await a.lease.step();
     await b.lease.step();
-    await a.lease.stop();
+    await a.lease.close();
     expect(a.lease.holds()).to.equal(false);
     b.tick(L / 3);
     await b.lease.step();

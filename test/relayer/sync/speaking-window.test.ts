@@ -116,7 +116,7 @@ describe('relayer/sync: a replica speaks only within its window and its term', f
       clocks.b += 300;
       expect(b.speaksForMs()).to.be.greaterThan(0);
     } finally {
-      await Promise.all([a.stop(), b.stop()]);
+      await Promise.all([a.close(), b.close()]);
       rmSync(dir, { recursive: true, force: true });
     }
   });

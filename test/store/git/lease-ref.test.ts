@@ -82,7 +82,7 @@ describe('store/git/lease-ref: the relayer lease as a ref of the remote (git dae
     await a.step(); // a's renewal from its old version is refused
     expect(a.holds()).to.equal(false);
     expect(a.view().holder).to.equal('b');
-    await b.stop();
+    await b.close();
   });
 
   it("the ref is in no branch's history, and a GIT_SYNC store's pulls never fetch it and go on while it moves", async () => {

@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { NetcfgError } from '../../../src/errors.js';
 import { restoreSecrets, type SecretRights } from '../../../src/store/write/secret-echo.js';
-import type { SecretEntry } from '../../../src/store/validation/secret-refs.js';
+import type { SecretEntry } from '../../../src/store/network-record.js';
 
 const A: SecretEntry = {
   index: 0,

@@ -11,9 +11,10 @@ import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { NetcfgError } from '../../errors.js';
-import { firstLine } from './git-process.js';
-import { remoteOf } from './tracked-branch.js';
-import type { WorkTree } from './work-tree.js';
+import { KeyedQueues } from '../../serial-queue.js';
+import { firstLine } from '../git/git-process.js';
+import { remoteOf } from '../git/tracked-branch.js';
+import type { WorkTree } from '../git/work-tree.js';
 
 /** The file a proposal edits, as the tracked branch's remote head holds it. */
 export interface BaseFile {
@@ -59,7 +60,7 @@ export class ProposalBranches {
   /** The tracked branch's name on the remote (`main`): what a proposal's pull request goes into. */
   readonly tracked: string;
   /** Proposals to one branch from this process, one at a time: each one's lease is then the other's push. */
-  private readonly turns = new Map<string, Promise<unknown>>();
+  private readonly turns = new KeyedQueues();
 
   constructor(
     private readonly workTree: WorkTree,
@@ -239,10 +240,6 @@ export class ProposalBranches {
   }
 
   private inTurn<T>(branch: string, fn: () => Promise<T>): Promise<T> {
-    const next = (this.turns.get(branch) ?? Promise.resolve()).then(fn, fn);
-    const tail = next.catch(() => undefined);
-    this.turns.set(branch, tail);
-    void tail.then(() => this.turns.get(branch) === tail && this.turns.delete(branch));
-    return next;
+    return this.turns.run(branch, fn);
   }
 }

@@ -4,10 +4,10 @@
  */
 import { expect } from 'chai';
 import { requireNetworkId } from '../../../src/store/files/layout.js';
-import { parseProposalBranch, proposalBranchOf } from '../../../src/store/git/proposal-name.js';
+import { parseProposalBranch, proposalBranchOf } from '../../../src/store/proposals/proposal-name.js';
 import type { Actor } from '../../../src/store/actor.js';
 
-describe('store/git/proposal-name: a branch read back', () => {
+describe('store/proposals/proposal-name: a branch read back', () => {
   const cases: Array<{ actor: Actor; id: string }> = [
     { actor: { kind: 'token', name: 'relayer-eu' }, id: 'evm:sepolia' },
     { actor: { kind: 'token', name: 'relayer-eu' }, id: 'evm:base-sepolia' },

@@ -17,8 +17,8 @@ import type { PatchChecks } from '../write/patch-checks.js';
 import type { UrlFinding } from '../write/url-check.js';
 import type { BaseFile, ProposalBranches, ProposalCommit, Proposed } from './proposal-branch.js';
 import { proposalBranchOf } from './proposal-name.js';
-import { pathInClone } from './write-queue.js';
-import type { GitAuthor } from './work-tree.js';
+import { pathInClone } from '../git/write-queue.js';
+import type { GitAuthor } from '../git/work-tree.js';
 
 export interface ProposerParts {
   /** The store's git: GIT_SYNC's proposal branches (NOT_IMPLEMENTED without it), and a pull. */

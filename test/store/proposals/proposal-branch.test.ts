@@ -8,8 +8,8 @@ import { readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'n
 import path from 'node:path';
 import { expect } from 'chai';
 import { NetcfgError } from '../../../src/errors.js';
-import { ProposalBranches, type ProposalCommit } from '../../../src/store/git/proposal-branch.js';
-import { proposalBranchOf } from '../../../src/store/git/proposal-name.js';
+import { ProposalBranches, type ProposalCommit } from '../../../src/store/proposals/proposal-branch.js';
+import { proposalBranchOf } from '../../../src/store/proposals/proposal-name.js';
 import { WorkTree } from '../../../src/store/git/work-tree.js';
 import { requireNetworkId } from '../../../src/store/files/layout.js';
 import type { Actor } from '../../../src/store/actor.js';
@@ -21,7 +21,7 @@ import { startStallServer } from '../../helpers/stall-server.js';
 const FILE = 'config/networks/evm/sepolia.yaml';
 const BRANCH = 'netcfg/relayer-eu/evm-sepolia';
 
-describe('store/git/proposal-branch (a real remote: git daemon on loopback)', function () {
+describe('store/proposals/proposal-branch (a real remote: git daemon on loopback)', function () {
   this.timeout(30_000);
   let remote: GitRemote;
   let replica: string;
@@ -252,7 +252,7 @@ describe('store/git/proposal-branch (a real remote: git daemon on loopback)', fu
   }
 });
 
-describe('store/git/proposal-name: one branch per network and actor, each a valid ref', () => {
+describe('store/proposals/proposal-name: one branch per network and actor, each a valid ref', () => {
   const id = requireNetworkId('evm:sepolia');
   const cases: Array<{ actor: Actor; id?: string; branch: RegExp }> = [
     { actor: { kind: 'token', name: 'relayer-eu' }, branch: /^netcfg\/relayer-eu\/evm-sepolia$/ },

@@ -21,7 +21,7 @@ const EU: Actor = { kind: 'token', name: 'relayer-eu' };
 const US: Actor = { kind: 'token', name: 'relayer-us' };
 const BODY = { rpc_urls: ['https://proposed.example.com'] };
 
-describe('store/git/proposal: store.proposeUpdate (a real remote: git daemon on loopback)', function () {
+describe('store/proposals/proposal: store.proposeUpdate (a real remote: git daemon on loopback)', function () {
   this.timeout(30_000);
   let remote: GitRemote;
   let replica: string;
@@ -180,7 +180,7 @@ describe('store/git/proposal: store.proposeUpdate (a real remote: git daemon on 
   });
 });
 
-describe('store/git/proposal without GIT_SYNC', () => {
+describe('store/proposals/proposal without GIT_SYNC', () => {
   it('NOT_IMPLEMENTED: a proposal needs the clone GIT_SYNC follows', async () => {
     const dir = makeConfigDir({ 'evm/sepolia.yaml': networkYaml() });
     const store = await startStore(dir);

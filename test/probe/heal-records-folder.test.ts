@@ -4,9 +4,10 @@
  */
 import path from 'node:path';
 import { expect } from 'chai';
-import { rpcAutoRecordsOf } from '../../../src/store/index.js';
-import { makeConfigDir, removeDir, writeFile } from '../../helpers/fixtures.js';
-import { git, initRepo } from '../../helpers/git-repo.js';
+import { folderHealRecords, RPC_AUTO_TRAILER } from '../../src/probe/heal-records.js';
+import { trailersByFile } from '../../src/store/index.js';
+import { makeConfigDir, removeDir, writeFile } from '../helpers/fixtures.js';
+import { git, initRepo } from '../helpers/git-repo.js';
 
 const WHO = ['-c', 'user.name=netcfg rpc-prober', '-c', 'user.email=netcfg@localhost'];
 
@@ -22,12 +23,15 @@ const CASES = [
   { name: 'the config folder below the repository root', sub: 'config/networks' },
 ];
 
-describe("store/git: rpcAutoRecordsOf, every file's Netcfg-Rpc-Auto records from one git log", () => {
+/** What `validate --probe` reads: the folder's trailers from one git log, as the prober's records. */
+const recordsOf = async (dir: string) => folderHealRecords(await trailersByFile(dir, [RPC_AUTO_TRAILER]));
+
+describe("probe/heal-records: every file's Netcfg-Rpc-Auto records from one git log over the folder", () => {
   let repo = '';
   afterEach(() => removeDir(repo));
 
   for (const { name, sub } of CASES) {
-    it(`${name}: per file, newest first, other trailers and files left out`, () => {
+    it(`${name}: per file, newest first, other trailers and files left out`, async () => {
       repo = makeConfigDir({ [path.join(sub, 'evm/a.yaml')]: 'a: 1\n', 'README.md': 'x\n' });
       initRepo(repo);
       commit(repo, sub, { 'evm/a.yaml': 'a: 2\n' }, [
@@ -39,7 +43,7 @@ describe("store/git: rpcAutoRecordsOf, every file's Netcfg-Rpc-Auto records from
       ]);
       commit(repo, sub, { 'evm/a.yaml': 'a: 4\n' }, ['Netcfg-Actor: token:ops']);
       commit(repo, '', { 'README.md': 'y\n' }, ['Netcfg-Rpc-Auto: not a network']);
-      const byFile = rpcAutoRecordsOf(path.join(repo, sub));
+      const byFile = await recordsOf(path.join(repo, sub));
       const records = (rel: string): string[] => (byFile.get(rel) ?? []).map((r) => r.record);
       expect(records('evm/a.yaml')).to.deep.equal(['restored rpc_urls[1] two', 'disabled rpc_urls[1] one']);
       expect(records('solana/b c.yaml')).to.deep.equal(['restored rpc_urls[1] two']);
@@ -50,8 +54,8 @@ describe("store/git: rpcAutoRecordsOf, every file's Netcfg-Rpc-Auto records from
     });
   }
 
-  it('outside a git work tree there are none', () => {
+  it('outside a git work tree there are none', async () => {
     repo = makeConfigDir({ 'evm/a.yaml': 'a: 1\n' });
-    expect(rpcAutoRecordsOf(repo).size).to.equal(0);
+    expect((await recordsOf(repo)).size).to.equal(0);
   });
 });
