@@ -37,7 +37,7 @@ export type { NetworkId } from './files/layout.js';
 // Validation that commands and the HTTP layer use without a store.
 export { loadSchemas } from './validation/schemas.js';
 export type { JsonSchema, Schemas } from './validation/schemas.js';
-export { isInternalHost } from './validation/url-rules.js';
+export { checkUrl, isInternalHost } from './validation/url-rules.js';
 export type { UrlPolicy } from './validation/url-rules.js';
 export { isSecretRef } from './validation/secret-refs.js';
 export type { SecretLookup } from './validation/secret-refs.js';
