@@ -14,6 +14,7 @@ import { revealedNetworkOf, writtenNetworkOf, rpcAutoRecords, validateFolder } f
 import { exportFolder, foreignRefusals, planFolderExport } from './commands/export-relayer.js';
 import { commitExport } from './commands/export-target.js';
 import { importRelayer } from './commands/import-relayer.js';
+import { addCommand } from './commands/add.js';
 import { oneDocument } from './relayer/format/export.js';
 import { newToken } from './access/token-new.js';
 import { ROLES } from './access/tokens-file.js';
@@ -215,6 +216,7 @@ export function buildCli(): Command {
     );
 
   relayerCommands(program, env);
+  addCommand(program, env);
   program
     .command('token')
     .description('API_TOKENS_FILE: named tokens with roles and scopes')

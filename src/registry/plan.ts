@@ -45,13 +45,20 @@ export async function planNetwork(request: AddRequest, deps: PlanDeps): Promise<
   const found = request.fromRegistry && family === 'evm' ? entryFor(request, deps) : null;
   const fields: Record<string, unknown> = { ...(found ? draftFields(found.entry) : {}), ...request.fields };
   delete fields.rpc_urls;
-  if (family === 'evm' && typeof fields.required_confirmations !== 'number')
+  const defaulted = family === 'evm' && typeof fields.required_confirmations !== 'number';
+  if (defaulted)
     fields.required_confirmations = DEFAULT_CONFIRMATIONS[fields.is_testnet === true ? 'testnet' : 'other'];
   const urls = Array.isArray(request.fields.rpc_urls) ? urlsOf(request.fields.rpc_urls) : (found?.entry.rpc ?? []);
   const screened = screenUrls(urls, deps.policy, request.allowHttp);
   const choice = await chooseUrls(family, screened, claimedOf(fields), request.max, request.probe ? deps.prober : null);
   fields.rpc_urls = choice.chosen;
   const comment = commentOf(request, found, choice.candidates);
+  if (found && fields.is_testnet === true && request.fields.is_testnet === undefined)
+    comment.push("is_testnet: the registry entry's name or title calls it a test network.");
+  if (defaulted)
+    comment.push(
+      `required_confirmations: ${String(fields.required_confirmations)}, netcfg's default (--confirmations to choose).`,
+    );
   if (family === 'evm' && choice.fastest && deps.prober && fields.average_blocktime_ms === undefined) {
     const measured = await deps.prober.blockTime(choice.fastest.url, choice.fastest.head);
     if (measured.ms !== null) {

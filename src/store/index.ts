@@ -48,3 +48,6 @@ export { validateFolder } from './validate-folder.js';
 // Files the store keeps beside the folder, read by main and the CLI.
 export { defaultCachePath } from './index/index-cache.js';
 export { rpcAutoRecords } from './git/rpc-auto-records.js';
+
+// A new network's file, for `netcfg add` writing to a folder no server holds.
+export { requireNew, writeNewNetwork } from './write/new-network.js';
