@@ -28,6 +28,7 @@ import { OPEN_POLICY, type UrlPolicy } from './validation/url-rules.js';
 import { ConfigWatcher, DEFAULT_WATCH, type WatchOptions } from './watch/watcher.js';
 import { realDisk, type DiskSteps } from './write/disk-steps.js';
 import { NetworkWriter } from './write/network-writer.js';
+import { NetworkCreator } from './write/network-creator.js';
 import { DEFAULT_LOCK, WriteLocks, type LockOptions } from './write/write-lock.js';
 import type { LeaseSlot } from './files/lease-file.js';
 
@@ -90,6 +91,8 @@ export class NetworkStore {
   /** Disk -> index: what the folder holds, read back and served (disk-sync.ts). */
   private readonly disk: DiskSync;
   private readonly writer: NetworkWriter;
+  /** create(): a new network's file, written as a PATCH is (write/network-creator.ts). */
+  private readonly creator: NetworkCreator;
   private readonly policy: UrlPolicy;
   private loadedAt: Date | null = null;
   /** Set once the writer knows where a write goes (git opened, GIT_SYNC's clone reset to its remote). */
@@ -131,7 +134,7 @@ export class NetworkStore {
       locks,
       retries: this.retries,
     });
-    this.writer = new NetworkWriter({
+    const parts = {
       netcfgAuthor: author,
       folder: this.folder,
       index: this.index,
@@ -141,7 +144,8 @@ export class NetworkStore {
       locks,
       strategy: this.git,
       retries: this.retries,
-    });
+    };
+    this.writer = new NetworkWriter(parts);
     this.cache = options.indexCache ? new IndexCache(options.indexCache, this.policy, onError) : null;
     const state = () => ({
       closing: this.closing,
@@ -149,6 +153,7 @@ export class NetworkStore {
       loaded: this.loaded,
       git: this.git.follower?.refusal() ?? null,
     });
+    this.creator = new NetworkCreator(parts, state);
     this.checks = new PatchChecks({ index: this.index, policy: this.policy, urlCheck: options.urlCheck, state });
     const served = (id: string) => this.get(id);
     this.proposer = new Proposer({
@@ -272,6 +277,19 @@ export class NetworkStore {
           findings,
         };
       })(),
+    );
+  }
+
+  /** A new network `id` holding `fields` under `comment`, written, served and committed as `actor`; NETWORK_EXISTS if it is there. Counted. */
+  create(
+    id: string,
+    fields: Record<string, unknown>,
+    comment: string[],
+    actor: Actor,
+    note?: WriteNote,
+  ): Promise<NetworkRecord> {
+    return this.writes.track(
+      (async () => this.creator.create({ id: requireNetworkId(id), fields, comment, actor, note }))(),
     );
   }
 
