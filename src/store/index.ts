@@ -50,4 +50,4 @@ export { defaultCachePath } from './index/index-cache.js';
 export { rpcAutoRecords } from './git/rpc-auto-records.js';
 
 // A new network's file, for `netcfg add` writing to a folder no server holds.
-export { requireNew, writeNewNetwork } from './write/new-network.js';
+export { networkProblems, requireNew, writeNewNetwork } from './write/new-network.js';

@@ -111,3 +111,8 @@ export async function writeNewNetwork(
 ): Promise<string> {
   return createFile(realDisk, path.resolve(root), id, newNetworkText(id, fields, comment, policy));
 }
+
+/** What keeps `fields` from being network `id`'s file (schema, path-derived fields, URL rules), as pointers. */
+export function networkProblems(id: NetworkId, fields: Record<string, unknown>, policy: UrlPolicy) {
+  return validateNetworkData(fields, id, policy);
+}
