@@ -6,6 +6,7 @@
 import { STATUS_OF } from './error-handler.js';
 import { errors, ref } from './openapi-errors.js';
 import { RELAYER_PATHS } from './openapi-relayers.js';
+import { addCreatePaths, CREATE_SCHEMAS } from './openapi-create.js';
 import {
   ME_PROPOSALS,
   PATCH_PROPOSAL_ERRORS,
@@ -418,6 +419,7 @@ export function buildOpenApi(schemas: Schemas): JsonSchema {
       },
     },
   };
+  addCreatePaths(paths);
   // The network routes are served at the bare /networks paths too (the Relayer SDK uses /api/v1).
   for (const p of Object.keys(paths)) {
     if (!p.startsWith('/api/v1/networks')) continue;
@@ -442,6 +444,7 @@ export function buildOpenApi(schemas: Schemas): JsonSchema {
         UpdateNetworkRequest: schemas.updateNetwork,
         Network: networkSchema(schemas.network),
         ...PROPOSAL_SCHEMAS,
+        ...CREATE_SCHEMAS,
         ErrorDetail: {
           type: 'object',
           required: ['pointer', 'message'],

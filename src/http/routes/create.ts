@@ -66,7 +66,7 @@ export function createRoutes(
     ctx.body = `${record.body.slice(0, -1)},"candidates":${JSON.stringify(beside.candidates)},"registry":${JSON.stringify(beside.registry)}}`;
   });
 
-  router.get(['/api/v1/registry/chains', '/registry/chains'], ...guard('read'), (ctx: Context) => {
+  router.get('/api/v1/registry/chains', ...guard('read'), (ctx: Context) => {
     const q = ctx.query.q;
     if (typeof q !== 'string' || q.trim() === '')
       throw new NetcfgError('INVALID_QUERY', "q is required: a chain id or part of a chain's name (e.g. ?q=optimism).");
