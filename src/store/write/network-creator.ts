@@ -79,24 +79,31 @@ export class NetworkCreator {
     const { push, committer } = this.parts.strategy;
     const message = commitMessage(`netcfg: add ${id.id}`, actor, note);
     const author = authorLineOf(actor, this.parts.netcfgAuthor);
-    if (push) this.parts.served.hold(id); // served once the remote has it, as a PATCH's new version is
-    let outcome: string | null = null;
+    // Held from before the file appears: the watcher may see it first, and the change must carry its actor.
+    this.parts.served.hold(id);
+    let released = false;
+    const release = (by: string | null) => {
+      released = true;
+      this.parts.served.release(id, by);
+    };
     try {
       const abs = await createFile(this.parts.fs, root, id, made);
       if (!push) {
-        this.parts.index.put(made.record, actorLabel(actor));
+        release(actorLabel(actor));
         await committer?.commit(abs, message, author);
         return made.record;
       }
-      outcome = await push.queue(abs, 0o644, made.text, message, author).pushed;
+      // With GIT_SYNC it is served once the remote has it, as a PATCH's new version is.
+      const outcome = await push.queue(abs, 0o644, made.text, message, author).pushed;
       if (outcome !== 'pushed')
         throw new NetcfgError(
           'GIT_REMOTE_UNAVAILABLE',
           `The remote branch moved on while ${id.id} was being added; nothing was added there. Retry the request.`,
         );
+      release(actorLabel(actor));
       return made.record;
     } finally {
-      if (push) this.parts.served.release(id, outcome === 'pushed' ? actorLabel(actor) : null);
+      if (!released) release(null);
     }
   }
 }
