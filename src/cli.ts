@@ -11,6 +11,7 @@ import { relayerCommands } from './commands/relayer.js';
 import { serveCommand } from './commands/serve.js';
 import { tokenCommands } from './commands/token.js';
 import { validateCommand } from './commands/validate.js';
+import { addCommand } from './commands/add.js';
 
 export function buildCli(): Command {
   const env = environment();
@@ -19,6 +20,7 @@ export function buildCli(): Command {
   validateCommand(program, env);
   relayerCommands(program, env);
   tokenCommands(program);
+  addCommand(program, env);
   return program;
 }
 

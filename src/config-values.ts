@@ -37,7 +37,7 @@ export function int(env: Env, name: string, fallback: number, min: number, max: 
  * send them to the prober, show them to a revealing token or hand them to another service.
  */
 const NETCFG_SETTINGS = new RegExp(
-  '^(NETCFG_.*|API_KEY|API_TOKENS_.*|CONFIG_DIR|GIT_.*|HOST|PORT|INDEX_CACHE|LOG_LEVEL|RELAYER_SYNC_.*|SECRET_REFS_ALLOWED|' +
+  '^(NETCFG_.*|CHAIN_REGISTRY_FILE|API_KEY|API_TOKENS_.*|CONFIG_DIR|GIT_.*|HOST|PORT|INDEX_CACHE|LOG_LEVEL|RELAYER_SYNC_.*|SECRET_REFS_ALLOWED|' +
     'REQUIRE_IF_MATCH|WATCH_POLL.*|LOCK_STALE_MS|(HEADERS|REQUEST|KEEP_ALIVE)_TIMEOUT_MS|' +
     'RPC_(ALLOWED_HOSTS|BLOCK_PRIVATE_IPS|PROBE_.*|AUTO_DISABLE.*)|(HTTPS?|ALL|NO)_PROXY)$',
   'i',

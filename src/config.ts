@@ -45,6 +45,8 @@ export interface Config {
   timeouts: { headersMs: number; requestMs: number; keepAliveMs: number };
   /** API_TOKENS_FILE: named tokens with roles and scopes, followed while running; null: only API_KEY. */
   apiTokensFile: string | null;
+  /** CHAIN_REGISTRY_FILE: the chain registry POST /networks fills from (an ethereum-lists chains.json); null: the shipped copy. */
+  chainRegistryFile: string | null;
   /** API_TOKENS_GRACE_MS: how long a tokens file missing or not parsing keeps its last good tokens; then named tokens are refused. */
   apiTokensGraceMs: number;
   /** RELAYER_SYNC_FILE: the relayers kept in sync (keys read from the variables it names), every RELAYER_SYNC_INTERVAL_MS; null: off. */
@@ -153,6 +155,7 @@ export function configFromEnv(env: Env): Config {
         ? null
         : env.INDEX_CACHE,
     apiTokensFile,
+    chainRegistryFile: env.CHAIN_REGISTRY_FILE || null,
     apiTokensGraceMs: int(env, 'API_TOKENS_GRACE_MS', DEFAULT_TOKENS_GRACE_MS, 0, 604_800_000),
     relayerSync: relayerSyncFromEnv(env, (name) => namedByAny(allowListOf(env), name)),
     timeouts: {

@@ -29,6 +29,7 @@ import { healTargetOf } from './probe/heal-target.js';
 import { Metrics } from './metrics/metrics.js';
 import { forgeFromConfig } from './forge/forge-from-config.js';
 import { Proposals } from './proposals/proposals.js';
+import { NetworkCreation } from './registry/creation.js';
 
 export async function serve(config: Config): Promise<void> {
   const log = createLogger(config.logLevel);
@@ -119,6 +120,11 @@ export async function serve(config: Config): Promise<void> {
     consoleAssets: loadConsoleAssets(),
     metrics,
     proposals,
+    creation: new NetworkCreation({
+      registryFile: config.chainRegistryFile,
+      prober: new Prober({ ...DEFAULT_PROBER, blockPrivate: config.policy.blockPrivate }),
+      policy: config.policy,
+    }),
   });
   const server = await listen(app, config.host, config.port, config.timeouts);
   log.info({ url: addressOf(server), config_dir: root }, 'listening');

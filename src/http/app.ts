@@ -23,6 +23,8 @@ import { metricsRoutes, type MetricsView } from './routes/metrics.js';
 import type { ConsoleAssets } from '../console-assets.js';
 import { INSTANCE_ID } from '../instance.js';
 import { proposalRoutes, type ProposalsView } from './routes/proposals.js';
+import { createRoutes } from './routes/create.js';
+import type { NetworkCreation } from '../registry/creation.js';
 
 export interface AppOptions {
   /** When set, network routes need `Authorization: Bearer <apiKey>` (an admin token named api-key). */
@@ -56,6 +58,8 @@ export interface AppOptions {
   proposals?: ProposalsView | undefined;
   /** This process's instance id (src/instance.ts): a request carrying it came from its own relayer sync. */
   instanceId?: string;
+  /** POST /api/v1/networks and GET /api/v1/registry/chains (src/registry/creation.ts); absent: not served. */
+  creation?: NetworkCreation | undefined;
 }
 
 export function createApp(store: NetworkStore, options: AppOptions = {}): Koa {
@@ -86,6 +90,7 @@ export function createApp(store: NetworkStore, options: AppOptions = {}): Koa {
     relayers: options.relayers,
   });
   if (options.rpcHealth) rpcHealthRoutes(router, store, guard, options.rpcHealth, options.autoHeal);
+  if (options.creation) createRoutes(router, store, guard, options.creation, proposals);
   networkRoutes(router, store, guard, { requireIfMatch: options.requireIfMatch ?? false, proposals });
   proposalRoutes(router, store, guard, proposals);
   exportRoutes(router, store, guard);

@@ -33,6 +33,7 @@ const ERROR_EXAMPLES: Partial<Record<ErrorCode, string>> = {
   UNAUTHORIZED: 'Missing or wrong API key; send "Authorization: Bearer <API_KEY>".',
   FORBIDDEN: "This needs a token with the write role; relayer-eu's role is read.",
   NETWORK_NOT_FOUND: 'Network evm:nope was not found.',
+  NETWORK_EXISTS: 'evm:optimism exists already (evm/optimism.yaml); PATCH it instead. Nothing was written.',
   FILE_INVALID: 'evm/sepolia.yaml is not valid YAML, so it cannot be edited safely.',
   PROPOSAL_BRANCH_MOVED:
     'netcfg/relayer-eu/evm-sepolia was moved on origin by someone else while this proposal was pushed; nothing was changed.',

@@ -11,6 +11,7 @@ import { PROPOSAL_PATHS, PROPOSAL_SCHEMAS } from './openapi-proposals.js';
 import { RELAYER_PATHS } from './openapi-relayers.js';
 import { RPC_HEALTH_PATHS } from './openapi-rpc-health.js';
 import { ACCESS_PATHS, DOCUMENT_PATHS, HEALTH_PATHS, SERVICE_SCHEMAS } from './openapi-service.js';
+import { addCreatePaths, CREATE_SCHEMAS } from './openapi-create.js';
 import type { JsonSchema, Schemas } from '../store/index.js';
 
 export function buildOpenApi(schemas: Schemas): JsonSchema {
@@ -24,6 +25,7 @@ export function buildOpenApi(schemas: Schemas): JsonSchema {
     ...PROPOSAL_PATHS,
     ...DOCUMENT_PATHS,
   };
+  addCreatePaths(paths);
   // The network routes are served at the bare /networks paths too (the Relayer SDK uses /api/v1).
   for (const p of Object.keys(paths)) {
     if (!p.startsWith('/api/v1/networks')) continue;
@@ -48,6 +50,7 @@ export function buildOpenApi(schemas: Schemas): JsonSchema {
         UpdateNetworkRequest: schemas.updateNetwork,
         ...networkSchemas(schemas.network),
         ...PROPOSAL_SCHEMAS,
+        ...CREATE_SCHEMAS,
         ErrorDetail: {
           type: 'object',
           required: ['pointer', 'message'],

@@ -5,6 +5,7 @@
  */
 import { isProbed, probeUrl, type Claimed, type UrlHealth } from './chain-probe.js';
 import { judgeHeads, LAG_BOUND } from './head-rule.js';
+import { measureBlockTime } from './block-time.js';
 import { keepAliveAgents, type CallOptions } from './rpc-call.js';
 import { Slots } from './slots.js';
 
@@ -49,5 +50,10 @@ export class Prober {
   ): Promise<UrlHealth[]> {
     const results = await Promise.all(urls.map((url) => slots.run(() => probeUrl(family, url, claimed, this.call))));
     return judgeHeads(results, LAG_BOUND[family] ?? 0);
+  }
+
+  /** An evm chain's block time measured at `url` below `head` (block-time.ts), in one of the prober's slots. */
+  blockTime(url: string, head: number): Promise<{ ms: number | null; why: string | null }> {
+    return this.slots.run(() => measureBlockTime(url, head, this.call));
   }
 }

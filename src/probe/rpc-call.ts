@@ -199,3 +199,18 @@ function guardedLookup(options: CallOptions): LookupFunction {
     });
   };
 }
+
+/** The results of `calls` (with params) at `url`, asked as one JSON-RPC batch; CallFailed for the first that failed. */
+export async function rpcBatch(
+  url: string,
+  calls: Array<{ method: string; params: unknown[] }>,
+  options: CallOptions,
+): Promise<unknown[]> {
+  const what = calls.map((c) => c.method).join(', ');
+  const body = JSON.stringify(calls.map(({ method, params }, id) => ({ jsonrpc: '2.0', id, method, params })));
+  const answer = parseJson(await send(url, body, options), what);
+  if (!Array.isArray(answer))
+    throw new CallFailed('bad_response', `${what}: the answer to the batch is not a JSON-RPC batch`);
+  const byId = new Map((answer as Array<{ id?: unknown } | null>).map((a) => [a?.id, a]));
+  return calls.map(({ method }, id) => resultOf(byId.get(id), method));
+}

@@ -37,7 +37,7 @@ export type { NetworkId } from './files/layout.js';
 // Validation that commands and the HTTP layer use without a store.
 export { loadSchemas } from './validation/schemas.js';
 export type { JsonSchema, Schemas } from './validation/schemas.js';
-export { isInternalHost } from './validation/url-rules.js';
+export { checkUrl, isInternalHost } from './validation/url-rules.js';
 export type { UrlPolicy } from './validation/url-rules.js';
 export { isSecretRef } from './validation/secret-refs.js';
 export type { SecretLookup } from './validation/secret-refs.js';
@@ -49,3 +49,6 @@ export { validateFolder } from './validate-folder.js';
 export { defaultCachePath } from './index/index-cache.js';
 export { trailersByFile } from './git/trailers.js';
 export type { TrailedCommit, Trailers } from './git/trailers.js';
+
+// A new network's file, for `netcfg add` writing to a folder no server holds.
+export { networkProblems, requireNew, writeNewNetwork } from './write/new-network.js';

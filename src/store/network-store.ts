@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { NetcfgError } from '../errors.js';
-import type { Actor } from './actor.js';
+import type { Actor, WriteNote } from './actor.js';
 import { ConfigFolder } from './files/config-folder.js';
 import { LOCK_DIR, requireNetworkId } from './files/layout.js';
 import type { Commit } from './git/work-tree.js';
@@ -30,6 +30,7 @@ import { realDisk } from './write/disk-steps.js';
 import { NetworkWriter } from './write/network-writer.js';
 import type { WriterParts } from './write/write-strategy.js';
 import { DEFAULT_LOCK, WriteLocks } from './write/write-lock.js';
+import { NetworkCreator } from './write/network-creator.js';
 import type { LeaseSlot } from './files/lease-file.js';
 
 export type { HealthStatus, Readiness } from './readiness.js';
@@ -55,6 +56,8 @@ export class NetworkStore {
   /** What the writer is built with, but the write strategy git's open() gives. */
   private readonly writerParts: Omit<WriterParts, 'strategy'>;
   private readonly locks: WriteLocks;
+  /** create(): a new network's file, written as a PATCH is (write/network-creator.ts); built with the writer. */
+  private creator: NetworkCreator | null = null;
   private readonly policy: UrlPolicy;
   private loadedAt: Date | null = null;
   /** Set by close(): new writes are refused. */
@@ -110,12 +113,7 @@ export class NetworkStore {
       retries: this.retries,
     };
     this.cache = options.indexCache ? new IndexCache(options.indexCache, this.policy, onError) : null;
-    const state = () => ({
-      closing: this.closing,
-      writesOpen: this.writer !== null,
-      loaded: this.loaded,
-      git: this.git.follower?.refusal() ?? null,
-    });
+    const state = () => this.writeState();
     this.checks = new PatchChecks({ index: this.index, policy: this.policy, urlCheck: options.urlCheck, state });
     const served = (id: string) => this.get(id);
     this.proposer = new Proposer({
@@ -129,11 +127,25 @@ export class NetworkStore {
     });
   }
 
+  /** Whether writes are taken now, as the checks of a PATCH and a create read it. */
+  private writeState() {
+    return {
+      closing: this.closing,
+      writesOpen: this.writer !== null,
+      loaded: this.loaded,
+      git: this.git.follower?.refusal() ?? null,
+    };
+  }
+
   /** Loads every file, then watches; a change between a file's load and its watch is found by a stat once chokidar is ready. */
   async start(): Promise<void> {
     await Promise.all([
       firstLoad(this.folder, this.disk, this.index, this.cache?.read() ?? null),
-      this.git.open().then((strategy) => (this.writer = new NetworkWriter({ ...this.writerParts, strategy }))),
+      this.git.open().then((strategy) => {
+        const parts = { ...this.writerParts, strategy };
+        this.writer = new NetworkWriter(parts);
+        this.creator = new NetworkCreator(parts, () => this.writeState());
+      }),
     ]);
     // Ready once git is open too: a PATCH answered before that would be neither committed nor pushed.
     this.loadedAt = new Date();
@@ -241,6 +253,20 @@ export class NetworkStore {
           findings,
         };
       })(),
+    );
+  }
+
+  /** A new network `id` holding `fields` under `comment`, written, served and committed as `actor`; NETWORK_EXISTS if it is there. Counted. */
+  create(
+    id: string,
+    fields: Record<string, unknown>,
+    comment: string[],
+    actor: Actor,
+    note?: WriteNote,
+  ): Promise<NetworkRecord> {
+    return this.writes.track(
+      (async () =>
+        (this.creator as NetworkCreator).create({ id: requireNetworkId(id), fields, comment, actor, note }))(),
     );
   }
 
