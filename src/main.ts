@@ -1,7 +1,7 @@
 /**
- * The process: reads the environment, builds the store, starts the watcher and listens.
- * Nothing else reads process.env. SIGTERM/SIGINT stop accepting, finish requests in flight,
- * close the watcher and exit 0.
+ * The process: reads netcfg's settings from the environment (nothing else does), builds every part
+ * with its collaborators and listens. SIGTERM/SIGINT stop accepting, finish requests in flight,
+ * close the parts in order and exit 0.
  */
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
