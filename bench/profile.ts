@@ -24,7 +24,7 @@ import {
 import { describe, runOnce } from './harness/load.js';
 import { fakeEndpoint, writeFolder } from './harness/probe-rows.js';
 import { installCleanup, stopAll, stopProcess, waitIdle } from './harness/processes.js';
-import { readPath } from './harness/read-rows.js';
+import { readPath, readTokens } from './harness/read-rows.js';
 import { startNetcfg, waitWatching } from './harness/servers.js';
 import { patchOneConnection, patchTenDistinct } from './harness/write-rows.js';
 
@@ -58,11 +58,18 @@ async function main(): Promise<void> {
   // As in make bench: a start-up finds its files in the page cache (see warmFiles).
   if (scenario.startsWith('startup')) warmFiles(dir);
   const nodeArgs = ['--cpu-prof', `--cpu-prof-dir=${profiles}`, `--cpu-prof-name=${name}`];
-  const server = await startNetcfg(`profile-${scenario}`, dir, {
-    nodeArgs,
-    deadlineMs: 300_000,
-    logLevel: process.env.BENCH_LOG_LEVEL ?? 'info',
-  });
+  // The read scenarios run as make bench's read rows do: a tokens file, a token on every request.
+  const tokens = readTokens(TMP_DIR);
+  const reads = ['get-one', 'list-10', 'list-100', 'list-100-100k'].includes(scenario);
+  const server = {
+    ...(await startNetcfg(`profile-${scenario}`, dir, {
+      nodeArgs,
+      deadlineMs: 300_000,
+      logLevel: process.env.BENCH_LOG_LEVEL ?? 'info',
+      env: reads ? tokens.env : {},
+    })),
+    headers: reads ? tokens.headers : {},
+  };
   console.log(`${scenario}: ready ${(server.readyAt - server.child.spawnedAt).toFixed(0)} ms after spawn`);
   let settledAt = server.readyAt;
   try {
@@ -78,7 +85,12 @@ async function main(): Promise<void> {
     if (scenario === 'get-one' || scenario === 'list-10' || scenario === 'list-100' || scenario === 'list-100-100k') {
       const kind = scenario === 'list-100-100k' ? 'list-100' : scenario;
       const result = await runOnce(
-        { url: server.url + readPath(kind, server, ids[500] as string), connections: 10, pid: server.child.pid },
+        {
+          url: server.url + readPath(kind, server, ids[500] as string),
+          headers: server.headers,
+          connections: 10,
+          pid: server.child.pid,
+        },
         seconds,
       );
       console.log(describe(scenario, result));

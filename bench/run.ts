@@ -16,7 +16,15 @@ import { probeRows } from './harness/probe-rows.js';
 import { relayerFailoverRows } from './harness/relayer-failover-rows.js';
 import { relayerRows } from './harness/relayer-rows.js';
 import { metricsRows } from './harness/metrics-rows.js';
-import { dbJsonPath, ensureDbJson, ensureFixture, fixtureDir, scratchCopy, sortedIds } from './harness/fixtures.js';
+import {
+  dbJsonPath,
+  ensureDbJson,
+  ensureFixture,
+  fixtureDir,
+  scratchCopy,
+  sortedIds,
+  TMP_DIR,
+} from './harness/fixtures.js';
 import type { Timing } from './harness/load.js';
 import { diskLoopRow } from './harness/process-baselines.js';
 import {
@@ -28,7 +36,7 @@ import {
   waitIdle,
   type Child,
 } from './harness/processes.js';
-import { checkSameAnswers, readRows } from './harness/read-rows.js';
+import { checkSameAnswers, readRows, readTokens } from './harness/read-rows.js';
 import { writeReports } from './harness/report.js';
 import type { Results, Row } from './harness/results.js';
 import {
@@ -218,6 +226,7 @@ async function main(): Promise<void> {
       const nodeArgs = (process.env.BENCH_100K_NODE_ARGS ?? '').split(' ').filter(Boolean);
       background = await launchNetcfg('netcfg-100k', fixtureDir(100_000), {
         logLevel: LOG_LEVEL,
+        env: readTokens(TMP_DIR).env,
         deadlineMs: 400_000,
         nice: 19,
         nodeArgs,
@@ -247,7 +256,7 @@ async function main(): Promise<void> {
     let large: Server | undefined;
     if (background) {
       const waitStarted = performance.now();
-      large = await background.ready;
+      large = { ...(await background.ready), headers: readTokens(TMP_DIR).headers };
       const waited = performance.now() - waitStarted;
       if (waited > 1000) console.log(`   waited ${(waited / 1000).toFixed(1)} s more for netcfg on 100,000 files`);
       setPriorityAll(large.child.pid, 0);
@@ -257,7 +266,14 @@ async function main(): Promise<void> {
     const koa = await startBaseline('koa-app', dbJsonPath(1_000));
     const jsonServer = await startJsonServer(scratchCopy(dbJsonPath(1_000), 'db-1k-reads.json'));
     // A fresh copy: the write phase changed the other one (the pages must match the baselines').
-    const netcfg = await startNetcfg('netcfg', scratchCopy(fixtureDir(1_000), 'net-1k-reads'), { logLevel: LOG_LEVEL });
+    const tokens = readTokens(TMP_DIR);
+    const netcfg = {
+      ...(await startNetcfg('netcfg', scratchCopy(fixtureDir(1_000), 'net-1k-reads'), {
+        logLevel: LOG_LEVEL,
+        env: tokens.env,
+      })),
+      headers: tokens.headers,
+    };
     await stamp(netcfg, 1_000);
     const targets = { raw, koa, jsonServer, netcfg, netcfgLarge: large };
     await checkSameAnswers(targets, sampleId);

@@ -4,12 +4,35 @@
  * run. Before any load, each server's answer is checked against netcfg's, so every row measures
  * the same bytes (json-server answers bare objects, without the envelope: that is its format).
  */
+import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, measureInterleaved, type Timing } from './load.js';
 import { loadRow, type Row } from './results.js';
 import type { Server } from './servers.js';
 
 export const LIST_PAGE = 3;
+
+const BENCH_TOKEN = 'bench-token-0123456789abcdef0123456789abcdef';
+
+/**
+ * netcfg reads as deployed: a tokens file of 100 named tokens (API_TOKENS_FILE) and a token on every
+ * request, so the rows pay the lookup; the baselines have no auth to pay for. The bench's token is an
+ * admin's, so it also sees the watcher's state in readiness (waitWatching); the fixtures hold no secret,
+ * so it is served the same bytes a read token is.
+ */
+export function readTokens(dir: string): { env: Record<string, string>; headers: Record<string, string> } {
+  const sha = (token: string): string => createHash('sha256').update(token).digest('hex');
+  const entries = Array.from(
+    { length: 99 },
+    (_, i) => `  - name: other-${i}\n    sha256: "${sha(`other-${i}`)}"\n    role: read\n`,
+  );
+  entries.push(`  - name: bench-operator\n    sha256: "${sha(BENCH_TOKEN)}"\n    role: admin\n`);
+  const file = path.join(dir, 'bench-tokens.yaml');
+  writeFileSync(file, `tokens:\n${entries.join('')}`);
+  return { env: { API_TOKENS_FILE: file }, headers: { authorization: `Bearer ${BENCH_TOKEN}` } };
+}
 
 export interface ReadTargets {
   raw: Server;
@@ -37,8 +60,11 @@ const GROUPS: Record<ReadKind, string> = {
   'list-100': 'GET list page, per_page 100',
 };
 
-async function getJson(url: string): Promise<{ status: number; text: string; etag: string | null }> {
-  const res = await fetch(url);
+async function getJson(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string; etag: string | null }> {
+  const res = await fetch(url, { headers });
   return { status: res.status, text: await res.text(), etag: res.headers.get('etag') };
 }
 
@@ -47,7 +73,7 @@ export async function checkSameAnswers(t: ReadTargets, id: string): Promise<void
   // The revision counts index changes; only its presence is part of the shape.
   const shape = (text: string): string => text.replace(/"revision":\d+/, '"revision":0');
   for (const kind of ['get-one', 'list-10', 'list-100'] as ReadKind[]) {
-    const ours = await getJson(t.netcfg.url + readPath(kind, t.netcfg, id));
+    const ours = await getJson(t.netcfg.url + readPath(kind, t.netcfg, id), t.netcfg.headers);
     if (ours.status !== 200) throw new Error(`netcfg answered ${ours.status} to ${kind}: ${ours.text.slice(0, 300)}`);
     if (kind === 'get-one' && ours.etag === null) throw new Error('netcfg sent no ETag');
     for (const other of [t.raw, t.koa]) {
@@ -79,6 +105,7 @@ export async function readRows(t: ReadTargets, id: string, timing: Timing): Prom
     const results = await measureInterleaved(
       servers.map(([server]) => ({
         url: server.url + readPath(kind, server, id),
+        headers: server.headers,
         connections: 10,
         pid: server.child.pid,
       })),

@@ -17,6 +17,8 @@ export interface Server {
   child: Child;
   /** performance.now() when it first answered its readiness probe. */
   readyAt: number;
+  /** Sent with every request the bench makes to it: netcfg's bearer token in the read rows. */
+  headers?: Record<string, string>;
 }
 
 /** BENCH_NETCFG_MAIN runs another build (e.g. a fix being tried) under the same harness. */
@@ -114,7 +116,7 @@ export async function startNetcfg(name: string, configDir: string, options: Netc
 export async function waitWatching(server: Server, deadlineMs = 120_000): Promise<void> {
   const deadline = performance.now() + deadlineMs;
   while (performance.now() < deadline) {
-    const res = await fetch(`${server.url}/api/v1/ready`);
+    const res = await fetch(`${server.url}/api/v1/ready`, { headers: server.headers ?? {} });
     const body = (await res.json()) as { components?: { watcher?: { state?: string } } };
     if (body.components?.watcher?.state === 'watching') return;
     await new Promise((r) => setTimeout(r, 20));
