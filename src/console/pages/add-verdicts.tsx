@@ -36,7 +36,7 @@ export function Verdicts({
             <dd>{registry.entry}</dd>
           </div>
           <div>
-            <dt>Data of</dt>
+            <dt>Date</dt>
             <dd>{registry.date}</dd>
           </div>
         </dl>
