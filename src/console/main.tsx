@@ -6,6 +6,7 @@
  */
 import { render } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { AddNetworkPage } from './pages/add-network.js';
 import { Api, ApiError, type Me } from './state/api.js';
 import { HistoryPage } from './pages/history.js';
 import { openLive, type LiveEvent, type Subscribe } from './state/live.js';
@@ -27,7 +28,8 @@ function useHash(): string {
 }
 
 /** The page a hash names; a malformed one is the overview, not an exception. */
-function routeOf(hash: string): { id: string | null; history: boolean } {
+function routeOf(hash: string): { id: string | null; history: boolean; add?: true } {
+  if (hash === '#/add-network') return { id: null, history: false, add: true };
   const match = /^#\/networks\/([^/]+)(\/history)?$/.exec(hash);
   try {
     return match
@@ -125,7 +127,11 @@ function App() {
   const route = routeOf(hash);
   // A new page: say so in the title, and start reading (and tabbing) from its top.
   useEffect(() => {
-    document.title = route.id ? `${route.id}${route.history ? ' history' : ''} - netcfg` : 'Networks - netcfg';
+    document.title = route.id
+      ? `${route.id}${route.history ? ' history' : ''} - netcfg`
+      : route.add
+        ? 'Add a network - netcfg'
+        : 'Networks - netcfg';
     main.current?.focus();
   }, [hash]);
 
@@ -161,6 +167,8 @@ function App() {
   const proposes = me.role === 'propose' || me.proposals?.propose_only === true;
   const proposals = me.proposals?.enabled === true;
   const mayWrite = me.role !== 'read' && (me.role !== 'propose' || proposals);
+  // Adding takes the write role (a propose token is refused by the server); under GIT_PROPOSE_ONLY it is proposed.
+  const mayAdd = me.role === 'write' || me.role === 'admin';
   return (
     <>
       <header>
@@ -180,7 +188,10 @@ function App() {
         )}
       </header>
       <main ref={main} tabIndex={-1}>
-        {id === null && <Overview api={access.api} subscribe={subscribe} ready={ready} />}
+        {id === null && !route.add && <Overview api={access.api} subscribe={subscribe} ready={ready} mayAdd={mayAdd} />}
+        {route.add && (
+          <AddNetworkPage api={access.api} mayAdd={mayAdd} proposes={me.proposals?.propose_only === true} />
+        )}
         {id !== null && !history && (
           <NetworkPage
             key={id}

@@ -21,7 +21,8 @@ function matches(network: Network, filter: string): boolean {
     .every((word) => text.includes(word));
 }
 
-export function Overview({ api, subscribe, ready }: { api: Api; subscribe: Subscribe; ready: Readiness | null }) {
+export function Overview(props: { api: Api; subscribe: Subscribe; ready: Readiness | null; mayAdd?: boolean }) {
+  const { api, subscribe, ready, mayAdd = false } = props;
   const [networks, setNetworks] = useState<Map<string, Network> | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [filter, setFilter] = useState('');
@@ -81,7 +82,14 @@ export function Overview({ api, subscribe, ready }: { api: Api; subscribe: Subsc
     <>
       <Banner ready={ready} />
       <Relayers api={api} subscribe={subscribe} enabled={ready?.components.relayers !== undefined} />
-      <h1>Networks</h1>
+      <div class="heading">
+        <h1>Networks</h1>
+        {mayAdd && (
+          <a href="#/add-network" class="button">
+            Add a network
+          </a>
+        )}
+      </div>
       {error && (
         <p role="alert" class="problem">
           {error}

@@ -111,6 +111,15 @@ export class Api {
     return this.send<T>(path, { method: 'POST', headers: this.headers() });
   }
 
+  /** A JSON body POSTed (adding a network); the answer's envelope as any other. */
+  async postJson<T>(path: string, body: unknown): Promise<Loaded<T>> {
+    return this.send<T>(path, {
+      method: 'POST',
+      headers: { ...this.headers(), 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  }
+
   async patch(
     id: string,
     body: { rpc_urls: Array<{ url: string; weight: number | string }> },
