@@ -32,8 +32,13 @@ lint: $(NODE_MODULES)
 	npx eslint .
 	npx prettier --check --log-level warn src test bench scripts eslint.config.js
 
+# Test files run TEST_JOBS at a time (mocha --parallel, one worker process each): most of the suite waits on
+# built servers, git and Chromium, so two workers keep both cores busy. `npx mocha <file>` still runs serially;
+# TEST_JOBS=1 runs the whole suite in one process, and SLOWEST=10 lists the ten slowest files after the run.
+TEST_JOBS ?= 2
 unit: $(BUILD) browser prometheus
-	npx mocha 'test/**/*.test.ts'
+	npx mocha $(if $(filter 1,$(TEST_JOBS)),,--parallel --jobs $(TEST_JOBS)) $(if $(SLOWEST),--reporter-option slowest=$(SLOWEST),) \
+	  'test/**/*.test.ts'
 
 # The console's end-to-end tests drive Debian's chromium (a browser download cannot work on these
 # machines). Installed once with apt-get, as root or through sudo; CHROMIUM_PATH names another browser.

@@ -95,16 +95,20 @@ describe('main (the server process)', () => {
 
   it('keeps serving when its log reader is gone (EPIPE), and still exits 0 on SIGTERM', async () => {
     const server = await startChild({ CONFIG_DIR: root });
-    server.process.stdout?.destroy();
-    // ~2,000 access lines: several full 64 KiB batches written into the closed pipe, and more
-    // than a second of the every-100-ms flush.
-    for (let i = 0; i < 2_000; i++) {
-      const res = await fetch(`${server.url}/api/v1/networks/evm:sepolia`);
-      expect(res.status).to.equal(200);
-      await res.arrayBuffer();
+    try {
+      server.process.stdout?.destroy();
+      // ~2,000 access lines: several full 64 KiB batches written into the closed pipe, and more
+      // than a second of the every-100-ms flush.
+      for (let i = 0; i < 2_000; i++) {
+        const res = await fetch(`${server.url}/api/v1/networks/evm:sepolia`);
+        expect(res.status).to.equal(200);
+        await res.arrayBuffer();
+      }
+      expect(server.process.exitCode).to.equal(null);
+      expect(await server.stop('SIGTERM')).to.equal(0);
+    } finally {
+      await server.stop('SIGKILL'); // a failed or timed-out case leaves no server behind (it kept a worker alive)
     }
-    expect(server.process.exitCode).to.equal(null);
-    expect(await server.stop('SIGTERM')).to.equal(0);
   });
 
   // Issue 41: `node /srv/current/dist/src/main.js` exited 0 without serving when the path ran

@@ -24,6 +24,13 @@ export interface ChildServer {
 
 export const MAIN = path.join(PROJECT_ROOT, 'dist', 'src', 'main.js');
 
+/**
+ * How long a start may take before it is a failure. A deadline for a hang, never waited out by a start that
+ * works: loading the built server is about a second of CPU, which on two cores shared with a second suite and
+ * other work has taken over 15 s of wall time.
+ */
+export const START_DEADLINE_MS = 45_000;
+
 export async function startChild(
   env: Record<string, string>,
   options: { waitReady?: boolean; deadlineMs?: number; script?: string } = {},
@@ -37,7 +44,7 @@ export async function startChild(
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const deadlineMs = options.deadlineMs ?? 15000;
+  const deadlineMs = options.deadlineMs ?? START_DEADLINE_MS;
   const listening = new Promise<string>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`server did not listen within ${deadlineMs} ms: ${stderr}`)),
@@ -105,7 +112,7 @@ export async function startChild(
 }
 
 /** Polls /api/v1/ready until 200 (a probe, like an orchestrator's), up to a deadline. */
-export async function waitReady(url: string, deadlineMs = 15000): Promise<void> {
+export async function waitReady(url: string, deadlineMs = START_DEADLINE_MS): Promise<void> {
   const deadline = Date.now() + deadlineMs;
   while (Date.now() < deadline) {
     try {

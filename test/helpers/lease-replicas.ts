@@ -5,7 +5,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { startChild, type ChildServer } from './child-server.js';
+import type { ChildServer } from './child-server.js';
+import { startChildren } from './child-servers.js';
 import { cloneOf, type GitRemote } from './git-daemon.js';
 import type { StandInRelayer } from './stand-in-relayer.js';
 
@@ -35,7 +36,7 @@ export async function startReplicas(
     RELAYER_KEY,
     ...env,
   });
-  return Promise.all(Array.from({ length: count }, (_, i) => startChild(envOf(i))));
+  return startChildren(Array.from({ length: count }, (_, i) => envOf(i)));
 }
 
 export async function leaseOf(replica: ChildServer): Promise<LeaseSeen> {

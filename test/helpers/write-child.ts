@@ -5,10 +5,13 @@
  * LOG_LEVEL=warn. A child that fails to start is killed, so a failed start cannot keep mocha alive.
  */
 import { spawn } from 'node:child_process';
-import { MAIN, waitReady, type ChildServer } from './child-server.js';
+import { MAIN, START_DEADLINE_MS, waitReady, type ChildServer } from './child-server.js';
 import { freePort } from './reliability-child.js';
 
-export async function startWriteChild(env: Record<string, string>, deadlineMs = 15_000): Promise<ChildServer> {
+export async function startWriteChild(
+  env: Record<string, string>,
+  deadlineMs = START_DEADLINE_MS,
+): Promise<ChildServer> {
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = await freePort();

@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { startChild, type ChildServer } from '../helpers/child-server.js';
+import { startChildren } from '../helpers/child-servers.js';
 import { startFakeRpc, type Answer, type FakeRpc } from '../helpers/fake-rpc.js';
 import { makeConfigDir, removeDir } from '../helpers/fixtures.js';
 import { git, initRepo } from '../helpers/git-repo.js';
@@ -200,7 +201,7 @@ describe('probe/auto-heal: RPC_AUTO_DISABLE (built server, fake endpoints, GIT_C
       GIT_SYNC: 'true',
       GIT_SYNC_INTERVAL_MS: '200',
     });
-    replicas = await Promise.all([0, 1].map((i) => startChild(env(i))));
+    replicas = await startChildren([0, 1].map((i) => env(i)));
     bad.answers.eth_chainId = { result: '0x1' };
     const [a, b] = replicas as [ChildServer, ChildServer];
     await Promise.race([a, b].map((r) => r.untilLog(logged('rpc self-healing: URL disabled'), 15_000, 'a disable')));

@@ -128,7 +128,7 @@ describe('reliability: bad files merged', function () {
       const report = await awaitReady(
         s,
         (r) => r.components.index.invalid_files.some((f) => f.path === 'linked'),
-        10_000,
+        45_000, // a deadline for a watcher that never reports it: under a second suite's load it took over 10 s
       );
       const reply = await call(s.url, 'GET', '/api/v1/networks/linked:x');
       expect(reply.text).not.to.include(CANARY);

@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import type { ChildServer } from '../../helpers/child-server.js';
 import { startGitRemote, type GitRemote } from '../../helpers/git-daemon.js';
 import { networkYaml } from '../../helpers/fixtures.js';
-import { agreedHolder, leaseOf, RELAYER_KEY, startReplicas } from '../../helpers/lease-replicas.js';
+import { agreedHolder, RELAYER_KEY, startReplicas } from '../../helpers/lease-replicas.js';
 import { startStandInRelayer, type StandInRelayer } from '../../helpers/stand-in-relayer.js';
 import { within } from '../../helpers/deadline.js';
 
@@ -61,7 +61,8 @@ describe('relayer lease failover (built processes, git daemon, SIGKILL)', functi
     expect(res.status).to.equal(200);
     // A deadline for a hang, far past the two lease periods the bench holds it to.
     await within(arrived, 30_000, 'the change reaching the relayer');
-    expect(await leaseOf(survivor)).to.include({ holder: `replica-${1 - h}`, this_replica: `replica-${1 - h}` });
+    // Asked until it says so: a renewal late on a loaded machine lets a 1.5 s lease lapse for a moment (holder null).
+    expect(await agreedHolder(replicas, 20_000, new Set([h])), 'the survivor holds the lease').to.equal(1 - h);
     expect(relayer.networks.get('evm:sepolia')?.rpc_urls).to.deep.equal([{ url: NEW, weight: 100 }]);
   });
 });

@@ -7,7 +7,8 @@ import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { startChild, type ChildServer } from '../../helpers/child-server.js';
+import type { ChildServer } from '../../helpers/child-server.js';
+import { startChildren } from '../../helpers/child-servers.js';
 import { cloneOf, remoteFile, remoteSubjects, startGitRemote, type GitRemote } from '../../helpers/git-daemon.js';
 import { git } from '../../helpers/git-repo.js';
 import { networkYaml, standardFiles } from '../../helpers/fixtures.js';
@@ -21,14 +22,12 @@ describe('store/git/git-sync: replicas (child processes, git daemon on loopback)
 
   async function start(files: Record<string, string>, count: number): Promise<ChildServer[]> {
     remote = await startGitRemote(files);
-    replicas = await Promise.all(
-      Array.from({ length: count }, (_, i) =>
-        startChild({
-          CONFIG_DIR: path.join(cloneOf(remote, `replica-${i}`), 'config', 'networks'),
-          GIT_SYNC: 'true',
-          GIT_SYNC_INTERVAL_MS: HOUR,
-        }),
-      ),
+    replicas = await startChildren(
+      Array.from({ length: count }, (_, i) => ({
+        CONFIG_DIR: path.join(cloneOf(remote, `replica-${i}`), 'config', 'networks'),
+        GIT_SYNC: 'true',
+        GIT_SYNC_INTERVAL_MS: HOUR,
+      })),
     );
     return replicas;
   }
