@@ -2,8 +2,8 @@
  * A tokens file of 20,000 entries on the built server: a change (written whole, then renamed in,
  * as a Secret's update is) is taken, and GET /api/v1/health, asked again and again meanwhile, keeps
  * answering: the file is parsed off the event loop, in linear time. Parsed on it, as before, the
- * server stopped answering for tens of seconds; the bound here (2 s) is far above what a shared
- * machine's noise adds and far below that. The figure the issue asks for (250 ms) is docs/access.md's,
+ * server stopped answering for tens of seconds; the bound here (10 s) is a hang bound, far above what
+ * a loaded shared machine adds (2 s was not) and below that. The figure the issue asks for (250 ms) is docs/access.md's,
  * measured, not a timed test.
  */
 import { createHash } from 'node:crypto';
@@ -15,7 +15,7 @@ import { startChild, type ChildServer } from '../helpers/child-server.js';
 import { makeConfigDir, removeDir, standardFiles } from '../helpers/fixtures.js';
 
 const ENTRIES = 20_000;
-const HEALTH_BOUND_MS = 2000;
+const HEALTH_BOUND_MS = 10_000;
 const TAKEN_WITHIN_MS = 20_000;
 const sha = (token: string): string => createHash('sha256').update(token).digest('hex');
 
