@@ -8,6 +8,7 @@
 import { NetcfgError } from '../../errors.js';
 import { actorLabel, authorLineOf, commitMessage, type Actor, type WriteNote } from '../actor.js';
 import type { NetworkId } from '../files/layout.js';
+import type { NetworkIndex } from '../index/network-index.js';
 import type { NetworkRecord } from '../network-record.js';
 import { createFile, newNetworkText, requireNew } from './new-network.js';
 import type { WriterParts } from './write-strategy.js';
@@ -24,6 +25,30 @@ export interface CreateRequest {
 /** Whether the store takes writes now (network-store.ts' state, as PATCH's checks read it). */
 export type StoreState = () => { closing: boolean; writesOpen: boolean; loaded: boolean; git: NetcfgError | null };
 
+/** The commit subject of a new network, written or proposed. */
+export function addSubject(id: NetworkId): string {
+  return `netcfg: add ${id.id}`;
+}
+
+/** What a create and its proposal check before any lock or remote: the store takes writes, and `id` is not served. */
+export function requireCreatable(state: StoreState, index: Pick<NetworkIndex, 'get'>, id: NetworkId): void {
+  const { closing, writesOpen, loaded, git } = state();
+  if (closing) throw new NetcfgError('NOT_READY', 'netcfg is shutting down; retry (another replica may answer).');
+  if (!writesOpen || !loaded)
+    throw new NetcfgError('NOT_READY', 'netcfg is still loading its configuration; retry in a moment.');
+  if (git) throw git;
+  requireUnserved(index, id);
+}
+
+function requireUnserved(index: Pick<NetworkIndex, 'get'>, id: NetworkId): void {
+  const served = index.get(id.id);
+  if (served)
+    throw new NetcfgError(
+      'NETWORK_EXISTS',
+      `${id.id} exists already (${served.path}); PATCH it instead. Nothing was written.`,
+    );
+}
+
 export class NetworkCreator {
   constructor(
     private readonly parts: WriterParts,
@@ -34,19 +59,14 @@ export class NetworkCreator {
   create(request: CreateRequest): Promise<NetworkRecord> {
     const { id } = request;
     const made = newNetworkText(id, request.fields, request.comment, this.parts.policy); // a bad body is refused before any lock
-    const { closing, writesOpen, loaded, git } = this.state();
-    if (closing) throw new NetcfgError('NOT_READY', 'netcfg is shutting down; retry (another replica may answer).');
-    if (!writesOpen || !loaded)
-      throw new NetcfgError('NOT_READY', 'netcfg is still loading its configuration; retry in a moment.');
-    if (git) throw git;
-    this.requireUnserved(id);
+    requireCreatable(this.state, this.parts.index, id);
     const { push } = this.parts.strategy;
     return this.parts.locks.inTurn(push ? '*' : id.id, async () => {
       const held = await this.parts.locks.acquire(id);
       try {
         if (await this.parts.strategy.gitLock?.whenFree(this.parts.locks.maxWaitMs))
           this.parts.retries.count('git-lock');
-        this.requireUnserved(id);
+        requireUnserved(this.parts.index, id);
         const root = this.parts.folder.forWriting();
         requireNew(root, id);
         if (held.compromised)
@@ -61,15 +81,6 @@ export class NetworkCreator {
     });
   }
 
-  private requireUnserved(id: NetworkId): void {
-    const served = this.parts.index.get(id.id);
-    if (served)
-      throw new NetcfgError(
-        'NETWORK_EXISTS',
-        `${id.id} exists already (${served.path}); PATCH it instead. Nothing was written.`,
-      );
-  }
-
   private async write(
     request: CreateRequest,
     root: string,
@@ -77,7 +88,7 @@ export class NetworkCreator {
   ): Promise<NetworkRecord> {
     const { id, actor, note } = request;
     const { push, committer } = this.parts.strategy;
-    const message = commitMessage(`netcfg: add ${id.id}`, actor, note);
+    const message = commitMessage(addSubject(id), actor, note);
     const author = authorLineOf(actor, this.parts.netcfgAuthor);
     // Held from before the file appears: the watcher may see it first, and the change must carry its actor.
     this.parts.served.hold(id);
