@@ -56,12 +56,14 @@ export class NetworkCreator {
   ) {}
 
   /** The new network's record, once it is written, served and committed (or pushed). */
-  create(request: CreateRequest): Promise<NetworkRecord> {
+  async create(request: CreateRequest): Promise<NetworkRecord> {
     const { id } = request;
     const made = newNetworkText(id, request.fields, request.comment, this.parts.policy); // a bad body is refused before any lock
     requireCreatable(this.state, this.parts.index, id);
     const { push } = this.parts.strategy;
-    return this.parts.locks.inTurn(push ? '*' : id.id, async () => {
+    // The push is awaited once the turn is let go, as a PATCH's is: GIT_SYNC's pull runs in that turn, and
+    // a push queued behind a pull waiting for it would never come.
+    const { pushed } = await this.parts.locks.inTurn(push ? '*' : id.id, async () => {
       const held = await this.parts.locks.acquire(id);
       try {
         if (await this.parts.strategy.gitLock?.whenFree(this.parts.locks.maxWaitMs))
@@ -79,13 +81,16 @@ export class NetworkCreator {
         await held.release();
       }
     });
+    await pushed;
+    return made.record;
   }
 
+  /** Writes the file, and commits it; with GIT_SYNC queues it for the push, whose end (served, or refused) the caller awaits. */
   private async write(
     request: CreateRequest,
     root: string,
     made: ReturnType<typeof newNetworkText>,
-  ): Promise<NetworkRecord> {
+  ): Promise<{ pushed?: Promise<void> }> {
     const { id, actor, note } = request;
     const { push, committer } = this.parts.strategy;
     const message = commitMessage(addSubject(id), actor, note);
@@ -93,6 +98,7 @@ export class NetworkCreator {
     // Held from before the file appears: the watcher may see it first, and the change must carry its actor.
     this.parts.served.hold(id);
     let released = false;
+    let handedOn = false; // to the push, whose end releases it
     const release = (by: string | null) => {
       released = true;
       this.parts.served.release(id, by);
@@ -102,19 +108,28 @@ export class NetworkCreator {
       if (!push) {
         release(actorLabel(actor));
         await committer?.commit(abs, message, author);
-        return made.record;
+        return {};
       }
       // With GIT_SYNC it is served once the remote has it, as a PATCH's new version is.
-      const outcome = await push.queue(abs, 0o644, made.text, message, author).pushed;
-      if (outcome !== 'pushed')
-        throw new NetcfgError(
-          'GIT_REMOTE_UNAVAILABLE',
-          `The remote branch moved on while ${id.id} was being added; nothing was added there. Retry the request.`,
-        );
-      release(actorLabel(actor));
-      return made.record;
+      const queued = push.queue(abs, 0o644, made.text, message, author).pushed.then(
+        (outcome) => {
+          release(outcome === 'pushed' ? actorLabel(actor) : null);
+          if (outcome !== 'pushed')
+            throw new NetcfgError(
+              'GIT_REMOTE_UNAVAILABLE',
+              `The remote branch moved on while ${id.id} was being added; nothing was added there. Retry the request.`,
+            );
+        },
+        (err: unknown) => {
+          release(null);
+          throw err;
+        },
+      );
+      handedOn = true;
+      queued.catch(() => undefined); // awaited by create() once the turn is let go
+      return { pushed: queued };
     } finally {
-      if (!released) release(null);
+      if (!released && !handedOn) release(null);
     }
   }
 }
