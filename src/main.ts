@@ -104,6 +104,8 @@ export async function serve(config: Config): Promise<void> {
     log.info({ relayer: { name, state, counts, last_error } }, 'relayer sync state'),
   );
   const proposals = proposalsOf(store, config, log);
+  // POST /api/v1/networks' own prober: its kept-alive connections are closed at shutdown with the other talkers'.
+  const creationProber = new Prober({ ...DEFAULT_PROBER, blockPrivate: config.policy.blockPrivate });
   const metrics = new Metrics({ store, prober: live, autoHeal: heal, relayers: relayers ?? undefined });
   const app = createApp(store, {
     apiKey: config.apiKey,
@@ -122,7 +124,7 @@ export async function serve(config: Config): Promise<void> {
     proposals,
     creation: new NetworkCreation({
       registryFile: config.chainRegistryFile,
-      prober: new Prober({ ...DEFAULT_PROBER, blockPrivate: config.policy.blockPrivate }),
+      prober: creationProber,
       policy: config.policy,
     }),
   });
@@ -170,6 +172,7 @@ export async function serve(config: Config): Promise<void> {
     await Promise.race([closed, delay(4000)]);
     // The talkers first, so nothing new reaches the store; each ends its calls in flight.
     await live?.close();
+    creationProber.close();
     await heal?.close();
     await targetsFollow?.close();
     await relayers?.close();

@@ -1,8 +1,9 @@
 /**
  * Adding a network in the OpenAPI document (openapi.ts merges it): POST /api/v1/networks, its
- * dry run, and the chain registry's search for the console.
+ * dry run, its proposal (202, as a PATCH's), and the chain registry's search for the console.
  */
 import { errors, ref } from './openapi-errors.js';
+import { PATCH_PROPOSAL_ERRORS, PATCH_PROPOSE_PARAM, PATCH_PROPOSED } from './openapi-proposals.js';
 import type { JsonSchema } from '../store/index.js';
 
 const auth = [{ bearer: [] }];
@@ -145,8 +146,11 @@ export function addCreatePaths(paths: Record<string, Record<string, JsonSchema>>
     ...paths['/api/v1/networks'],
     post: {
       operationId: 'createNetwork',
-      summary: "Add a network (write role, within the token's scope); dry_run writes nothing",
+      summary:
+        "Add a network (write role, within the token's scope; with GIT_PROPOSALS a propose token too, as a proposal); " +
+        'dry_run writes nothing',
       security: auth,
+      parameters: [PATCH_PROPOSE_PARAM],
       requestBody: { required: true, content: { 'application/json': { schema: ref('CreateNetworkBody') } } },
       responses: {
         200: jsonOf(
@@ -157,6 +161,12 @@ export function addCreatePaths(paths: Record<string, Record<string, JsonSchema>>
           ...jsonOf(ref('CreatedNetwork'), "Written, committed as its actor, served; each URL's verdict beside it"),
           headers: { Location: { schema: { type: 'string' } }, ETag: { schema: { type: 'string' } } },
         },
+        202: {
+          ...PATCH_PROPOSED[202],
+          description:
+            "Proposed: the new network's file is one commit on netcfg/<actor>/<family>-<name> and its pull request " +
+            'is open, saying where its values came from; nothing served changed.',
+        },
         ...errors(
           'VALIDATION_FAILED',
           'INVALID_ID',
@@ -164,7 +174,11 @@ export function addCreatePaths(paths: Record<string, Record<string, JsonSchema>>
           'FORBIDDEN',
           'NETWORK_EXISTS',
           'UNSUPPORTED_MEDIA_TYPE',
+          'INVALID_QUERY',
           'NOT_READY',
+          'STORAGE_UNAVAILABLE',
+          'GIT_REMOTE_UNAVAILABLE',
+          ...PATCH_PROPOSAL_ERRORS,
         ),
       },
     },

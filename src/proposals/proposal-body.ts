@@ -1,7 +1,8 @@
 /**
  * The description of a proposal's pull request: the change (rpc_urls before and after, each secret
  * masked as it is served, so the forge never holds a provider key), who proposed it, and what each
- * new URL answered where RPC_PROBE_ON_PATCH asked it. Markdown, read the same on the three forges.
+ * new URL answered where RPC_PROBE_ON_PATCH asked it; a new network's says where its values came
+ * from (the registry entry) and each candidate URL's verdict. Markdown, read the same on the three forges.
  */
 import type { Proposal } from '../store/index.js';
 
@@ -66,6 +67,46 @@ export function proposalBody(parts: BodyParts): string {
     '',
     '### Probe of the new URLs',
     ...verdicts(parts, after),
+    '',
+    `Commit ${code(proposal.commit)} on ${code(proposal.base.slice(0, 12))}. Secret values are masked as netcfg serves them.`,
+  ].join('\n');
+}
+
+/** A candidate URL's verdict as POST /api/v1/networks planned it (registry/choose.ts). */
+export interface Verdict {
+  url: string;
+  status: string;
+  reason: string | null;
+  chosen: boolean;
+}
+
+export interface AddBodyParts {
+  proposal: Proposal;
+  actor: string;
+  registry: { source: string; entry: string; date: string } | null;
+  candidates: Verdict[];
+}
+
+/** The description of a new network's pull request: what it adds, from which registry entry, and every candidate's verdict. */
+export function addProposalBody(parts: AddBodyParts): string {
+  const { proposal, registry, candidates } = parts;
+  const from = registry
+    ? `Values from ${code(registry.entry)} in ${code(registry.source)} (data of ${registry.date}), and the request's body.`
+    : "Values from the request's body alone (no registry entry).";
+  const verdicts = candidates.map(
+    (c) =>
+      `- ${code(c.url)}: ${c.chosen ? 'kept' : 'not kept'} (${c.status}${c.reason ? ` — ${c.reason.replace(/\s+/g, ' ')}` : ''})`,
+  );
+  return [
+    `Proposed through netcfg by ${code(parts.actor)}: adds the network ${code(proposal.network)}.`,
+    '',
+    from,
+    '',
+    '### rpc_urls',
+    ...listed(entriesOf(proposal.new_rpc_urls)),
+    '',
+    '### Candidate URLs',
+    ...(verdicts.length > 0 ? verdicts : ['- (none)']),
     '',
     `Commit ${code(proposal.commit)} on ${code(proposal.base.slice(0, 12))}. Secret values are masked as netcfg serves them.`,
   ].join('\n');

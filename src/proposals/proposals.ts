@@ -12,12 +12,25 @@ import {
   parseProposalBranch,
   PROPOSAL_PREFIX,
   type NetworkStore,
+  type Proposal,
   type ProposeOptions,
   type UrlFinding,
 } from '../store/index.js';
-import { proposalBody } from './proposal-body.js';
+import { addProposalBody, proposalBody, type Verdict } from './proposal-body.js';
 
-export type ProposalStore = Pick<NetworkStore, 'proposeUpdate' | 'proposalBase' | 'withdrawProposal'>;
+export type ProposalStore = Pick<NetworkStore, 'proposeUpdate' | 'proposeCreate' | 'proposalBase' | 'withdrawProposal'>;
+
+/** A new network to propose: its fields and file comment as POST /api/v1/networks planned them, and where they came from. */
+export interface CreateProposal {
+  id: string;
+  fields: Record<string, unknown>;
+  comment: string[];
+  actor: Actor;
+  /** The registry entry its values came from (null: the body alone). */
+  registry: { source: string; entry: string; date: string } | null;
+  /** Each candidate URL's verdict. */
+  candidates: Verdict[];
+}
 
 export interface ProposalsParts {
   store: ProposalStore;
@@ -95,33 +108,36 @@ export class Proposals {
     actor: Actor,
     how: ProposeOptions = {},
   ): Promise<{ proposal: OpenedProposal; findings: UrlFinding[] }> {
-    const { store, forge, probed } = this.parts;
-    const made = await store.proposeUpdate(id, body, ifMatch, actor, how);
+    const made = await this.parts.store.proposeUpdate(id, body, ifMatch, actor, how);
+    const description = proposalBody({ proposal: made, actor: actorLabel(actor), probed: this.parts.probed });
+    return { proposal: await this.open(made, description), findings: made.findings };
+  }
+
+  /** A new network's file pushed to the actor's branch for it, then its pull request opened or updated, saying where its values came from. */
+  async proposeCreate(request: CreateProposal): Promise<{ proposal: OpenedProposal; findings: UrlFinding[] }> {
+    const { id, fields, comment, actor, registry, candidates } = request;
+    const made = await this.parts.store.proposeCreate(id, fields, comment, actor);
+    const description = addProposalBody({ proposal: made, actor: actorLabel(actor), registry, candidates });
+    return { proposal: await this.open(made, description), findings: [] };
+  }
+
+  /** The pull request of a branch just pushed, opened or updated; the push taken back when the forge fails. */
+  private async open(made: Proposal, description: string): Promise<OpenedProposal> {
     const request = {
       branch: made.branch,
-      base: store.proposalBase(),
+      base: this.parts.store.proposalBase(),
       title: made.subject,
-      body: proposalBody({ proposal: made, actor: actorLabel(actor), probed }),
+      body: description,
     };
     let opened: { proposal: PullRequest; created: boolean };
     try {
-      opened = await this.heard(createOrUpdate(forge, request));
+      opened = await this.heard(createOrUpdate(this.parts.forge, request));
     } catch (err) {
       throw await this.takeBack(err, made.branch, made.commit, made.previous);
     }
     const { number, url, state } = opened.proposal;
-    return {
-      proposal: {
-        number,
-        url,
-        branch: made.branch,
-        network: made.network,
-        state,
-        updated: !opened.created,
-        commit: made.commit,
-      },
-      findings: made.findings,
-    };
+    const { branch, network, commit } = made;
+    return { number, url, branch, network, state, updated: !opened.created, commit };
   }
 
   /** The open proposals netcfg made whose network `scope` lets through (null: all), by network then number. */

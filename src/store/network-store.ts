@@ -121,6 +121,8 @@ export class NetworkStore {
       watcher: this.watcher,
       checks: this.checks,
       served,
+      state,
+      index: this.index,
       folder: this.folder,
       policy: this.policy,
       author,
@@ -279,6 +281,17 @@ export class NetworkStore {
     how: ProposeOptions = {},
   ): Promise<Proposal> {
     return this.proposer.propose(id, body, ifMatch, actor, how);
+  }
+
+  /** create()'s new network proposed (GIT_SYNC): its file committed on the actor's branch for it, not written (proposals/proposal.ts). */
+  async proposeCreate(
+    id: string,
+    fields: Record<string, unknown>,
+    comment: string[],
+    actor: Actor,
+    note?: WriteNote,
+  ): Promise<Proposal> {
+    return this.proposer.proposeCreate({ id: requireNetworkId(id), fields, comment, actor, note });
   }
 
   /** The tracked branch's name on the remote (`main`), which proposals go into (GIT_SYNC; NOT_IMPLEMENTED without it). */

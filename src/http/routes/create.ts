@@ -2,8 +2,9 @@
  * POST /api/v1/networks: a new network, from the body and (from_registry) the chain registry, each
  * RPC URL probed first (src/registry/creation.ts); `dry_run` answers what would be written and each
  * URL's verdict, and writes nothing. GET /api/v1/registry/chains?q= is the console's search box.
- * The write role; a scoped token only within its scope. Under GIT_PROPOSE_ONLY every change must be
- * reviewed, and this route cannot propose yet: it says so rather than write around the review.
+ * The write role; a scoped token only within its scope. With GIT_PROPOSALS a new network is proposed as
+ * a PATCH is (routes/proposals.ts: a propose token always, write or admin with ?propose=true, everyone
+ * under GIT_PROPOSE_ONLY): its file on the actor's branch, a pull request, 202, nothing served changes.
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
@@ -13,7 +14,8 @@ import type { NetworkCreation } from '../../registry/creation.js';
 import { ANONYMOUS, type Actor, type NetworkStore } from '../../store/index.js';
 import { scopeOf, type Guard } from '../auth.js';
 import { BODY_LIMIT_BYTES } from '../error-handler.js';
-import type { ProposalsView } from './proposals.js';
+import { principalOf } from './networks.js';
+import { answerProposal, proposes, type ProposalsView } from './proposals.js';
 
 const parseJson = bodyParser({ enableTypes: ['json'], jsonLimit: String(BODY_LIMIT_BYTES), strict: false });
 
@@ -24,20 +26,17 @@ export function createRoutes(
   creation: NetworkCreation,
   proposals: ProposalsView | undefined,
 ): void {
-  router.post(['/api/v1/networks', '/networks'], ...guard('write'), parseJson, async (ctx: Context) => {
+  // As PATCH: with GIT_PROPOSALS a propose token reaches the handler, whose new network is then a proposal.
+  const role = proposals ? 'propose' : 'write';
+  router.post(['/api/v1/networks', '/networks'], ...guard(role), parseJson, async (ctx: Context) => {
     if (!ctx.is('application/json'))
       throw new NetcfgError('UNSUPPORTED_MEDIA_TYPE', 'The body must be JSON (Content-Type: application/json).');
+    const proposing = proposes(ctx, principalOf(ctx), proposals);
     const body = creation.read(ctx.request.body);
     const { id } = body;
     const scope = scopeOf(ctx);
     if (scope && !scope(id.id))
       throw new NetcfgError('FORBIDDEN', `This token's networks do not take ${id.id}; nothing was written.`);
-    if (proposals?.proposeOnly && !body.dryRun)
-      throw new NetcfgError(
-        'FORBIDDEN',
-        'GIT_PROPOSE_ONLY: every change is proposed, and adding a network cannot be proposed yet; ' +
-          'write its file with netcfg add and open a pull request. Nothing was written.',
-      );
     if (store.ids().includes(id.id))
       throw new NetcfgError('NETWORK_EXISTS', `${id.id} exists already; PATCH it instead. Nothing was written.`);
     const planned = await creation.plan(body);
@@ -58,6 +57,11 @@ export function createRoutes(
     }
     const { id: _id, name: _name, network_type: _type, ...fields } = planned.network;
     const actor = (ctx.state.actor as Actor | undefined) ?? ANONYMOUS;
+    if (proposing && proposals) {
+      const { comment } = planned;
+      const request = { id: id.id, fields, comment, actor, ...beside };
+      return answerProposal(ctx, await proposals.proposeCreate(request));
+    }
     const record = await store.create(id.id, fields, planned.comment, actor);
     ctx.status = 201;
     ctx.set('Location', `/api/v1/networks/${id.id}`);

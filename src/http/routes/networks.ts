@@ -201,7 +201,7 @@ function revealsSecrets(ctx: Context): boolean {
 }
 
 /** The request's token; with none configured (loopback, every route open) the caller is an admin, as /access/me says. */
-function principalOf(ctx: Context): Principal {
+export function principalOf(ctx: Context): Principal {
   return (
     (ctx.state.principal as Principal | undefined) ?? { name: '', role: 'admin', networks: null, revealSecrets: false }
   );

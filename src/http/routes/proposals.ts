@@ -8,7 +8,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { NetcfgError } from '../../errors.js';
 import type { Principal } from '../../access/token-set.js';
-import type { ListedProposal, OpenedProposal } from '../../proposals/proposals.js';
+import type { CreateProposal, ListedProposal, OpenedProposal } from '../../proposals/proposals.js';
 import type { Actor, NetworkStore, ProposeOptions, UrlFinding } from '../../store/index.js';
 import { scopeOf, withinScope, type Guard } from '../auth.js';
 
@@ -22,6 +22,7 @@ export interface ProposalsView {
     actor: Actor,
     how: ProposeOptions,
   ): Promise<{ proposal: OpenedProposal; findings: UrlFinding[] }>;
+  proposeCreate(request: CreateProposal): Promise<{ proposal: OpenedProposal; findings: UrlFinding[] }>;
   list(scope: ((id: string) => boolean) | null): Promise<ListedProposal[]>;
   forNetwork(id: string): Promise<ListedProposal[]>;
   component(): Record<string, unknown>;
@@ -30,7 +31,7 @@ export interface ProposalsView {
 const OFF = 'Proposals are not configured on this server (GIT_PROPOSALS is not set)';
 
 /**
- * Whether this PATCH is a proposal, or why it may be neither: a propose token's change is always one
+ * Whether this PATCH (or POST of a new network) is a proposal, or why it may be neither: a propose token's change is always one
  * (without GIT_PROPOSALS the route's guard asks for write, and says why); `?propose=true` without them is 400; `?propose=false` where every
  * change must be proposed is 403.
  */
@@ -40,16 +41,14 @@ export function proposes(ctx: Context, principal: Principal, proposals: Proposal
     throw new NetcfgError('INVALID_QUERY', `propose must be true or false; got ${JSON.stringify(asked)}.`);
   }
   const must = principal.role === 'propose' || proposals?.proposeOnly === true;
+  const [request, direct] = ctx.method === 'POST' ? ['POST', 'add the network'] : ['PATCH', 'change the network'];
   if (asked === 'true' && !proposals)
-    throw new NetcfgError(
-      'BAD_REQUEST',
-      `${OFF}; send the PATCH without ?propose=true to change the network directly.`,
-    );
+    throw new NetcfgError('BAD_REQUEST', `${OFF}; send the ${request} without ?propose=true to ${direct} directly.`);
   if (asked === 'false' && must) {
     const why = principal.role === 'propose' ? `${principal.name}'s role is propose` : 'GIT_PROPOSE_ONLY is set';
     throw new NetcfgError(
       'FORBIDDEN',
-      `Every change by this caller is a proposal (${why}); send the PATCH without ?propose=false.`,
+      `Every change by this caller is a proposal (${why}); send the ${request} without ?propose=false.`,
     );
   }
   return must || asked === 'true';

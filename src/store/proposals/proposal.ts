@@ -5,6 +5,7 @@
  * network (proposal-branch.ts, proposal-name.ts). Nothing served changes: no file is written.
  * Edited on the remote's version, the commit holds the change alone even when the clone is a pull
  * behind; an If-Match that the remote's version no longer matches is 412, after a pull, so a GET then serves it.
+ * A new network is proposed alike: the file a create would write, committed where the remote holds none.
  */
 import path from 'node:path';
 import { NetcfgError } from '../../errors.js';
@@ -12,6 +13,8 @@ import { authorLineOf, commitMessage, type Actor, type WriteNote } from '../acto
 import { candidatesOf, type NetworkId } from '../files/layout.js';
 import { networkOf, type NetworkRecord } from '../network-record.js';
 import type { UrlPolicy } from '../validation/url-rules.js';
+import { addSubject, requireCreatable, type CreateRequest, type StoreState } from '../write/network-creator.js';
+import { newNetworkText } from '../write/new-network.js';
 import { planEdit, requireIfMatch, updateSubject, type EditPlan } from '../write/network-edit.js';
 import type { PatchChecks } from '../write/patch-checks.js';
 import type { UrlFinding } from '../write/url-check.js';
@@ -19,6 +22,7 @@ import type { BaseFile, ProposalBranches, ProposalCommit, Proposed } from './pro
 import { proposalBranchOf } from './proposal-name.js';
 import { pathInClone } from '../git/write-queue.js';
 import type { GitAuthor } from '../git/work-tree.js';
+import type { NetworkIndex } from '../index/network-index.js';
 
 export interface ProposerParts {
   /** The store's git: GIT_SYNC's proposal branches (NOT_IMPLEMENTED without it), and a pull. */
@@ -29,6 +33,9 @@ export interface ProposerParts {
   checks: PatchChecks;
   /** The version served of a network; NETWORK_NOT_FOUND when there is none. */
   served(id: string): NetworkRecord;
+  /** What a create checks first (write/network-creator.ts): whether writes are taken, and which networks are served. */
+  state: StoreState;
+  index: Pick<NetworkIndex, 'get'>;
   /** The config folder: its real path, inside the clone. */
   folder: { forWriting(): string };
   policy: UrlPolicy;
@@ -104,26 +111,69 @@ export class Proposer {
     return { ...(await this.proposeChange(branches, request)), findings };
   }
 
+  /**
+   * A new network's file, as create() would write it (write/new-network.ts), committed on the actor's branch for
+   * it where the remote head holds no file of it; NETWORK_EXISTS when it is served or the remote holds one.
+   */
+  async proposeCreate(request: CreateRequest, expected?: string): Promise<Proposal> {
+    const branches = this.parts.git.requireProposals();
+    const { id, actor, note } = request;
+    const made = newNetworkText(id, request.fields, request.comment, this.parts.policy);
+    requireCreatable(this.parts.state, this.parts.index, id);
+    const commit = (file: BaseFile | null): ProposalCommit => {
+      if (file !== null)
+        throw new NetcfgError(
+          'NETWORK_EXISTS',
+          `${id.id} exists already on ${branches.upstream} (${file.rel}); PATCH it once it is served. Nothing was proposed.`,
+        );
+      return {
+        text: made.text,
+        message: commitMessage(addSubject(id), actor, note),
+        author: authorLineOf(actor, this.parts.author),
+      };
+    };
+    const proposed = await this.commitOnBranch(branches, id, actor, expected, commit);
+    const subject = note?.subject ?? addSubject(id);
+    return {
+      ...proposed,
+      network: id.id,
+      subject,
+      old_rpc_urls: [],
+      new_rpc_urls: networkOf(made.record).rpc_urls,
+      findings: [],
+    };
+  }
+
+  /**
+   * The seam every proposal goes through: `make`'s commit of the network's file (as the remote head holds it, its
+   * path from the config folder; null: it holds none) on top of that head, pushed to the actor's branch for the network.
+   */
+  private commitOnBranch(
+    branches: ProposalBranches,
+    id: NetworkId,
+    actor: Actor,
+    expected: string | undefined,
+    make: (file: BaseFile | null) => ProposalCommit,
+  ): Promise<Proposed> {
+    const folderInClone = pathInClone(branches.top, this.parts.folder.forWriting());
+    return branches.propose({
+      branch: proposalBranchOf(actor, id),
+      paths: candidatesOf(id).map(({ rel }) => path.posix.join(folderInClone, rel)),
+      make: (file) => make(file && { ...file, rel: path.posix.relative(folderInClone, file.rel) }),
+      expected,
+    });
+  }
+
   /** Commits `request`'s change on top of the remote head and pushes it to the actor's proposal branch. */
   private async proposeChange(
     branches: ProposalBranches,
     request: ProposalRequest,
   ): Promise<Omit<Proposal, 'findings'>> {
     const { id, actor } = request;
-    const folderInClone = pathInClone(branches.top, this.parts.folder.forWriting());
-    const paths = candidatesOf(id).map(({ rel }) => path.posix.join(folderInClone, rel));
     const edited: Edited = {};
-    const make = (file: BaseFile | null): ProposalCommit => {
-      const inFolder = file && { ...file, rel: path.posix.relative(folderInClone, file.rel) };
-      return this.edit(branches.upstream, request, inFolder, edited);
-    };
+    const make = (file: BaseFile | null) => this.edit(branches.upstream, request, file, edited);
     try {
-      const proposed = await branches.propose({
-        branch: proposalBranchOf(actor, id),
-        paths,
-        make,
-        expected: request.expected,
-      });
+      const proposed = await this.commitOnBranch(branches, id, actor, request.expected, make);
       const [record, subject] = [edited.record as NetworkRecord, edited.subject as string]; // make() ran: the push went out
       return {
         ...proposed,
