@@ -14,7 +14,7 @@ import { createLogger } from './log.js';
 import { logUnhandledRejections, onStopSignal } from './process-handlers.js';
 import { DEFAULT_PROBER, Prober } from './probe/prober.js';
 import { urlCheckOf } from './probe/url-check.js';
-import { LiveProber, targetsOf } from './probe/live-prober.js';
+import { LiveProber, jobsOf } from './probe/live-prober.js';
 import { loadConsoleAssets } from './console-assets.js';
 import { redactUrl } from './redact.js';
 import { revealedNetworkOf, defaultCachePath, NetworkStore } from './store/index.js';
@@ -25,7 +25,7 @@ import { TokenSet } from './access/token-set.js';
 import { TokensFollow } from './access/tokens-follow.js';
 import { desiredFromStore } from './relayer/sync/store-desired.js';
 import { AutoHeal } from './probe/auto-heal.js';
-import { healTargetOf } from './probe/heal-target.js';
+import { healStoreOf } from './probe/heal-store.js';
 import { Metrics } from './metrics/metrics.js';
 import { forgeFromConfig } from './forge/forge-from-config.js';
 import { Proposals } from './proposals/proposals.js';
@@ -72,7 +72,7 @@ export async function serve(config: Config): Promise<void> {
   logUnhandledRejections(log);
   const live = config.probeIntervalMs === null ? undefined : liveProberOf(store, config);
   live?.onChange((change) => log.info({ rpc_health: { ...change, url: redactUrl(change.url) } }, 'rpc health change'));
-  const heal = live && config.autoHeal ? new AutoHeal(healTargetOf(store), config.autoHeal, log) : undefined;
+  const heal = live && config.autoHeal ? new AutoHeal(healStoreOf(store), config.autoHeal, log) : undefined;
   if (heal) live?.onProbed((probe) => heal.heard(probe));
   // Replicas sharing the targets file elect one speaker; the one that takes the lease passes at once.
   const lease =
@@ -226,11 +226,7 @@ function liveProberOf(store: NetworkStore, config: Config): LiveProber {
   const networks = function* () {
     for (const id of store.ids()) yield { id, fields: revealedNetworkOf(store.get(id)) };
   };
-  return new LiveProber(
-    prober,
-    () => targetsOf(networks(), config.autoHeal !== null),
-    config.probeIntervalMs ?? 60_000,
-  );
+  return new LiveProber(prober, () => jobsOf(networks(), config.autoHeal !== null), config.probeIntervalMs ?? 60_000);
 }
 
 type Log = ReturnType<typeof createLogger>;

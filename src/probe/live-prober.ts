@@ -9,7 +9,7 @@ import { claimedOf, enabledUrls, type Claimed, type ProbeStatus, type UrlHealth 
 import type { Prober } from './prober.js';
 import { showAs } from '../redact.js';
 
-export interface ProbeTarget {
+export interface ProbeJob {
   id: string;
   family: string;
   urls: string[];
@@ -25,11 +25,11 @@ export interface ProbeTarget {
  * (with `disabledToo`, the disabled ones as well: self-healing must see a disabled URL recover) and
  * the chain its file claims.
  */
-export function targetsOf(
+export function jobsOf(
   networks: Iterable<{ id: string; fields: Record<string, unknown> }>,
   disabledToo = false,
-): ProbeTarget[] {
-  const targets: ProbeTarget[] = [];
+): ProbeJob[] {
+  const targets: ProbeJob[] = [];
   for (const { id, fields } of networks) {
     const enabled = enabledUrls(fields, disabledToo);
     targets.push({
@@ -70,7 +70,7 @@ export class LiveProber {
   constructor(
     private readonly prober: Prober,
     /** The networks to probe now (read again at the start of every round). */
-    private readonly targets: () => ProbeTarget[],
+    private readonly targets: () => ProbeJob[],
     private readonly intervalMs: number,
   ) {}
 
@@ -133,7 +133,7 @@ export class LiveProber {
     }
   }
 
-  private async probe(target: ProbeTarget): Promise<void> {
+  private async probe(target: ProbeJob): Promise<void> {
     const results = (await this.prober.probeNetwork(target.family, target.urls, target.claimed)).map((h, i) =>
       showAs(h, target.shown[i] ?? h.url),
     );

@@ -12,7 +12,7 @@ import { LOCK_DIR, requireNetworkId } from './files/layout.js';
 import type { Commit } from './git/work-tree.js';
 import { StoreGit } from './store-git.js';
 import { ChangeLog } from './index/change-log.js';
-import { DiskSync } from './index/disk-sync.js';
+import { Refresher } from './index/refresher.js';
 import { firstLoad } from './index/first-load.js';
 import { IndexCache } from './index/index-cache.js';
 import { NetworkIndex, type IndexChange, type Page } from './index/network-index.js';
@@ -35,7 +35,7 @@ import type { LeaseSlot } from './files/lease-file.js';
 
 export type { HealthStatus, Readiness } from './readiness.js';
 export type { GitSyncSettings } from './store-git.js';
-export type { LeaseRecord, LeaseSlot } from './files/lease-file.js';
+export type { LeaseClaim, LeaseSlot } from './files/lease-file.js';
 
 export type { UrlCheck, UrlFinding } from './write/url-check.js';
 export type { Proposal, ProposeOptions } from './proposals/proposal.js';
@@ -49,8 +49,8 @@ export class NetworkStore {
   private readonly changes: ChangeLog;
   private readonly watcher: ConfigWatcher;
   private readonly folder: ConfigFolder;
-  /** Disk -> index: what the folder holds, read back and served (disk-sync.ts). */
-  private readonly disk: DiskSync;
+  /** Disk -> index: what the folder holds, read back and served (refresher.ts). */
+  private readonly refresher: Refresher;
   /** Built once git is open (GIT_SYNC's clone reset to its remote), with where a write goes: until then writes wait. */
   private writer: NetworkWriter | null = null;
   /** What the writer is built with, but the write strategy git's open() gives. */
@@ -82,8 +82,8 @@ export class NetworkStore {
     loadSchemas(); // compile once, at start, so a broken schema fails fast
     // With GIT_SYNC the clone is netcfg's own: no link below its top is the operator's.
     this.folder = new ConfigFolder(this.root, options.gitSync !== undefined);
-    this.disk = new DiskSync(this.folder, this.index, this.policy);
-    this.watcher = new ConfigWatcher(this.disk, { ...DEFAULT_WATCH, ...options.watch }, onError);
+    this.refresher = new Refresher(this.folder, this.index, this.policy);
+    this.watcher = new ConfigWatcher(this.refresher, { ...DEFAULT_WATCH, ...options.watch }, onError);
     const fs = options.fs ?? realDisk;
     const staleMs = options.lock?.staleMs ?? DEFAULT_LOCK.staleMs;
     // A killed process's lock goes stale and is taken over within it.
@@ -106,7 +106,7 @@ export class NetworkStore {
       netcfgAuthor: author,
       folder: this.folder,
       index: this.index,
-      served: this.disk,
+      served: this.refresher,
       policy: this.policy,
       fs,
       locks,
@@ -133,14 +133,14 @@ export class NetworkStore {
       closing: this.closing,
       writesOpen: this.writer !== null,
       loaded: this.loaded,
-      git: this.git.follower?.refusal() ?? null,
+      git: this.git.gitSync?.refusal() ?? null,
     };
   }
 
   /** Loads every file, then watches; a change between a file's load and its watch is found by a stat once chokidar is ready. */
   async start(): Promise<void> {
     await Promise.all([
-      firstLoad(this.folder, this.disk, this.index, this.cache?.read() ?? null),
+      firstLoad(this.folder, this.refresher, this.index, this.cache?.read() ?? null),
       this.git.open().then((strategy) => {
         const parts = { ...this.writerParts, strategy };
         this.writer = new NetworkWriter(parts);
@@ -218,7 +218,7 @@ export class NetworkStore {
 
   /** Pulls started so far with GIT_SYNC (by the interval or a webhook); null when it is off. */
   get pullsStarted(): number | null {
-    return this.git.follower?.pulls ?? null;
+    return this.git.gitSync?.pulls ?? null;
   }
 
   /** Starts a pull from the remote now (a verified webhook); false when GIT_SYNC is off. */
@@ -316,7 +316,7 @@ export class NetworkStore {
     return {
       writes: this.writes.snapshot(),
       watcherEvents: this.watcher.eventCounts(),
-      git: this.git.follower?.counts() ?? null,
+      git: this.git.gitSync?.counts() ?? null,
     };
   }
 
@@ -326,7 +326,7 @@ export class NetworkStore {
   }
 
   readiness(): Readiness {
-    const { rootProblem, warning: folderWarning } = this.disk.folderReport();
+    const { rootProblem, warning: folderWarning } = this.refresher.folderReport();
     const watcher = this.watcher.state();
     return readinessOf({
       loadedAt: this.loadedAt,
@@ -341,6 +341,6 @@ export class NetworkStore {
   }
 
   private saveCache(): Promise<void> {
-    return this.cache?.save(this.index.revision, () => this.disk.servedFiles()) ?? Promise.resolve();
+    return this.cache?.save(this.index.revision, () => this.refresher.servedFiles()) ?? Promise.resolve();
   }
 }

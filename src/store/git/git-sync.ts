@@ -16,13 +16,13 @@ import type { WorkTree } from './work-tree.js';
 import { backToRemote, pullOnce, rebased, type CloneState, type Exclusive, type PullParts } from './pull.js';
 import { firstLine } from './git-process.js';
 import { isRejection, pushFailure } from './remote-answers.js';
-import { SyncReport, type DroppedNote, type GitCounts, type SyncStatus } from './sync-report.js';
+import { GitSyncReport, type DroppedNote, type GitCounts, type GitSyncStatus } from './sync-report.js';
 import { TrackedBranch } from './tracked-branch.js';
 import { OUTGOING, pathInClone, WriteQueue } from './write-queue.js';
 import { MAX_REBASES, type RetryCounts } from '../retries.js';
 import type { FoundEdit, PushOutcome, PushQueue } from '../write/write-strategy.js';
 
-export type { GitCounts, SyncStatus } from './sync-report.js';
+export type { GitCounts, GitSyncStatus as SyncStatus } from './sync-report.js';
 export type { Exclusive } from './pull.js';
 
 export interface GitSyncOptions {
@@ -39,7 +39,7 @@ export interface GitSyncOptions {
 /** The remote branch every write goes to before its answer: the writer's push (write-strategy.ts). */
 export class GitSync implements PushQueue {
   private pullsAsked = 0;
-  private readonly report: SyncReport;
+  private readonly report: GitSyncReport;
   /** Where the clone's branch is, and how far behind the remote's (the pull keeps it too). */
   private clone: CloneState;
   private timer: NodeJS.Timeout | undefined;
@@ -62,7 +62,7 @@ export class GitSync implements PushQueue {
     head: string | null,
   ) {
     this.clone = { head, behind: 0 };
-    this.report = new SyncReport(branch.upstream, options.onDropped);
+    this.report = new GitSyncReport(branch.upstream, options.onDropped);
     this.parts = { branch, report: this.report, exclusive, workTree, queued: () => this.unpushed.length };
   }
 
@@ -159,7 +159,7 @@ export class GitSync implements PushQueue {
   }
 
   /** Where the clone stands. */
-  status(): SyncStatus {
+  status(): GitSyncStatus {
     return this.report.status({ head: this.clone.head, ahead: this.unpushed.length, behind: this.clone.behind });
   }
 

@@ -40,7 +40,7 @@ export class NetworkCreator {
       throw new NetcfgError('NOT_READY', 'netcfg is still loading its configuration; retry in a moment.');
     if (git) throw git;
     this.requireUnserved(id);
-    const { push } = this.parts.strategy;
+    const { gitSync: push } = this.parts.strategy;
     return this.parts.locks.inTurn(push ? '*' : id.id, async () => {
       const held = await this.parts.locks.acquire(id);
       try {
@@ -76,7 +76,7 @@ export class NetworkCreator {
     made: ReturnType<typeof newNetworkText>,
   ): Promise<NetworkRecord> {
     const { id, actor, note } = request;
-    const { push, committer } = this.parts.strategy;
+    const { gitSync: push, committer } = this.parts.strategy;
     const message = commitMessage(`netcfg: add ${id.id}`, actor, note);
     const author = authorLineOf(actor, this.parts.netcfgAuthor);
     // Held from before the file appears: the watcher may see it first, and the change must carry its actor.

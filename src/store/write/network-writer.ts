@@ -12,7 +12,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { NetcfgError } from '../../errors.js';
 import type { FoundEdit, PushOutcome, WriterParts, WriteStrategy } from './write-strategy.js';
 import type { NetworkId } from '../files/layout.js';
-import { isGone } from '../files/served-file.js';
+import { isGone } from '../files/folder-file.js';
 import type { NetworkRecord } from '../network-record.js';
 import { fileGone, readCurrent, storageError, type Current } from './current-file.js';
 import { FileReplacer } from './file-replacer.js';
@@ -75,16 +75,16 @@ export class NetworkWriter {
    * network's turn in this process, made again for the reasons of retries.ts, each within its bound.
    */
   async update(request: UpdateRequest): Promise<NetworkRecord> {
-    const { push, committer } = this.strategy;
+    const { gitSync, committer } = this.strategy;
     const started = performance.now();
     const tries = new Map<AttemptRetry, number>();
     // A write committed to git holds the lock from its read through its commit; after the file
     // moved on under a write (most likely another replica's), every write does, so that replica cannot win every round.
-    let lockFirst = committer !== null || push !== null;
+    let lockFirst = committer !== null || gitSync !== null;
     const last: { plan?: LastPlan } = {};
     try {
       for (;;) {
-        const step = await this.parts.locks.inTurn(push ? '*' : request.id.id, () =>
+        const step = await this.parts.locks.inTurn(gitSync ? '*' : request.id.id, () =>
           this.attempt(request, lockFirst, last),
         );
         // Rejected: the clone is at the remote's new head; the next attempt edits that version (If-Match is checked against it).
@@ -96,7 +96,7 @@ export class NetworkWriter {
         tries.set(reason, n);
         // Outside a git work tree a file that is not there is gone for good: nothing will put it back.
         const final = n >= ATTEMPT_RETRIES[reason].attempts || (reason === 'gone' && this.strategy.gitLock === null);
-        if (final || (reason === 'rejected' && performance.now() - started > (push?.retryForMs ?? Infinity)))
+        if (final || (reason === 'rejected' && performance.now() - started > (gitSync?.retryForMs ?? Infinity)))
           throw ATTEMPT_RETRIES[reason].refusal(request.id.id);
         if (reason === 'moved') lockFirst = true;
         if (reason === 'rejected') await delay(Math.random() * 20 * n); // jitter: replicas racing on one branch take turns
@@ -142,8 +142,8 @@ export class NetworkWriter {
     }
     if (plan.kind === 'same') {
       // With GIT_SYNC what was read may be a commit still on its way to the remote: answer once it is there.
-      if (this.strategy.push) {
-        const pushed = this.strategy.push.pushedSoFar();
+      if (this.strategy.gitSync) {
+        const pushed = this.strategy.gitSync.pushedSoFar();
         pushed.catch(() => undefined); // awaited by update() once the turn is let go, which may be after it failed
         return { record: plan.record, pushed };
       }
@@ -186,10 +186,10 @@ export class NetworkWriter {
     fields: string[],
     held: HeldLock | null,
   ): Promise<Written | AttemptRetry> {
-    const { push, committer, gitLock } = this.strategy;
+    const { gitSync, committer, gitLock } = this.strategy;
     const lock = held ?? (await this.lock(id));
     // With GIT_SYNC the new version is served once it is in the remote, not when it is on this disk.
-    if (push) this.parts.served.hold(id);
+    if (gitSync) this.parts.served.hold(id);
     let queued = false;
     try {
       const found = await this.foundEdit(actor, current);
@@ -217,9 +217,9 @@ export class NetworkWriter {
       if (outcome !== 'renamed') return outcome === 'changed' ? 'moved' : 'gone';
       const message = commitMessage(updateSubject(id, fields), actor, note);
       const author = authorLineOf(actor, this.parts.netcfgAuthor);
-      if (push) {
+      if (gitSync) {
         // The remote is what makes it durable: a restart resets the clone to it, so no folder fsync here.
-        const pushed = push.queue(current.abs, current.mode, next.text, message, author, found).pushed.then(
+        const pushed = gitSync.queue(current.abs, current.mode, next.text, message, author, found).pushed.then(
           (outcome) => (this.parts.served.release(id, outcome === 'pushed' ? actorLabel(actor) : null), outcome),
           (err: unknown) => {
             this.parts.served.release(id, null); // the clone is back at the remote's version: not this write's
@@ -236,7 +236,7 @@ export class NetworkWriter {
       await committer?.commit(current.abs, message, author);
       return { record: next.record };
     } finally {
-      if (push && !queued) this.parts.served.release(id, null);
+      if (gitSync && !queued) this.parts.served.release(id, null);
       if (lock !== held) await lock.release();
     }
   }
@@ -247,8 +247,8 @@ export class NetworkWriter {
    * tree's, so the write's commit holds its own change alone. Asked under the write's locks.
    */
   private async foundEdit(actor: Actor, current: Current): Promise<FoundEdit | undefined> {
-    const { push, committer } = this.strategy;
-    if (!push && !committer) return undefined;
+    const { gitSync, committer } = this.strategy;
+    if (!gitSync && !committer) return undefined;
     const subject = `netcfg: commit ${current.rel} as found on disk, edited outside netcfg, before a write by ${actorLabel(actor)}`;
     const edit = {
       message: commitMessage(subject, WORKING_TREE),
@@ -258,7 +258,7 @@ export class NetworkWriter {
       await committer.commitFound(current.abs, current.bytes, edit.message, edit.author);
       return undefined;
     }
-    return push && !(await push.holds(current.abs, current.bytes))
+    return gitSync && !(await gitSync.holds(current.abs, current.bytes))
       ? { ...edit, text: current.bytes.toString('utf8') }
       : undefined;
   }

@@ -16,9 +16,9 @@ import {
   listFolder,
   stampOf,
   stampOfStats,
-  type FolderTargets,
+  type FolderEntries,
 } from '../files/folder-listing.js';
-import { readServedFileSync, type FileLook } from '../files/served-file.js';
+import { readFolderFileSync, type FileLook } from '../files/folder-file.js';
 import { etagOf, parseNetworkFile, type FileProblem, type ParseOutcome } from '../validation/network-file.js';
 import type { UrlPolicy } from '../validation/url-rules.js';
 import type { CachedFile } from './index-cache.js';
@@ -46,7 +46,7 @@ export interface LoadContext {
   linkedFamilies: Map<string, boolean>;
 }
 
-export class DiskSync {
+export class Refresher {
   /** The stamp of each file as last applied, so a reconcile can skip files that did not change. */
   private readonly applied = new Map<string, string>();
   /** The stamp of the bytes each served record was parsed from (what the index cache may keep). */
@@ -85,7 +85,7 @@ export class DiskSync {
       folder,
       files: candidatesOf(id).map(
         ({ rel }) =>
-          (linked === false && this.cachedLook(rel, load?.cache)) || readServedFileSync(folder.real, rel, linked),
+          (linked === false && this.cachedLook(rel, load?.cache)) || readFolderFileSync(folder.real, rel, linked),
       ),
     };
   }
@@ -198,7 +198,7 @@ export class DiskSync {
    * Every network and foreign path on disk, plus every id the index serves or reports (see
    * listFolder). Through a link git made, or in a folder that is gone, only what the index knows.
    */
-  listTargets(folder = this.folder.check()): FolderTargets {
+  listEntries(folder = this.folder.check()): FolderEntries {
     return listFolder(folder.ok ? folder.real : null, {
       ids: this.index.ids(),
       problemPaths: this.index.problemPaths(),
