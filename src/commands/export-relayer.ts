@@ -3,14 +3,14 @@
  * server's own loader, as the relayer's networks files (relayer/format/export.ts): `OUT/<type>.json`
  * per type, or one document on stdout (`--out -`). What the relayer would refuse, and by default a
  * network holding secret references (relayer/format/secret-choice.ts), is left out and said.
- * Nothing is written when anything is refused (export-target.ts says what OUT may hold).
+ * Nothing is written when anything is refused (export-folder.ts says what OUT may hold).
  */
 import path from 'node:path';
 import type { RelayerExport } from '../relayer/format/export.js';
 import { RELAYER_TYPES } from '../relayer/format/relayer-types.js';
-import { CLI_WORDING, exportRecords, referencesLeftOut, type SecretChoice } from '../relayer/format/secret-choice.js';
+import { CLI_WORDING, exportNetworks, referencesLeftOut, type SecretChoice } from '../relayer/format/secret-choice.js';
 import { validateFolder, type UrlPolicy } from '../store/index.js';
-import { planExport, type ExportPlan } from './export-target.js';
+import { planExport, type ExportPlan } from './export-folder.js';
 
 export interface FolderExport extends RelayerExport {
   /** Why nothing may be written, one sentence each (a variable `--resolve-secrets` needs and cannot read). */
@@ -20,7 +20,7 @@ export interface FolderExport extends RelayerExport {
 export function exportFolder(dir: string, policy: UrlPolicy, choice: SecretChoice = 'leave-out'): FolderExport {
   const report = validateFolder(dir, policy);
   const records = [...report.records].sort((a, b) => (a.id < b.id ? -1 : 1));
-  const exported = exportRecords(records, choice, CLI_WORDING);
+  const exported = exportNetworks(records, choice, CLI_WORDING);
   const invalid: string[] = [];
   const refused: string[] = [];
   for (const rel of new Set(report.problems.map((p) => p.path))) {
@@ -50,7 +50,7 @@ export function exportFolder(dir: string, policy: UrlPolicy, choice: SecretChoic
   return { documents: exported.documents, leftOut: [...invalid, ...exported.leftOut], refused };
 }
 
-/** The plan for `out`: each type's `<type>.json` text (export-target.ts adds netcfg's own files now empty). */
+/** The plan for `out`: each type's `<type>.json` text (export-folder.ts adds netcfg's own files now empty). */
 export function planFolderExport(exported: RelayerExport, out: string): ExportPlan {
   const documents = new Map<string, string>();
   for (const type of RELAYER_TYPES) {

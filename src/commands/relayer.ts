@@ -1,13 +1,13 @@
 /**
  * `netcfg import relayer` and `netcfg export relayer`: the commands that move networks between a
  * config folder and the OpenZeppelin Relayer's files (import-relayer.ts, export-relayer.ts and
- * export-target.ts do the work; this file reads the flags and says what happened).
+ * export-folder.ts do the work; this file reads the flags and says what happened).
  */
 import path from 'node:path';
 import { Command, Option } from 'commander';
 import { oneDocument } from '../relayer/format/export.js';
 import { exportFolder, foreignRefusals, planFolderExport } from './export-relayer.js';
-import { commitExport } from './export-target.js';
+import { commitExport } from './export-folder.js';
 import { policyOrFail } from './fail.js';
 import { importRelayer } from './import-relayer.js';
 

@@ -9,7 +9,7 @@ import { ConfigError, policyFromEnv } from '../config.js';
 import { probeNetworks } from '../probe/probe-folder.js';
 import { DEFAULT_PROBER, Prober } from '../probe/prober.js';
 import { revealedNetworkOf, writtenNetworkOf, trailersByFile, validateFolder } from '../store/index.js';
-import { folderHealRecords, RPC_AUTO_TRAILER } from '../probe/heal-records.js';
+import { folderHealNotes, RPC_AUTO_TRAILER } from '../probe/heal-notes.js';
 import { fail } from './fail.js';
 
 export function validateCommand(program: Command, env: Record<string, string | undefined>): void {
@@ -66,18 +66,18 @@ export function validateCommand(program: Command, env: Record<string, string | u
         const { blockPrivate } = policy;
         const report = validateFolder(path.resolve(dir), policy);
         const started = performance.now();
-        // The self-healing's records of the whole folder, from one git log (none outside a work tree).
-        const healRecords = opts.probe
-          ? folderHealRecords(await trailersByFile(path.resolve(dir), [RPC_AUTO_TRAILER]))
+        // The self-healing's notes of the whole folder, from one git log (none outside a work tree).
+        const healNotes = opts.probe
+          ? folderHealNotes(await trailersByFile(path.resolve(dir), [RPC_AUTO_TRAILER]))
           : null;
-        const probed = healRecords
+        const probed = healNotes
           ? await probeNetworks(
               report.records.map((r) => ({
                 path: r.path,
                 family: r.id.slice(0, r.id.indexOf(':')),
                 fields: revealedNetworkOf(r),
                 written: writtenNetworkOf(r).rpc_urls as unknown[],
-                records: healRecords.get(r.path.split(path.sep).join('/')) ?? [],
+                notes: healNotes.get(r.path.split(path.sep).join('/')) ?? [],
               })),
               new Prober({ ...DEFAULT_PROBER, blockPrivate }),
               report.positionOf,

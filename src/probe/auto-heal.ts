@@ -2,7 +2,7 @@
  * RPC_AUTO_DISABLE: a URL the live prober finds unreachable or on the wrong chain for N probes in
  * a row spanning T gets weight 0 through the ordinary write path, as `system:rpc-prober`, in a
  * commit that holds the evidence and a `Netcfg-Rpc-Auto` trailer with the weight it had; ok for N
- * probes over T, that weight is restored the same way. The trailer is the record: it survives a
+ * probes over T, that weight is restored the same way. The trailer is the note: it survives a
  * restart and is what a second replica reads. Guards: never the last enabled URL, at most M changes
  * an hour, never a file that changed since the last verdict (If-Match) or is invalid, and never a
  * URL a person touched after the disable (history must show only the prober's commits since).
@@ -10,8 +10,8 @@
 import { createHash } from 'node:crypto';
 import { SerialQueue } from '../serial-queue.js';
 import type { NetworkProbe } from './live-prober.js';
-import type { HealTarget } from './heal-target.js';
-import { healTrailer, type HealRecord } from './heal-records.js';
+import type { HealStore } from './heal-store.js';
+import { healTrailer, type HealNote } from './heal-notes.js';
 
 export interface HealOptions {
   /** RPC_AUTO_DISABLE_PROBES: verdicts in a row before acting. */
@@ -51,7 +51,7 @@ export class AutoHeal {
   private closed = false;
 
   constructor(
-    private readonly target: HealTarget,
+    private readonly store: HealStore,
     private readonly options: HealOptions,
     private readonly log: { info(fields: object, message: string): void; warn(fields: object, message: string): void },
   ) {}
@@ -59,7 +59,7 @@ export class AutoHeal {
   /** One network's probe (LiveProber.onProbed): counts verdicts, and acts on one streak at a time. */
   heard(probe: NetworkProbe): void {
     if (this.closed) return;
-    const network = this.target.network(probe.id);
+    const network = this.store.network(probe.id);
     if (network === null) return;
     for (const result of probe.results) {
       const key = `${probe.id}#${result.index}`;
@@ -140,10 +140,10 @@ export class AutoHeal {
   }
 
   private async disable(id: string, index: number, streak: Streak): Promise<void> {
-    const network = this.target.network(id);
+    const network = this.store.network(id);
     const served = network?.served[index];
     if (!network || !served || served.weight === 0 || network.etag !== streak.etag) return;
-    if (this.target.invalid(id)) return this.skip('invalid_file', id, index);
+    if (this.store.invalid(id)) return this.skip('invalid_file', id, index);
     if (!network.served.some((e, k) => k !== index && e.weight > 0)) return this.skip('last_url', id, index);
     if (!this.mayChange()) return this.skip('hourly_cap', id, index);
     const entry = network.written[index];
@@ -159,7 +159,7 @@ export class AutoHeal {
       body,
       trailers: [healTrailer(trailer)],
     };
-    if ((await this.target.write(id, withWeight(network.written, index, 0), streak.etag, note)) === 'moved')
+    if ((await this.store.write(id, withWeight(network.written, index, 0), streak.etag, note)) === 'moved')
       return this.skip('changed', id, index);
     this.changes.push(Date.now());
     this.tally.disabled++;
@@ -174,11 +174,11 @@ export class AutoHeal {
   }
 
   private async restore(id: string, index: number, streak: Streak): Promise<void> {
-    const network = this.target.network(id);
+    const network = this.store.network(id);
     const served = network?.served[index];
     if (!network || !served || served.weight !== 0 || network.etag !== streak.etag) return;
-    if (this.target.invalid(id)) return this.skip('invalid_file', id, index);
-    const weight = recorded(await this.target.records(id), index, fingerprint(network.written[index]))?.weight ?? null;
+    if (this.store.invalid(id)) return this.skip('invalid_file', id, index);
+    const weight = disabledNote(await this.store.notes(id), index, fingerprint(network.written[index]))?.weight ?? null;
     if (weight === null) return this.skip('not_ours', id, index);
     if (!this.mayChange()) return this.skip('hourly_cap', id, index);
     const body =
@@ -191,7 +191,7 @@ export class AutoHeal {
         healTrailer(`restored rpc_urls[${index}] weight=${weight} url=${fingerprint(network.written[index])}`),
       ],
     };
-    if ((await this.target.write(id, withWeight(network.written, index, weight), streak.etag, note)) === 'moved')
+    if ((await this.store.write(id, withWeight(network.written, index, weight), streak.etag, note)) === 'moved')
       return this.skip('changed', id, index);
     this.changes.push(Date.now());
     this.tally.restored++;
@@ -200,7 +200,7 @@ export class AutoHeal {
   }
 
   private async recall(id: string, index: number, entry: unknown): Promise<void> {
-    const found = recorded(await this.target.records(id), index, fingerprint(entry));
+    const found = disabledNote(await this.store.notes(id), index, fingerprint(entry));
     if (!found) return;
     this.disabled.set(`${id}#${index}`, { at: found.at, reason: found.status });
     this.log.info(
@@ -241,17 +241,17 @@ export function fingerprint(entry: unknown): string {
 }
 
 /**
- * The prober's newest `disabled` record of this URL (the weight it kept, when, why), from the records
+ * The prober's newest `disabled` note of this URL (the weight it kept, when, why), from the notes
  * of its own commits since the last commit of anyone else (newest first); null when a person
- * committed since, or the newest record of it is a restore.
+ * committed since, or the newest note of it is a restore.
  */
-export function recorded(
-  records: HealRecord[],
+export function disabledNote(
+  notes: HealNote[],
   index: number,
   url: string,
 ): { weight: number; at: string; status: string } | null {
-  for (const { at, record } of records) {
-    const match = /^(disabled|restored) rpc_urls\[(\d+)\] weight=(\d+) url=([0-9a-f]+)(?: status=(\S+))?$/.exec(record);
+  for (const { at, text } of notes) {
+    const match = /^(disabled|restored) rpc_urls\[(\d+)\] weight=(\d+) url=([0-9a-f]+)(?: status=(\S+))?$/.exec(text);
     if (!match || match[4] !== url || Number(match[2]) !== index) continue;
     return match[1] === 'disabled' ? { weight: Number(match[3]), at, status: match[5] ?? 'unreachable' } : null;
   }

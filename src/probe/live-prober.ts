@@ -9,7 +9,7 @@ import { claimedOf, enabledUrls, type Claimed, type ProbeStatus, type UrlHealth 
 import type { Prober } from './prober.js';
 import { showAs } from '../redact.js';
 
-export interface ProbeTarget {
+export interface ProbeJob {
   id: string;
   family: string;
   urls: string[];
@@ -25,14 +25,14 @@ export interface ProbeTarget {
  * (with `disabledToo`, the disabled ones as well: self-healing must see a disabled URL recover) and
  * the chain its file claims.
  */
-export function targetsOf(
+export function jobsOf(
   networks: Iterable<{ id: string; fields: Record<string, unknown> }>,
   disabledToo = false,
-): ProbeTarget[] {
-  const targets: ProbeTarget[] = [];
+): ProbeJob[] {
+  const jobs: ProbeJob[] = [];
   for (const { id, fields } of networks) {
     const enabled = enabledUrls(fields, disabledToo);
-    targets.push({
+    jobs.push({
       id,
       family: id.slice(0, id.indexOf(':')),
       urls: enabled.map((e) => e.url),
@@ -41,7 +41,7 @@ export function targetsOf(
       claimed: claimedOf(fields),
     });
   }
-  return targets;
+  return jobs;
 }
 
 export interface RpcHealthChange {
@@ -70,7 +70,7 @@ export class LiveProber {
   constructor(
     private readonly prober: Prober,
     /** The networks to probe now (read again at the start of every round). */
-    private readonly targets: () => ProbeTarget[],
+    private readonly jobs: () => ProbeJob[],
     private readonly intervalMs: number,
   ) {}
 
@@ -117,36 +117,36 @@ export class LiveProber {
     const signal = this.stopping.signal;
     while (!signal.aborted) {
       const started = performance.now();
-      const targets = this.targets().filter((t) => this.prober.probes(t.family) && t.urls.length > 0);
-      const gap = this.intervalMs / Math.max(1, targets.length);
+      const jobs = this.jobs().filter((t) => this.prober.probes(t.family) && t.urls.length > 0);
+      const gap = this.intervalMs / Math.max(1, jobs.length);
       // One timer at a time (a timer per network would put thousands of listeners on the abort signal).
       const probes: Array<Promise<void>> = [];
-      for (const [k, target] of targets.entries()) {
+      for (const [k, job] of jobs.entries()) {
         await delay(Math.max(0, started + k * gap - performance.now()), undefined, { signal });
-        probes.push(this.probe(target));
+        probes.push(this.probe(job));
       }
       await Promise.all(probes);
-      const kept = new Set(targets.map((t) => t.id));
+      const kept = new Set(jobs.map((t) => t.id));
       for (const id of this.health.keys()) if (!kept.has(id)) this.health.delete(id);
       this.lastRoundAt = new Date();
       await delay(Math.max(0, this.intervalMs - (performance.now() - started)), undefined, { signal });
     }
   }
 
-  private async probe(target: ProbeTarget): Promise<void> {
-    const results = (await this.prober.probeNetwork(target.family, target.urls, target.claimed)).map((h, i) =>
-      showAs(h, target.shown[i] ?? h.url),
+  private async probe(job: ProbeJob): Promise<void> {
+    const results = (await this.prober.probeNetwork(job.family, job.urls, job.claimed)).map((h, i) =>
+      showAs(h, job.shown[i] ?? h.url),
     );
     if (this.stopping.signal.aborted) return;
-    const before = new Map((this.health.get(target.id) ?? []).map((h) => [h.url, h.status]));
-    this.health.set(target.id, results);
+    const before = new Map((this.health.get(job.id) ?? []).map((h) => [h.url, h.status]));
+    this.health.set(job.id, results);
     for (const [i, h] of results.entries()) {
       const previous = before.get(h.url) ?? null;
       if (previous !== h.status)
         for (const listener of this.listeners)
-          listener({ id: target.id, index: target.indexes[i] ?? i, url: h.url, status: h.status, previous });
+          listener({ id: job.id, index: job.indexes[i] ?? i, url: h.url, status: h.status, previous });
     }
-    const probe = { id: target.id, results: results.map((h, i) => ({ ...h, index: target.indexes[i] ?? i })) };
+    const probe = { id: job.id, results: results.map((h, i) => ({ ...h, index: job.indexes[i] ?? i })) };
     for (const listener of this.probedListeners) listener(probe);
   }
 }

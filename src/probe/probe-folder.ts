@@ -7,17 +7,17 @@
 import { claimedOf, enabledUrls, type UrlHealth } from './chain-probe.js';
 import type { Prober } from './prober.js';
 import { redactUrl, showAs } from '../redact.js';
-import { fingerprint, recorded } from './auto-heal.js';
-import type { HealRecord } from './heal-records.js';
+import { fingerprint, disabledNote } from './auto-heal.js';
+import type { HealNote } from './heal-notes.js';
 
 /** A network as the folder check found it (the view of its record with secrets revealed, and its file). */
 export interface ProbedNetwork {
   path: string;
   family: string;
   fields: Record<string, unknown>;
-  /** rpc_urls as the file writes them, and the self-healing records of its history (newest first). */
+  /** rpc_urls as the file writes them, and the self-healing notes of its history (newest first). */
   written?: unknown[];
-  records?: HealRecord[];
+  notes?: HealNote[];
 }
 
 export interface ProbeFinding {
@@ -41,7 +41,7 @@ export async function probeNetworks(
         const entries = enabledUrls(network.fields);
         urls += entries.length;
         const reEnabled = entries.flatMap(({ index, shown }): ProbeFinding[] => {
-          const disabled = recorded(network.records ?? [], index, fingerprint(network.written?.[index]));
+          const disabled = disabledNote(network.notes ?? [], index, fingerprint(network.written?.[index]));
           if (!disabled) return [];
           return [
             {

@@ -9,7 +9,7 @@ export { NetworkStore, PROPOSAL_PREFIX, parseProposalBranch } from './network-st
 export type {
   GitSyncSettings,
   HealthStatus,
-  LeaseRecord,
+  LeaseClaim,
   LeaseSlot,
   Proposal,
   ProposeOptions,

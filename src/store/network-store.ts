@@ -5,85 +5,65 @@
  */
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { NetcfgError } from '../errors.js';
 import type { Actor, WriteNote } from './actor.js';
 import { ConfigFolder } from './files/config-folder.js';
 import { LOCK_DIR, requireNetworkId } from './files/layout.js';
 import type { Commit } from './git/work-tree.js';
 import { StoreGit } from './store-git.js';
-import { ChangeLog } from './index/change-log.js';
-import { DiskSync } from './index/disk-sync.js';
+import { Refresher } from './index/refresher.js';
 import { firstLoad } from './index/first-load.js';
 import { IndexCache } from './index/index-cache.js';
-import { NetworkIndex, type IndexChange, type Page } from './index/network-index.js';
+import { NetworkIndex } from './index/network-index.js';
+import { StoreReads } from './store-reads.js';
 import type { NetworkRecord } from './network-record.js';
 import { readinessOf, type Readiness } from './readiness.js';
-import { RetryCounts, WriteOutcomes, type RetryReason } from './retries.js';
-import { PatchChecks } from './write/patch-checks.js';
-import { rightsOf, type StoreOptions, type Updated, type WriteHow } from './store-options.js';
-import { Proposer, type Proposal, type ProposeOptions } from './proposals/proposal.js';
+import { RetryCounts, type RetryReason } from './retries.js';
+import type { StoreOptions, Updated, WriteHow } from './store-options.js';
+import { StoreWrites } from './store-writes.js';
+import type { Proposal, ProposeOptions } from './proposals/proposal.js';
 import { loadSchemas } from './validation/schemas.js';
 import type { NetworkVersion } from './git/network-versions.js';
 import { OPEN_POLICY, type UrlPolicy } from './validation/url-rules.js';
 import { ConfigWatcher, DEFAULT_WATCH } from './watch/watcher.js';
 import { realDisk } from './write/disk-steps.js';
-import { NetworkWriter } from './write/network-writer.js';
-import type { WriterParts } from './write/write-strategy.js';
 import { DEFAULT_LOCK, WriteLocks } from './write/write-lock.js';
-import { NetworkCreator } from './write/network-creator.js';
 import type { LeaseSlot } from './files/lease-file.js';
 
 export type { HealthStatus, Readiness } from './readiness.js';
 export type { GitSyncSettings } from './store-git.js';
-export type { LeaseRecord, LeaseSlot } from './files/lease-file.js';
-
+export type { LeaseClaim, LeaseSlot } from './files/lease-file.js';
 export type { UrlCheck, UrlFinding } from './write/url-check.js';
 export type { Proposal, ProposeOptions } from './proposals/proposal.js';
 export { parseProposalBranch, PROPOSAL_PREFIX } from './proposals/proposal-name.js';
 export type { StoreOptions, Updated, WriteHow } from './store-options.js';
 
-export class NetworkStore {
+export class NetworkStore extends StoreReads {
   readonly root: string;
-  private readonly index: NetworkIndex;
-  /** Recent changes, for clients resuming a change stream. */
-  private readonly changes: ChangeLog;
   private readonly watcher: ConfigWatcher;
   private readonly folder: ConfigFolder;
-  /** Disk -> index: what the folder holds, read back and served (disk-sync.ts). */
-  private readonly disk: DiskSync;
-  /** Built once git is open (GIT_SYNC's clone reset to its remote), with where a write goes: until then writes wait. */
-  private writer: NetworkWriter | null = null;
-  /** What the writer is built with, but the write strategy git's open() gives. */
-  private readonly writerParts: Omit<WriterParts, 'strategy'>;
+  /** Disk -> index: what the folder holds, read back and served (refresher.ts). */
+  private readonly refresher: Refresher;
+  /** update(), create() and proposeUpdate(), checked alike; open once git is (store-writes.ts). */
+  private readonly writes: StoreWrites;
   private readonly locks: WriteLocks;
-  /** create(): a new network's file, written as a PATCH is (write/network-creator.ts); built with the writer. */
-  private creator: NetworkCreator | null = null;
   private readonly policy: UrlPolicy;
   private loadedAt: Date | null = null;
-  /** Set by close(): new writes are refused. */
-  private closing = false;
   /** The work tree holding the folder, and with GIT_SYNC the clone following its remote: the writer's write strategy. */
   private readonly git: StoreGit;
   private readonly cache: IndexCache | null;
-  /** What update() and proposeUpdate() check of a PATCH first (patch-checks.ts). */
-  private readonly checks: PatchChecks;
   /** Why writes were made again or waited, counted (retries.ts). */
   private readonly retries = new RetryCounts();
-  private readonly writes = new WriteOutcomes();
-  /** GIT_SYNC's proposals: update()'s checks, then a commit pushed to a branch of its own (proposals/proposal.ts). */
-  private readonly proposer: Proposer;
 
   constructor(options: StoreOptions) {
+    super(options.index ?? new NetworkIndex());
     this.root = path.resolve(options.root);
-    this.index = options.index ?? new NetworkIndex();
-    this.changes = new ChangeLog(this.index);
     this.policy = options.policy ?? OPEN_POLICY;
     const onError = options.onError ?? (() => {});
     loadSchemas(); // compile once, at start, so a broken schema fails fast
     // With GIT_SYNC the clone is netcfg's own: no link below its top is the operator's.
     this.folder = new ConfigFolder(this.root, options.gitSync !== undefined);
-    this.disk = new DiskSync(this.folder, this.index, this.policy);
-    this.watcher = new ConfigWatcher(this.disk, { ...DEFAULT_WATCH, ...options.watch }, onError);
+    this.refresher = new Refresher(this.folder, this.index, this.policy);
+    this.watcher = new ConfigWatcher(this.refresher, { ...DEFAULT_WATCH, ...options.watch }, onError);
     const fs = options.fs ?? realDisk;
     const staleMs = options.lock?.staleMs ?? DEFAULT_LOCK.staleMs;
     // A killed process's lock goes stale and is taken over within it.
@@ -102,52 +82,24 @@ export class NetworkStore {
       locks,
       retries: this.retries,
     });
-    this.writerParts = {
-      netcfgAuthor: author,
-      folder: this.folder,
-      index: this.index,
-      served: this.disk,
-      policy: this.policy,
-      fs,
-      locks,
-      retries: this.retries,
-    };
-    this.cache = options.indexCache ? new IndexCache(options.indexCache, this.policy, onError) : null;
-    const state = () => this.writeState();
-    this.checks = new PatchChecks({ index: this.index, policy: this.policy, urlCheck: options.urlCheck, state });
-    const served = (id: string) => this.get(id);
-    this.proposer = new Proposer({
+    const { folder, index, policy, retries } = this;
+    this.writes = new StoreWrites({
+      writer: { netcfgAuthor: author, folder, index, served: this.refresher, policy, fs, locks, retries },
       git: this.git,
       watcher: this.watcher,
-      checks: this.checks,
-      served,
-      state,
-      index: this.index,
-      folder: this.folder,
-      policy: this.policy,
+      urlCheck: options.urlCheck,
       author,
+      loaded: () => this.loaded,
+      served: (id) => this.get(id),
     });
-  }
-
-  /** Whether writes are taken now, as the checks of a PATCH and a create read it. */
-  private writeState() {
-    return {
-      closing: this.closing,
-      writesOpen: this.writer !== null,
-      loaded: this.loaded,
-      git: this.git.follower?.refusal() ?? null,
-    };
+    this.cache = options.indexCache ? new IndexCache(options.indexCache, this.policy, onError) : null;
   }
 
   /** Loads every file, then watches; a change between a file's load and its watch is found by a stat once chokidar is ready. */
   async start(): Promise<void> {
     await Promise.all([
-      firstLoad(this.folder, this.disk, this.index, this.cache?.read() ?? null),
-      this.git.open().then((strategy) => {
-        const parts = { ...this.writerParts, strategy };
-        this.writer = new NetworkWriter(parts);
-        this.creator = new NetworkCreator(parts, () => this.writeState());
-      }),
+      firstLoad(this.folder, this.refresher, this.index, this.cache?.read() ?? null),
+      this.git.open().then((strategy) => this.writes.open(strategy)),
     ]);
     // Ready once git is open too: a PATCH answered before that would be neither committed nor pushed.
     this.loadedAt = new Date();
@@ -159,7 +111,7 @@ export class NetworkStore {
 
   /** Stops; writes still waiting on a silent remote after `graceMs` hear 503 and their git is killed. */
   async close(graceMs = 5000): Promise<void> {
-    this.closing = true;
+    this.writes.close();
     const grace = new AbortController();
     await Promise.race([
       this.locks.settled(),
@@ -180,39 +132,6 @@ export class NetworkStore {
     return this.loadedAt !== null;
   }
 
-  /** A network by id; INVALID_ID for a malformed id, NETWORK_NOT_FOUND for an unknown one. */
-  get(id: string): NetworkRecord {
-    const record = this.index.get(requireNetworkId(id).id);
-    if (!record)
-      throw new NetcfgError('NETWORK_NOT_FOUND', `Network ${id} was not found; GET /api/v1/networks lists the ids.`);
-    return record;
-  }
-
-  /** A page of networks in id order (of one family, of those `keep` takes, when given), with the total and the revision it was read at. */
-  page(offset: number, limit: number, family?: string, keep?: (id: string) => boolean): Page {
-    return this.index.page(offset, limit, family, keep);
-  }
-
-  /** Every id served (in no particular order). */
-  ids(): string[] {
-    return [...this.index.ids()];
-  }
-
-  /** The index revision: one more at every change of what is served. */
-  revision(): number {
-    return this.index.revision;
-  }
-
-  /** The changes after `revision`, oldest first; null when they are no longer kept (list again). */
-  changesSince(revision: number): IndexChange[] | null {
-    return this.changes.since(revision);
-  }
-
-  /** Hears every change of what is served, as it happens (the change stream, the log); returns the way to stop. */
-  subscribe(listener: (change: IndexChange) => void): () => void {
-    return this.index.onChange(listener);
-  }
-
   /** Resolves once every change the watcher has seen so far is served. */
   whenIdle(): Promise<void> {
     return this.watcher.whenIdle();
@@ -220,7 +139,7 @@ export class NetworkStore {
 
   /** Pulls started so far with GIT_SYNC (by the interval or a webhook); null when it is off. */
   get pullsStarted(): number | null {
-    return this.git.follower?.pulls ?? null;
+    return this.git.gitSync?.pulls ?? null;
   }
 
   /** Starts a pull from the remote now (a verified webhook); false when GIT_SYNC is off. */
@@ -244,18 +163,7 @@ export class NetworkStore {
    * (after the 404 and If-Match checks against the version served): in `reject` mode one that serves another chain refuses it. Counted.
    */
   update(id: string, body: unknown, ifMatch: string | undefined, actor: Actor, how: WriteHow = {}): Promise<Updated> {
-    return this.writes.track(
-      (async () => {
-        const { networkId, changes } = this.checks.checked(id, body, rightsOf(how));
-        const findings = await this.checks.urlFindings(networkId, changes, ifMatch);
-        // checked() refuses every write until the writer is built: it is there now.
-        const writer = this.writer as NetworkWriter;
-        return {
-          record: await writer.update({ id: networkId, changes, ifMatch, actor, note: how.note }),
-          findings,
-        };
-      })(),
-    );
+    return this.writes.update(id, body, ifMatch, actor, how);
   }
 
   /** A new network `id` holding `fields` under `comment`, written, served and committed as `actor`; NETWORK_EXISTS if it is there. Counted. */
@@ -266,10 +174,7 @@ export class NetworkStore {
     actor: Actor,
     note?: WriteNote,
   ): Promise<NetworkRecord> {
-    return this.writes.track(
-      (async () =>
-        (this.creator as NetworkCreator).create({ id: requireNetworkId(id), fields, comment, actor, note }))(),
-    );
+    return this.writes.create(id, fields, comment, actor, note);
   }
 
   /** update()'s change, checked alike, proposed (GIT_SYNC): pushed to the actor's branch for the network, not written (proposals/proposal.ts). */
@@ -280,7 +185,7 @@ export class NetworkStore {
     actor: Actor,
     how: ProposeOptions = {},
   ): Promise<Proposal> {
-    return this.proposer.propose(id, body, ifMatch, actor, how);
+    return this.writes.propose(id, body, ifMatch, actor, how);
   }
 
   /** create()'s new network proposed (GIT_SYNC): its file committed on the actor's branch for it, not written (proposals/proposal.ts). */
@@ -291,7 +196,7 @@ export class NetworkStore {
     actor: Actor,
     note?: WriteNote,
   ): Promise<Proposal> {
-    return this.proposer.proposeCreate({ id: requireNetworkId(id), fields, comment, actor, note });
+    return this.writes.proposeCreate(id, fields, comment, actor, note);
   }
 
   /** The tracked branch's name on the remote (`main`), which proposals go into (GIT_SYNC; NOT_IMPLEMENTED without it). */
@@ -327,9 +232,9 @@ export class NetworkStore {
   /** What happened since start, counted: writes by outcome, the watcher's events by name, GIT_SYNC's pulls and pushes (null without it). */
   counts() {
     return {
-      writes: this.writes.snapshot(),
+      writes: this.writes.counts(),
       watcherEvents: this.watcher.eventCounts(),
-      git: this.git.follower?.counts() ?? null,
+      git: this.git.gitSync?.counts() ?? null,
     };
   }
 
@@ -339,7 +244,7 @@ export class NetworkStore {
   }
 
   readiness(): Readiness {
-    const { rootProblem, warning: folderWarning } = this.disk.folderReport();
+    const { rootProblem, warning: folderWarning } = this.refresher.folderReport();
     const watcher = this.watcher.state();
     return readinessOf({
       loadedAt: this.loadedAt,
@@ -348,12 +253,12 @@ export class NetworkStore {
       networks: this.index.size,
       invalid: this.index.invalidFiles(),
       watcher,
-      writeFailure: this.writer?.failure() ?? null,
+      writeFailure: this.writes.failure(),
       ...this.git.report(),
     });
   }
 
   private saveCache(): Promise<void> {
-    return this.cache?.save(this.index.revision, () => this.disk.servedFiles()) ?? Promise.resolve();
+    return this.cache?.save(this.index.revision, () => this.refresher.servedFiles()) ?? Promise.resolve();
   }
 }

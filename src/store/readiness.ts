@@ -3,7 +3,7 @@
  * git). The HTTP layer turns it into 200 or 503; invalid files only make it "degraded", since one
  * bad file merged in git must not take every replica out of service.
  */
-import type { SyncStatus } from './git/sync-report.js';
+import type { GitSyncStatus } from './git/sync-report.js';
 import type { InvalidFile } from './index/network-index.js';
 import type { WatcherStatus } from './watch/watcher.js';
 
@@ -29,7 +29,7 @@ export interface Readiness {
       pending_commits: number;
       writes_waiting_for_git: number;
       error?: string;
-    } & Partial<SyncStatus>;
+    } & Partial<GitSyncStatus>;
   };
   timestamp: string;
 }
@@ -48,7 +48,7 @@ export interface ReadinessInputs {
   workTree: { pendingCount: number; waiting: number; lastFailure: { message: string } | null } | null;
   gitCommit: boolean;
   /** GIT_SYNC's view of the remote, when it is on. */
-  sync: SyncStatus | null;
+  gitSync: GitSyncStatus | null;
 }
 
 export function readinessOf({
@@ -61,7 +61,7 @@ export function readinessOf({
   writeFailure,
   workTree,
   gitCommit,
-  sync,
+  gitSync,
 }: ReadinessInputs): Readiness {
   const loaded = loadedAt !== null;
   const watcherFailed = watcher.status === 'failed' || watcher.status === 'stopped';
@@ -77,7 +77,7 @@ export function readinessOf({
         : 'unhealthy';
   const storageStatus: HealthStatus = writeFailure ? 'degraded' : 'healthy';
   // An unreachable remote degrades the git component, never readiness itself: reads go on.
-  const gitFailure = workTree?.lastFailure ?? (sync?.problem ? { message: sync.problem } : null);
+  const gitFailure = workTree?.lastFailure ?? (gitSync?.problem ? { message: gitSync.problem } : null);
   const ready = loaded && rootProblem === null && !watcherFailed;
   let reason: string | undefined;
   if (!loaded) reason = 'the configuration is still loading';
@@ -122,7 +122,7 @@ export function readinessOf({
               pending_commits: workTree.pendingCount,
               writes_waiting_for_git: workTree.waiting,
               ...(gitFailure ? { error: gitFailure.message } : {}),
-              ...(sync ?? {}),
+              ...(gitSync ?? {}),
             },
           }
         : {}),

@@ -45,7 +45,7 @@ export interface GitParts {
 /** What open() found, fixed from then on. */
 interface OpenedGit {
   workTree: WorkTree | null;
-  follower: GitSync | null;
+  gitSync: GitSync | null;
   proposals: ProposalBranches | null;
 }
 
@@ -54,7 +54,7 @@ interface OpenedGit {
  * strategy (network-writer.ts), one value from then on.
  */
 export class StoreGit {
-  private opened: OpenedGit = { workTree: null, follower: null, proposals: null };
+  private opened: OpenedGit = { workTree: null, gitSync: null, proposals: null };
 
   constructor(private readonly parts: GitParts) {}
 
@@ -73,30 +73,30 @@ export class StoreGit {
   }
 
   /** GIT_SYNC: the clone following its remote branch, once open. */
-  get follower(): GitSync | null {
-    return this.opened.follower;
+  get gitSync(): GitSync | null {
+    return this.opened.gitSync;
   }
 
   /** GIT_SYNC: pulls now, then every GIT_SYNC_INTERVAL_MS (after the first load). */
   async follow(): Promise<void> {
-    await this.follower?.start(this.parts.gitSync?.intervalMs ?? 5000);
+    await this.gitSync?.start(this.parts.gitSync?.intervalMs ?? 5000);
   }
 
   /** GIT_SYNC: a pull now, resolved once it is done (at once without GIT_SYNC). */
   async pull(): Promise<void> {
-    await this.follower?.pull();
+    await this.gitSync?.pull();
   }
 
   /** Starts a pull now (a verified webhook); false without GIT_SYNC. */
   pullNow(): boolean {
-    if (!this.follower) return false;
-    void this.follower.pull();
+    if (!this.gitSync) return false;
+    void this.gitSync.pull();
     return true;
   }
 
   /** Stops following and kills every git command still running (writes waiting for a push hear 503). */
   async close(): Promise<void> {
-    await this.follower?.close();
+    await this.gitSync?.close();
     this.workTree?.stop();
   }
 
@@ -132,14 +132,14 @@ export class StoreGit {
     if (!gitSync) return new LeaseFile(lockDir, locks.staleMs);
     return new LeaseRef(() => {
       const top = this.workTree?.top;
-      const upstream = this.follower?.upstream;
+      const upstream = this.gitSync?.upstream;
       if (top === undefined || upstream === undefined) throw new Error('the clone is not open yet');
       return { top, remote: upstream.slice(0, upstream.indexOf('/')) };
     }, gitSync.remoteTimeoutMs ?? DEFAULT_REMOTE_TIMEOUT_MS);
   }
 
   /** What readiness shows of git: the work tree's state, and with GIT_SYNC the clone's against its remote. */
-  report(): Pick<ReadinessInputs, 'workTree' | 'gitCommit' | 'sync'> {
+  report(): Pick<ReadinessInputs, 'workTree' | 'gitCommit' | 'gitSync'> {
     const workTree = this.workTree;
     return {
       workTree: workTree && {
@@ -148,37 +148,37 @@ export class StoreGit {
         lastFailure: workTree.lastFailure,
       },
       gitCommit: this.parts.gitCommit,
-      sync: this.follower?.status() ?? null,
+      gitSync: this.gitSync?.status() ?? null,
     };
   }
 
   /**
    * Opens git: the work tree, and with GIT_SYNC the clone reset to its remote. Returns where a write
    * goes beyond its file: git's lock to wait for, and GIT_COMMIT's committer (the work tree) or
-   * GIT_SYNC's push (the clone's sync); nothing of it changes after.
+   * GIT_SYNC's git sync (the clone's queue of writes to push); nothing of it changes after.
    */
   async open(): Promise<WriteStrategy> {
-    const { root, cloneTop, author, gitSync, gitCommit, locks, retries } = this.parts;
+    const { root, cloneTop, author, gitSync: syncSettings, gitCommit, locks, retries } = this.parts;
     // Found from the clone's top, not through the folder: a commit may have made the folder a link out.
     const workTree = await WorkTree.open(cloneTop ?? root, author);
-    if (!gitSync) {
-      this.opened = { workTree, follower: null, proposals: null };
+    if (!syncSettings) {
+      this.opened = { workTree, gitSync: null, proposals: null };
       if (!workTree) return FILE_ONLY;
-      return Object.freeze({ gitLock: workTree.indexLock, committer: gitCommit ? workTree : null, push: null });
+      return Object.freeze({ gitLock: workTree.indexLock, committer: gitCommit ? workTree : null, gitSync: null });
     }
     if (!workTree)
       throw new Error(
         `GIT_SYNC needs CONFIG_DIR (${path.resolve(root)}) inside a git clone; it is not in a git work tree.`,
       );
     // What moves the work tree waits for the writers' turn: never between a write's read and its commit.
-    const remoteTimeoutMs = gitSync.remoteTimeoutMs ?? DEFAULT_REMOTE_TIMEOUT_MS;
-    const follower = await GitSync.open(workTree, (fn) => locks.inTurn('*', fn), {
+    const remoteTimeoutMs = syncSettings.remoteTimeoutMs ?? DEFAULT_REMOTE_TIMEOUT_MS;
+    const gitSync = await GitSync.open(workTree, (fn) => locks.inTurn('*', fn), {
       staleMs: locks.staleMs,
       remoteTimeoutMs,
-      onDropped: gitSync.onDropped,
+      onDropped: syncSettings.onDropped,
       retries,
     });
-    this.opened = { workTree, follower, proposals: new ProposalBranches(workTree, follower.upstream, remoteTimeoutMs) };
-    return Object.freeze({ gitLock: workTree.indexLock, committer: null, push: follower });
+    this.opened = { workTree, gitSync, proposals: new ProposalBranches(workTree, gitSync.upstream, remoteTimeoutMs) };
+    return Object.freeze({ gitLock: workTree.indexLock, committer: null, gitSync });
   }
 }

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigFolder } from './files/config-folder.js';
-import { DiskSync } from './index/disk-sync.js';
+import { Refresher } from './index/refresher.js';
 import { NetworkIndex, type InvalidFile } from './index/network-index.js';
 import type { NetworkRecord } from './network-record.js';
 import { positionIn } from './validation/network-file.js';
@@ -24,7 +24,7 @@ export interface FolderReport {
 export function validateFolder(root: string, policy: UrlPolicy): FolderReport {
   const index = new NetworkIndex();
   const folder = new ConfigFolder(root);
-  const sync = new DiskSync(folder, index, policy);
+  const refresher = new Refresher(folder, index, policy);
   const state = folder.check();
   const rootProblem = state.ok ? null : state.problem;
   const positionOf = (rel: string, pointer: string) => positionIn(readFileSync(path.join(root, rel), 'utf8'), pointer);
@@ -32,10 +32,10 @@ export function validateFolder(root: string, policy: UrlPolicy): FolderReport {
     return { networks: 0, problems: [{ path: '.', line: 1, column: 1, error: rootProblem }], records: [], positionOf };
   index.beginBulk();
   // As the server's first load reads the folder (first-load.ts): its state and family links looked at once, not per file.
-  const { ids, foreign } = sync.listTargets(state);
+  const { ids, foreign } = refresher.listEntries(state);
   const load = { folder: state, cache: null, linkedFamilies: new Map<string, boolean>() };
-  for (const id of ids.values()) sync.apply(sync.observe(id, load));
-  for (const [rel, reason] of foreign) sync.refreshForeign(rel, reason);
+  for (const id of ids.values()) refresher.apply(refresher.observe(id, load));
+  for (const [rel, reason] of foreign) refresher.refreshForeign(rel, reason);
   const records = [...index.ids()].map((id) => index.get(id) as NetworkRecord);
   return { networks: index.size, problems: index.invalidFiles(), records, positionOf };
 }

@@ -4,7 +4,7 @@
  */
 import { closeSync, existsSync, openSync, readdirSync, readlinkSync, writeSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
-import { DiskSync } from '../../src/store/index/disk-sync.js';
+import { Refresher } from '../../src/store/index/refresher.js';
 import { NetworkIndex, type InvalidFile, type Page } from '../../src/store/index/network-index.js';
 import type { NetworkStore } from '../../src/store/network-store.js';
 import { ConfigFolder } from '../../src/store/files/config-folder.js';
@@ -19,10 +19,10 @@ export function servedEtags(source: { page(offset: number, limit: number): Page 
 /** What a brand-new index loaded from `root` serves, built without any watcher. */
 export function freshScan(root: string): { etags: Map<string, string>; invalid: InvalidFile[] } {
   const index = new NetworkIndex();
-  const sync = new DiskSync(new ConfigFolder(root), index, OPEN_POLICY);
-  const { ids, foreign } = sync.listTargets();
-  for (const id of ids.values()) sync.apply(sync.observe(id));
-  for (const [rel, reason] of foreign) sync.refreshForeign(rel, reason);
+  const refresher = new Refresher(new ConfigFolder(root), index, OPEN_POLICY);
+  const { ids, foreign } = refresher.listEntries();
+  for (const id of ids.values()) refresher.apply(refresher.observe(id));
+  for (const [rel, reason] of foreign) refresher.refreshForeign(rel, reason);
   return { etags: servedEtags(index), invalid: index.invalidFiles() };
 }
 

@@ -6,15 +6,15 @@
 import { promises as fsp } from 'node:fs';
 import { realDisk, type DiskSteps, type RenameOutcome } from '../../src/store/write/disk-steps.js';
 
-export type SeamStep = 'mkdir' | 'readFile' | 'writeNewDurable' | 'rename' | 'fsyncDir';
+export type FailingStep = 'mkdir' | 'readFile' | 'writeNewDurable' | 'rename' | 'fsyncDir';
 
 export class FailingFs implements DiskSteps {
   /** The step that fails and how; null once the disk is healthy again. */
-  failure: { step: SeamStep; code: string } | null = null;
+  failure: { step: FailingStep; code: string } | null = null;
   /** How many times the failing step was reached. */
   hits = 0;
 
-  private fail(step: SeamStep): void {
+  private fail(step: FailingStep): void {
     if (this.failure?.step !== step) return;
     this.hits++;
     const err = new Error(`${this.failure.code}: injected at ${step}`) as NodeJS.ErrnoException;

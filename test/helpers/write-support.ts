@@ -116,7 +116,7 @@ export interface Fault {
   afterRealOp?: boolean;
 }
 
-/** realDisk with switchable failures: the disk saying no, through the one allowed seam. */
+/** realDisk with switchable failures: the disk saying no, through the store's disk steps (StoreOptions.fs). */
 export class FaultyFs implements DiskSteps {
   private faults = new Map<FaultyOp, Fault>();
   readonly calls: Record<FaultyOp, number> = { writeNewDurable: 0, rename: 0, fsyncDir: 0 };

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { createApp } from '../../src/http/app.js';
 import { Metrics, type AutoHealCounts } from '../../src/metrics/metrics.js';
-import { LiveProber, targetsOf, type RpcHealthChange } from '../../src/probe/live-prober.js';
+import { LiveProber, jobsOf, type RpcHealthChange } from '../../src/probe/live-prober.js';
 import { DEFAULT_PROBER, Prober } from '../../src/probe/prober.js';
 import { revealedNetworkOf } from '../../src/store/network-record.js';
 import type { NetworkStore } from '../../src/store/network-store.js';
@@ -115,7 +115,7 @@ describe('metrics: the live prober per network and URL (fake endpoints on loopba
     store = await startStore(root, { policy: { blockPrivate: false, allowedHosts: [], secrets } });
     live = new LiveProber(
       new Prober({ ...DEFAULT_PROBER, timeoutMs: 1000 }),
-      () => targetsOf(store.ids().map((id) => ({ id, fields: revealedNetworkOf(store.get(id)) }))),
+      () => jobsOf(store.ids().map((id) => ({ id, fields: revealedNetworkOf(store.get(id)) }))),
       300,
     );
     app = await listenApp(createApp(store, { rpcHealth: live, metrics: new Metrics({ store, prober: live }) }));

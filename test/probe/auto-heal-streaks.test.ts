@@ -1,11 +1,11 @@
 /**
  * AutoHeal's count of verdicts in a row, as a table: probes with their own times, against a
- * network held in memory behind the HealTarget contract (what main wires to the store; the
+ * network held in memory behind the HealStore contract (what main wires to the store; the
  * built-server tests in auto-heal.test.ts drive the store itself).
  */
 import { expect } from 'chai';
 import { AutoHeal } from '../../src/probe/auto-heal.js';
-import type { HealTarget } from '../../src/probe/heal-target.js';
+import type { HealStore } from '../../src/probe/heal-store.js';
 import type { NetworkProbe } from '../../src/probe/live-prober.js';
 
 const A = 'https://a.example.com';
@@ -106,7 +106,7 @@ describe('probe/auto-heal: verdicts in a row (3 probes over 60 s)', () => {
     it(what, async () => {
       let etag = 'v1';
       const written: unknown[] = [];
-      const target: HealTarget = {
+      const target: HealStore = {
         network: () => ({
           etag,
           served: [
@@ -117,7 +117,7 @@ describe('probe/auto-heal: verdicts in a row (3 probes over 60 s)', () => {
         }),
         invalid: () => false,
         write: async (_id, urls, ifMatch, note) => (written.push({ urls, ifMatch, note }), 'written'),
-        records: async () => [],
+        notes: async () => [],
       };
       const heal = new AutoHeal(
         target,
@@ -137,7 +137,7 @@ describe('probe/auto-heal: verdicts in a row (3 probes over 60 s)', () => {
   it('a file invalid now (its last good version served) is left alone', async () => {
     const written: unknown[] = [];
     const skipped: string[] = [];
-    const target: HealTarget = {
+    const target: HealStore = {
       network: () => ({
         etag: 'v1',
         served: [
@@ -148,7 +148,7 @@ describe('probe/auto-heal: verdicts in a row (3 probes over 60 s)', () => {
       }),
       invalid: () => true,
       write: async (_id, urls) => (written.push(urls), 'written'),
-      records: async () => [],
+      notes: async () => [],
     };
     const heal = new AutoHeal(
       target,
@@ -166,7 +166,7 @@ describe('probe/auto-heal: verdicts in a row (3 probes over 60 s)', () => {
     const written: unknown[] = [];
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const target: HealTarget = {
+    const target: HealStore = {
       network: () => ({
         etag: 'v1',
         served: [
@@ -177,7 +177,7 @@ describe('probe/auto-heal: verdicts in a row (3 probes over 60 s)', () => {
       }),
       invalid: () => false,
       write: async (_id, urls) => (await gate, written.push(urls), 'written'),
-      records: async () => [],
+      notes: async () => [],
     };
     const heal = new AutoHeal(
       target,

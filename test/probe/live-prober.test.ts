@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { createApp } from '../../src/http/app.js';
-import { LiveProber, targetsOf } from '../../src/probe/live-prober.js';
+import { LiveProber, jobsOf } from '../../src/probe/live-prober.js';
 import { DEFAULT_PROBER, Prober } from '../../src/probe/prober.js';
 import { networkOf } from '../../src/store/network-record.js';
 import type { NetworkStore } from '../../src/store/network-store.js';
@@ -32,7 +32,7 @@ describe('probe/live-prober: RPC_PROBE_INTERVAL_MS (fake endpoints on loopback)'
   const liveOver = (intervalMs: number): LiveProber =>
     new LiveProber(
       new Prober({ ...DEFAULT_PROBER, timeoutMs: 500 }),
-      () => targetsOf(store.ids().map((id) => ({ id, fields: networkOf(store.get(id)) }))),
+      () => jobsOf(store.ids().map((id) => ({ id, fields: networkOf(store.get(id)) }))),
       intervalMs,
     );
   afterEach(async () => {

@@ -14,13 +14,13 @@ import { createApp } from '../../src/http/app.js';
 import { etagOf } from '../../src/store/validation/network-file.js';
 import type { NetworkStore } from '../../src/store/network-store.js';
 import { makeConfigDir, removeDir, standardFiles } from '../helpers/fixtures.js';
-import { FailingFs, type SeamStep } from '../helpers/reliability-failing-fs.js';
+import { FailingFs, type FailingStep } from '../helpers/reliability-failing-fs.js';
 import { tempFiles } from '../helpers/reliability-disk.js';
 import { isEnvelope } from '../helpers/reliability-http.js';
 import { startStore, until } from '../helpers/store.js';
 
 const CODES = ['ENOSPC', 'EIO', 'EROFS'];
-const STEPS: SeamStep[] = ['mkdir', 'readFile', 'writeNewDurable', 'rename', 'fsyncDir'];
+const STEPS: FailingStep[] = ['mkdir', 'readFile', 'writeNewDurable', 'rename', 'fsyncDir'];
 const NEW_URLS = [{ url: 'https://new.example.com/rpc', weight: 70 }];
 const FILE = 'evm/sepolia.yaml';
 

@@ -1,8 +1,8 @@
 /**
  * The disk says no, for real: the config folder on a 256 KiB tmpfs that is filled up (ENOSPC) and
- * then remounted read-only (EROFS). No seam is involved, so this also covers the lock, which
+ * then remounted read-only (EROFS). No stand-in disk steps are involved, so this also covers the lock, which
  * proper-lockfile takes with the real fs. Needs root and mount(8); skipped where the machine does
- * not allow mounting (most CI runners), in which case disk-failure.test.ts still covers the seam.
+ * not allow mounting (most CI runners), in which case disk-failure.test.ts still covers the disk steps.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';

@@ -37,7 +37,7 @@ describe('store/store-git: the write strategy open() gives', () => {
         expect(Object.isFrozen(strategy), 'one value, fixed once open').to.equal(true);
         expect(strategy.gitLock !== null, 'git lock').to.equal(row.lock);
         expect(strategy.committer !== null, 'committer').to.equal(row.committer);
-        expect(strategy.push).to.equal(null);
+        expect(strategy.gitSync).to.equal(null);
       } finally {
         await git.close();
         removeDir(root);

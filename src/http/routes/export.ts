@@ -9,7 +9,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { scopeOf, type Guard } from '../auth.js';
 import { oneDocument } from '../../relayer/format/export.js';
-import { exportRecords, leftOutNames, ROUTE_WORDING, type SecretChoice } from '../../relayer/format/secret-choice.js';
+import { exportNetworks, leftOutNames, ROUTE_WORDING, type SecretChoice } from '../../relayer/format/secret-choice.js';
 import type { Principal } from '../../access/token-set.js';
 import { NetcfgError } from '../../errors.js';
 import type { NetworkStore } from '../../store/index.js';
@@ -57,7 +57,7 @@ export function exportRoutes(router: Router, store: NetworkStore, guard: Guard):
       .filter((id) => scope?.(id) ?? true)
       .sort();
     const choice: SecretChoice = resolve ? 'resolve' : keep ? 'keep' : 'leave-out';
-    const exported = exportRecords(
+    const exported = exportNetworks(
       ids.map((id) => store.get(id)),
       choice,
       ROUTE_WORDING,

@@ -31,7 +31,7 @@ export function referencesLeftOut(what: string, names: readonly string[], how: C
 }
 
 /** The export of `records` (sorted by id by the caller) under `choice`; what was left out, one sentence each. */
-export function exportRecords(
+export function exportNetworks(
   records: readonly NetworkRecord[],
   choice: SecretChoice,
   how: ChoiceWording,

@@ -21,12 +21,12 @@ export interface DesiredState {
    * Brings what is served up to date after a relayer was listed (with GIT_SYNC: a pull that starts
    * after this call), so replicas that share a targets file never compare a relayer with an older head.
    */
-  refresh(): Promise<void>;
+  catchUp(): Promise<void>;
   /** `text` with every secret value served masked: what a relayer answered (drift, its errors) may hold one. */
   hide(text: string): string;
 }
 
-export interface SyncLog {
+export interface PassLog {
   info(fields: object, message: string): void;
   warn(fields: object, message: string): void;
 }

@@ -23,7 +23,7 @@
 import type { SpeakerView } from './speaker.js';
 
 /** What the slot holds: who holds the lease (null: released) and until when by the writer's clock (shown only). */
-export interface LeaseRecord {
+export interface LeaseClaim {
   holder: string | null;
   expires_at: string | null;
 }
@@ -31,9 +31,9 @@ export interface LeaseRecord {
 /** The shared slot the lease lives in; `version` changes at every write. */
 export interface LeaseStorage {
   /** What the slot holds now; null when nothing was ever written. Throws when it cannot be read. */
-  read(): Promise<{ version: string; record: LeaseRecord } | null>;
-  /** Writes `record` only if the slot still holds `expected` (null: nothing); its new version, or null when another write came first. */
-  swap(expected: string | null, record: LeaseRecord): Promise<string | null>;
+  read(): Promise<{ version: string; claim: LeaseClaim } | null>;
+  /** Writes `claim` only if the slot still holds `expected` (null: nothing); its new version, or null when another write came first. */
+  swap(expected: string | null, claim: LeaseClaim): Promise<string | null>;
 }
 
 /** What GET /api/v1/relayers, readiness and the metrics show of the lease. */
@@ -63,7 +63,7 @@ export class Lease {
   /** The slot's version this replica wrote last (its lease, while it holds it). */
   private mine: string | null = null;
   /** The slot's version as last read, and when this replica first saw it (local clock). */
-  private seen: { version: string | null; record: LeaseRecord | null; at: number } | null = null;
+  private seen: { version: string | null; claim: LeaseClaim | null; at: number } | null = null;
   private readonly clock: () => number;
   private readonly listeners = new Set<(holds: boolean) => void>();
   private timer: NodeJS.Timeout | undefined;
@@ -97,7 +97,7 @@ export class Lease {
   }
 
   view(): LeaseView {
-    const seen = this.seen?.record ?? null;
+    const seen = this.seen?.claim ?? null;
     // Our own name only while we speak: a holder that could not renew does not know who holds it now.
     const holder = this.held()
       ? this.options.replica
@@ -167,18 +167,18 @@ export class Lease {
     }
     const current = await this.look();
     if (current === undefined || this.seen === null) return;
-    const ranOut = current !== null && current.record.holder !== null && this.clock() - this.seen.at >= leaseMs;
-    if (current !== null && current.record.holder !== null && !ranOut) return;
+    const ranOut = current !== null && current.claim.holder !== null && this.clock() - this.seen.at >= leaseMs;
+    if (current !== null && current.claim.holder !== null && !ranOut) return;
     if (!(await this.write(current?.version ?? null, ranOut))) return void (await this.look()); // lost the race: learn who won
     log.info(
-      { replica, previous: current?.record.holder ?? null },
+      { replica, previous: current?.claim.holder ?? null },
       'relayer lease taken: this replica speaks to the relayers',
     );
   }
 
   /** Reads the slot, noting when this replica first saw its version; undefined when it cannot be read. */
-  private async look(): Promise<{ version: string; record: LeaseRecord } | null | undefined> {
-    let current: { version: string; record: LeaseRecord } | null;
+  private async look(): Promise<{ version: string; claim: LeaseClaim } | null | undefined> {
+    let current: { version: string; claim: LeaseClaim } | null;
     try {
       current = await this.options.storage.read();
     } catch (err) {
@@ -190,7 +190,7 @@ export class Lease {
     }
     const version = current?.version ?? null;
     if (this.seen === null || version !== this.seen.version)
-      this.seen = { version, record: current?.record ?? null, at: this.clock() };
+      this.seen = { version, claim: current?.claim ?? null, at: this.clock() };
     return current;
   }
 
@@ -198,13 +198,13 @@ export class Lease {
   private async write(expected: string | null, takeover = false): Promise<boolean> {
     const sent = this.clock();
     const renewal = expected !== null && expected === this.mine;
-    const record: LeaseRecord = {
+    const claim: LeaseClaim = {
       holder: this.options.replica,
       expires_at: new Date(Date.now() + this.options.leaseMs).toISOString(),
     };
     let version: string | null;
     try {
-      version = await this.options.storage.swap(expected, record);
+      version = await this.options.storage.swap(expected, claim);
     } catch (err) {
       this.options.log.warn(
         { replica: this.options.replica, error: (err as Error).message },
@@ -223,7 +223,7 @@ export class Lease {
     }
     this.mine = version;
     if (!renewal) this.taken++; // a renewal from our own version: nobody else wrote the slot, so nobody else spoke
-    this.seen = { version, record, at: sent };
+    this.seen = { version, claim, at: sent };
     this.speakUntil = sent + this.options.leaseMs - this.options.leaseMs / 4;
     if (takeover) {
       const quiet = Math.min(this.options.callMs, this.options.leaseMs / 2);

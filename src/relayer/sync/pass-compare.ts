@@ -4,7 +4,7 @@
  * is off), stale (any other field) or missing; one only the relayer has is extra; one netcfg no longer
  * serves leaves the ledger. The worker sends what is to be set back.
  */
-import type { DesiredState, SyncLog } from './desired-state.js';
+import type { DesiredState, PassLog } from './desired-state.js';
 import { compareNetwork } from './compare.js';
 import type { NetworkLedger } from './ledger.js';
 import type { RelayerTarget } from './relayer-client.js';
@@ -15,7 +15,7 @@ export interface PassParts {
   target: RelayerTarget & { networks: string[] | null };
   desired: DesiredState;
   ledger: NetworkLedger;
-  log: SyncLog;
+  log: PassLog;
   /** A relayer's text as it may be shown: its key and netcfg's secret values hidden. */
   show: (text: string) => string;
 }

@@ -9,7 +9,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { INSTANCE_ID } from '../../instance.js';
 import type { ClientOptions, PassBudget, RelayerTarget } from './relayer-client.js';
-import type { DesiredState, SyncLog } from './desired-state.js';
+import type { DesiredState, PassLog } from './desired-state.js';
 import type { Finding } from './findings.js';
 import type { TargetDetail, TargetStatus } from './target-status.js';
 import { TargetWorker } from './target-worker.js';
@@ -18,7 +18,7 @@ import { ALWAYS_SPEAKS, type Speaker, type SpeakerView } from './speaker.js';
 export interface RelayerSyncOptions extends Omit<ClientOptions, 'instanceId'>, Partial<PassBudget> {
   /** RELAYER_SYNC_INTERVAL_MS: how often each relayer is compared with the folder. */
   intervalMs: number;
-  log: SyncLog;
+  log: PassLog;
   /** Sent with every request (default: this process's, which its HTTP app recognises as its own). */
   instanceId?: string;
   /** The lease: only while it holds are relayers listed and sent anything (default: always). */

@@ -27,7 +27,7 @@ export function desiredFromStore(store: NetworkStore): DesiredState {
       return view === null ? null : relayerFormOf(view);
     },
     subscribe: (listener) => store.subscribe((change) => listener(change.id)),
-    refresh: () => store.caughtUp(),
+    catchUp: () => store.caughtUp(),
     hide: (text) => {
       for (const id of store.ids())
         for (const s of store.get(id).secrets ?? []) text = text.split(s.url).join(s.masked);

@@ -18,7 +18,7 @@ import {
   type PassBudget,
   type RelayerTarget,
 } from './relayer-client.js';
-import type { DesiredState, SyncLog } from './desired-state.js';
+import type { DesiredState, PassLog } from './desired-state.js';
 import type { Finding } from './findings.js';
 import { NetworkLedger } from './ledger.js';
 import { PassSchedule } from './pass-schedule.js';
@@ -52,7 +52,7 @@ export class TargetWorker {
   private failures = 0;
   private shownState: TargetState = 'pending';
   private stateSince = new Date();
-  private pushing: Promise<void> | null = null;
+  private sending: Promise<void> | null = null;
   private readonly passes: PassSchedule;
   private closed = false;
   /** Ends the calls in flight at close(): a relayer that does not answer keeps no shutdown waiting. */
@@ -62,7 +62,7 @@ export class TargetWorker {
     private readonly target: RelayerTarget & { networks: string[] | null },
     private readonly desired: DesiredState,
     private readonly options: WorkerOptions,
-    private readonly log: SyncLog,
+    private readonly log: PassLog,
     private readonly onState: StateListener,
     private readonly speaker: Speaker = ALWAYS_SPEAKS,
   ) {
@@ -129,7 +129,7 @@ export class TargetWorker {
     }
     // Pulled after the list: a value the relayer held was sent after its commit was pushed, so this
     // pull brings that commit, and a replica a pull behind never sets the relayer back.
-    await this.desired.refresh().catch(() => undefined); // a failed pull is readiness' to show
+    await this.desired.catchUp().catch(() => undefined); // a failed pull is readiness' to show
     if (!this.speaking(term)) return this.report(before); // the lease changed hands since the list: it may be older than the relayer
     this.failures = 0;
     this.pointsAtSelf = false;
@@ -177,7 +177,7 @@ export class TargetWorker {
   async close(): Promise<void> {
     this.closed = true;
     this.closing.abort();
-    await Promise.all([this.passes.close(), this.pushing]);
+    await Promise.all([this.passes.close(), this.sending]);
   }
 
   private state(): TargetState {
@@ -189,14 +189,14 @@ export class TargetWorker {
 
   /** Sends the queued networks one at a time, unless that runs already. */
   private kick(): void {
-    if (this.pushing || this.closed || this.queued.size === 0) return;
-    this.pushing = this.push().finally(() => {
-      this.pushing = null;
+    if (this.sending || this.closed || this.queued.size === 0) return;
+    this.sending = this.send().finally(() => {
+      this.sending = null;
       this.kick();
     });
   }
 
-  private async push(): Promise<void> {
+  private async send(): Promise<void> {
     for (const [id, term] of this.queued) {
       this.queued.delete(id);
       if (this.closed || this.pointsAtSelf || !this.speaking(term)) continue; // nothing sent; the holder's (or the next) pass compares it

@@ -12,7 +12,7 @@ import { NESTED_FOLDER, classifyPath, isInside, parseNetworkId, type NetworkId }
 export const FAMILY_OUTSIDE =
   'symbolic link to outside the config folder; netcfg neither lists, serves nor writes what it holds';
 
-export interface FolderTargets {
+export interface FolderEntries {
   ids: Map<string, NetworkId>;
   /** Paths that are not networks, with why. */
   foreign: Map<string, string>;
@@ -27,7 +27,7 @@ export interface FolderTargets {
 export function listFolder(
   root: string | null,
   known: { ids: Iterable<string>; problemPaths: Iterable<string> },
-): FolderTargets {
+): FolderEntries {
   const ids = new Map<string, NetworkId>();
   const foreign = new Map<string, string>();
   if (root !== null) listDisk(root, ids, foreign);

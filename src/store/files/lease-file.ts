@@ -12,16 +12,16 @@ import { setTimeout as delay } from 'node:timers/promises';
 import lockfile from 'proper-lockfile';
 
 /** What the slot holds: who holds the relayer lease (null: given up) and until when by the writer's clock. */
-export interface LeaseRecord {
+export interface LeaseClaim {
   holder: string | null;
   expires_at: string | null;
 }
 
 /** Where the relayer lease is kept: read it, and write it only over the version expected. */
 export interface LeaseSlot {
-  read(): Promise<{ version: string; record: LeaseRecord } | null>;
+  read(): Promise<{ version: string; claim: LeaseClaim } | null>;
   /** The new version, or null when the slot no longer holds `expected` (null: empty). */
-  swap(expected: string | null, record: LeaseRecord): Promise<string | null>;
+  swap(expected: string | null, claim: LeaseClaim): Promise<string | null>;
 }
 
 export const LEASE_FILE = 'relayer-lease.json';
@@ -34,18 +34,18 @@ export class LeaseFile implements LeaseSlot {
     private readonly staleMs: number,
   ) {}
 
-  read(): Promise<{ version: string; record: LeaseRecord } | null> {
+  read(): Promise<{ version: string; claim: LeaseClaim } | null> {
     return Promise.resolve(this.readNow());
   }
 
-  async swap(expected: string | null, record: LeaseRecord): Promise<string | null> {
+  async swap(expected: string | null, claim: LeaseClaim): Promise<string | null> {
     const dir = this.dirOf();
     mkdirSync(dir, { recursive: true });
     const file = path.join(dir, LEASE_FILE);
     const release = await this.lock(file);
     try {
       if ((this.readNow()?.version ?? null) !== expected) return null;
-      const text = `${JSON.stringify({ ...record, nonce: randomBytes(8).toString('hex') })}\n`;
+      const text = `${JSON.stringify({ ...claim, nonce: randomBytes(8).toString('hex') })}\n`;
       const temp = path.join(dir, `.${LEASE_FILE}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
       const fd = openSync(temp, 'wx', 0o644);
       try {
@@ -61,7 +61,7 @@ export class LeaseFile implements LeaseSlot {
     }
   }
 
-  private readNow(): { version: string; record: LeaseRecord } | null {
+  private readNow(): { version: string; claim: LeaseClaim } | null {
     let text: string;
     try {
       text = readFileSync(path.join(this.dirOf(), LEASE_FILE), 'utf8');
@@ -69,7 +69,7 @@ export class LeaseFile implements LeaseSlot {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw err;
     }
-    return { version: versionOf(text), record: recordOf(text) };
+    return { version: versionOf(text), claim: claimOf(text) };
   }
 
   /** The slot's lock; a swap holds it for one small write, so a short wait with backoff is enough. */
@@ -97,10 +97,10 @@ export function versionOf(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 40);
 }
 
-/** The record in a slot's text; anything else reads as a lease given up (a replica then takes it). */
-export function recordOf(text: string): LeaseRecord {
+/** The claim in a slot's text; anything else reads as a lease given up (a replica then takes it). */
+export function claimOf(text: string): LeaseClaim {
   try {
-    const parsed = JSON.parse(text) as Partial<LeaseRecord>;
+    const parsed = JSON.parse(text) as Partial<LeaseClaim>;
     return {
       holder: typeof parsed.holder === 'string' ? parsed.holder : null,
       expires_at: typeof parsed.expires_at === 'string' ? parsed.expires_at : null,

@@ -1,7 +1,7 @@
 /**
  * GIT_SYNC: the config folder's clone follows the remote branch its branch tracks, and every PATCH
  * is pushed to it before its 200. One loop talks to the remote, one thing at a time:
- * - push: the writes made since the last push become one commit each, all made by one `git fast-import`,
+ * - push (push.ts): the writes made since the last push become one commit each, all made by one `git fast-import`,
  *   and go out in one `git push` (group commit): writers that arrive while a push is in flight share
  *   the next round trip, and none of them waits for a git process;
  * - pull (pull.ts): one `git ls-remote` asks for the remote's head (one round trip, no objects);
@@ -13,16 +13,16 @@ import { NetcfgError } from '../../errors.js';
 import { BranchShare } from './branch-share.js';
 import { clearStaleIndexLock, excludeOwnFolders } from './clone-setup.js';
 import type { WorkTree } from './work-tree.js';
-import { backToRemote, pullOnce, rebased, type CloneState, type Exclusive, type PullParts } from './pull.js';
+import { pullOnce, type CloneState, type Exclusive, type PullParts } from './pull.js';
+import { Pusher } from './push.js';
 import { firstLine } from './git-process.js';
-import { isRejection, pushFailure } from './remote-answers.js';
-import { SyncReport, type DroppedNote, type GitCounts, type SyncStatus } from './sync-report.js';
+import { GitSyncReport, type DroppedNote, type GitCounts, type GitSyncStatus } from './sync-report.js';
 import { TrackedBranch } from './tracked-branch.js';
-import { OUTGOING, pathInClone, WriteQueue } from './write-queue.js';
-import { MAX_REBASES, type RetryCounts } from '../retries.js';
+import { pathInClone, WriteQueue } from './write-queue.js';
+import type { RetryCounts } from '../retries.js';
 import type { FoundEdit, PushOutcome, PushQueue } from '../write/write-strategy.js';
 
-export type { GitCounts, SyncStatus } from './sync-report.js';
+export type { GitCounts, GitSyncStatus } from './sync-report.js';
 export type { Exclusive } from './pull.js';
 
 export interface GitSyncOptions {
@@ -39,7 +39,7 @@ export interface GitSyncOptions {
 /** The remote branch every write goes to before its answer: the writer's push (write-strategy.ts). */
 export class GitSync implements PushQueue {
   private pullsAsked = 0;
-  private readonly report: SyncReport;
+  private readonly report: GitSyncReport;
   /** Where the clone's branch is, and how far behind the remote's (the pull keeps it too). */
   private clone: CloneState;
   private timer: NodeJS.Timeout | undefined;
@@ -48,22 +48,34 @@ export class GitSync implements PushQueue {
   /** Callers waiting for the next pull to finish. */
   private pullWaiters: Array<() => void> = [];
   private working: Promise<void> | null = null;
-  /** Pushes in a row made again on a remote that moved on, without asking the writers. */
-  private rebases = 0;
-  private readonly share = new BranchShare();
-  /** What the moves of the clone to the remote branch work with (pull.ts). */
+  /** What the moves of the clone to the remote branch work with (pull.ts), and the push (push.ts). */
   private readonly parts: PullParts;
+  private readonly pusher: Pusher;
 
   private constructor(
     private readonly workTree: WorkTree,
-    private readonly exclusive: Exclusive,
+    exclusive: Exclusive,
     private readonly branch: TrackedBranch,
     private readonly options: GitSyncOptions,
     head: string | null,
   ) {
     this.clone = { head, behind: 0 };
-    this.report = new SyncReport(branch.upstream, options.onDropped);
+    this.report = new GitSyncReport(branch.upstream, options.onDropped);
     this.parts = { branch, report: this.report, exclusive, workTree, queued: () => this.unpushed.length };
+    const { remoteTimeoutMs, retries } = options;
+    const cloneHead = {
+      get: () => this.clone.head,
+      set: (at: string | null) => void (this.clone = { ...this.clone, head: at }),
+    };
+    const share = new BranchShare();
+    this.pusher = new Pusher({
+      ...this.parts,
+      unpushed: this.unpushed,
+      share,
+      remoteTimeoutMs,
+      retries,
+      head: cloneHead,
+    });
   }
 
   /** With the push in flight and the one after, a PATCH hears within three remote deadlines. */
@@ -159,7 +171,7 @@ export class GitSync implements PushQueue {
   }
 
   /** Where the clone stands. */
-  status(): SyncStatus {
+  status(): GitSyncStatus {
     return this.report.status({ head: this.clone.head, ahead: this.unpushed.length, behind: this.clone.behind });
   }
 
@@ -180,102 +192,13 @@ export class GitSync implements PushQueue {
   private async work(): Promise<void> {
     for (;;) {
       if (this.unpushed.length > 0) {
-        await this.share.turn();
-        await this.pushAll().catch((err: unknown) => this.failAll(err));
+        await this.pusher.turn();
+        await this.pusher.pushAll().catch((err: unknown) => this.pusher.failAll(err));
       } else if (this.pullWaiters.length > 0) {
         const waiters = this.pullWaiters.splice(0);
         this.clone = (await pullOnce(this.parts)) ?? this.clone;
         for (const done of waiters) done();
       } else return;
     }
-  }
-
-  /**
-   * One commit per write queued so far, all by one `git fast-import`, then one push of them. Any
-   * failure drops every queued write: each writer edits again on the remote's head, or hears 503.
-   */
-  private async pushAll(): Promise<void> {
-    const batch = this.unpushed.length;
-    let failure: unknown = null;
-    let refused: NetcfgError | null = null;
-    const base = this.clone.head ?? (await this.branch.rev('HEAD'));
-    try {
-      await this.branch.fastImport(this.unpushed.fastImportInput(batch, base, this.workTree.authorLine));
-    } catch (err) {
-      failure = err;
-      refused = new NetcfgError(
-        'STORAGE_UNAVAILABLE',
-        `git could not commit ${[...this.unpushed.paths()].join(', ')} (${firstLine(err)}); nothing was changed.`,
-        { cause: err },
-      );
-    }
-    const pushStarted = performance.now();
-    if (failure === null) await this.branch.push(OUTGOING, base).catch((err: unknown) => (failure = err));
-    const pushMs = performance.now() - pushStarted;
-    if (refused === null) this.report.pushed(pushMs / 1000); // fast-import made the commits, so the push ran
-    if (failure === null) {
-      this.report.reached('push');
-      this.rebases = 0;
-      // The remote has them: the branch and git's index move to them (the files on disk are theirs
-      // already) before the answers, so a client that got its 200 finds `git status` clean.
-      await this.workTree
-        .serial(() => this.branch.moveTo(OUTGOING))
-        .catch((err: unknown) =>
-          this.report.failed(`git could not move the clone to what it pushed: ${firstLine(err)}`),
-        );
-      this.clone = { ...this.clone, head: await this.branch.rev('HEAD').catch(() => null) };
-      this.unpushed.settleFirst(batch, 'pushed');
-      this.share.pushed(pushMs, this.unpushed.length > 0);
-      return;
-    }
-    // Refused because the branch moved (by the check before the push, or by a push that won the race to update the ref).
-    // Writes that waited two remote deadlines already are answered now (their writers give up) rather than fetched for again.
-    const moved = refused === null && isRejection(failure);
-    const late = this.unpushed.oldestAgeMs() >= 2 * this.options.remoteTimeoutMs;
-    const rejected = moved && (late || (await this.branch.fetched()));
-    if (rejected) this.share.rejected(pushMs);
-    const movedTo =
-      rejected && !late && this.rebases < MAX_REBASES ? await rebased(this.parts, this.unpushed.paths()) : null;
-    if (movedTo !== null) {
-      this.clone = { ...this.clone, head: movedTo };
-      this.rebases++;
-      this.options.retries.count('rebased');
-      return; // the loop pushes the same writes again, on top of the remote's head
-    }
-    this.rebases = 0;
-    const unavailable =
-      refused === null && !rejected
-        ? await pushFailure(failure, this.branch, this.report, this.options.remoteTimeoutMs)
-        : null;
-    await this.exclusive(() =>
-      this.workTree.serial(async () => {
-        // The writes queued after the batch go with it: the files on disk are put back too.
-        await backToRemote(this.branch, this.report);
-        this.clone = { ...this.clone, head: await this.branch.rev('HEAD').catch(() => null) };
-        this.unpushed.settleAll((i) =>
-          rejected || (refused !== null && i >= batch) ? 'rejected' : (refused ?? unavailable ?? 'rejected'),
-        );
-      }),
-    );
-  }
-
-  /**
-   * What git refused beyond a push (the clone's own refs or files): every queued write hears 503,
-   * and the clone goes back to the remote's last known head when git lets it.
-   */
-  private async failAll(err: unknown): Promise<void> {
-    this.report.failed(`git failed in the clone: ${firstLine(err)}`);
-    const refusal = new NetcfgError(
-      'STORAGE_UNAVAILABLE',
-      `git failed in the clone (${firstLine(err)}); nothing was changed, retry later.`,
-      { cause: err },
-    );
-    await this.exclusive(() =>
-      this.workTree.serial(async () => {
-        await backToRemote(this.branch, this.report);
-        this.clone = { ...this.clone, head: null }; // asked again before the next push
-        this.unpushed.settleAll(() => refusal);
-      }),
-    );
   }
 }

@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { firstLine, GitError, runGit } from './git-process.js';
-import { recordOf, type LeaseRecord, type LeaseSlot } from '../files/lease-file.js';
+import { claimOf, type LeaseClaim, type LeaseSlot } from '../files/lease-file.js';
 
 export const LEASE_REF = 'refs/netcfg/relayer-lease';
 
@@ -20,14 +20,14 @@ const MAX_BYTES = 64 * 1024;
 
 export class LeaseRef implements LeaseSlot {
   /** The last blob read: fetched again only when the ref points elsewhere. */
-  private last: { version: string; record: LeaseRecord } | null = null;
+  private last: { version: string; claim: LeaseClaim } | null = null;
 
   constructor(
     private readonly clone: CloneOf,
     private readonly remoteTimeoutMs: number,
   ) {}
 
-  async read(): Promise<{ version: string; record: LeaseRecord } | null> {
+  async read(): Promise<{ version: string; claim: LeaseClaim } | null> {
     const { remote } = this.clone();
     const version = (await this.git(['ls-remote', '--quiet', remote, LEASE_REF], true)).split(/\s/)[0] ?? '';
     if (version === '') return null;
@@ -37,14 +37,14 @@ export class LeaseRef implements LeaseSlot {
       ['-c', 'gc.auto=0', 'fetch', '--quiet', '--no-write-fetch-head', '--no-tags', remote, LEASE_REF],
       true,
     );
-    this.last = { version, record: recordOf(await this.git(['cat-file', 'blob', version], false)) };
+    this.last = { version, claim: claimOf(await this.git(['cat-file', 'blob', version], false)) };
     return this.last;
   }
 
-  async swap(expected: string | null, record: LeaseRecord): Promise<string | null> {
+  async swap(expected: string | null, claim: LeaseClaim): Promise<string | null> {
     const { remote } = this.clone();
     // A nonce: each write is a new blob, so the ref moves at every renewal and those standing by see it move.
-    const text = `${JSON.stringify({ ...record, nonce: randomBytes(8).toString('hex') })}\n`;
+    const text = `${JSON.stringify({ ...claim, nonce: randomBytes(8).toString('hex') })}\n`;
     const version = (await this.git(['hash-object', '-w', '--stdin'], false, Buffer.from(text))).trim();
     try {
       await this.git(
@@ -68,7 +68,7 @@ export class LeaseRef implements LeaseSlot {
         return null;
       throw new Error(`the relayer lease could not be written to ${remote}: ${firstLine(err)}`, { cause: err });
     }
-    this.last = { version, record };
+    this.last = { version, claim };
     return version;
   }
 

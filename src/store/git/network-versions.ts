@@ -9,7 +9,7 @@ import path from 'node:path';
 import { NetcfgError } from '../../errors.js';
 import type { NetworkId } from '../files/layout.js';
 import { candidatesOf } from '../files/layout.js';
-import { MAX_FILE_BYTES } from '../files/served-file.js';
+import { MAX_FILE_BYTES } from '../files/folder-file.js';
 import { networkOf } from '../network-record.js';
 import { parseNetworkFile } from '../validation/network-file.js';
 import type { UrlPolicy } from '../validation/url-rules.js';

@@ -8,7 +8,7 @@
  */
 import type { WorkTree } from './work-tree.js';
 import { firstLine } from './git-process.js';
-import type { SyncReport } from './sync-report.js';
+import type { GitSyncReport } from './sync-report.js';
 import type { TrackedBranch } from './tracked-branch.js';
 
 /** Runs `fn` when no write is between its read and its commit (the writers' turn). */
@@ -22,7 +22,7 @@ export interface CloneState {
 
 export interface PullParts {
   branch: TrackedBranch;
-  report: SyncReport;
+  report: GitSyncReport;
   /** What moves the work tree waits for the writers' turn. */
   exclusive: Exclusive;
   workTree: WorkTree;
@@ -65,7 +65,7 @@ export async function pullOnce({ branch, report, exclusive, workTree, queued }: 
  * The clone back to the remote branch as last fetched (when git lets it), after saying which
  * commits of its own that drops: a force-push may have taken them from the remote meanwhile.
  */
-export async function backToRemote(branch: TrackedBranch, report: SyncReport): Promise<void> {
+export async function backToRemote(branch: TrackedBranch, report: GitSyncReport): Promise<void> {
   await report.noteDropped(branch).catch(() => undefined);
   await branch.resetHard().catch(() => undefined);
 }

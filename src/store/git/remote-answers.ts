@@ -5,7 +5,7 @@
  */
 import { NetcfgError } from '../../errors.js';
 import { firstLine } from './git-process.js';
-import type { SyncReport } from './sync-report.js';
+import type { GitSyncReport } from './sync-report.js';
 import type { TrackedBranch } from './tracked-branch.js';
 
 /**
@@ -22,7 +22,7 @@ export function isRejection(err: unknown): boolean {
 export async function pushFailure(
   failure: unknown,
   branch: TrackedBranch,
-  report: SyncReport,
+  report: GitSyncReport,
   remoteTimeoutMs: number,
 ): Promise<NetcfgError> {
   report.pushFailed();

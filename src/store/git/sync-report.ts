@@ -18,7 +18,7 @@ export interface DroppedNote {
 }
 
 /** Where a GIT_SYNC clone stands against its remote branch. */
-export interface SyncStatus {
+export interface GitSyncStatus {
   head: string | null;
   upstream: string;
   last_pull_at: string | null;
@@ -52,7 +52,7 @@ export interface GitCounts {
   push_seconds: readonly number[];
 }
 
-export class SyncReport {
+export class GitSyncReport {
   private readonly tally = { pulls: 0, pull_failures: 0, pushes: 0, push_failures: 0 };
   private readonly pushSeconds: number[] = [];
   private lastPullAt: Date | null = null;
@@ -145,7 +145,7 @@ export class SyncReport {
     return this.droppedNote;
   }
 
-  status(fields: { head: string | null; ahead: number; behind: number }): SyncStatus {
+  status(fields: { head: string | null; ahead: number; behind: number }): GitSyncStatus {
     const recentDrop = this.droppedNote !== null && Date.now() - Date.parse(this.droppedNote.at) < DROPPED_NOTICE_MS;
     return {
       head: fields.head,

@@ -6,7 +6,7 @@
  * commit never loses the write: the file is on disk already; the path is kept, reported in
  * readiness and committed on the next retry. An edit of that file made on disk and never committed
  * is committed first, on its own, as the working tree's (commitFound): a write signs only its own change.
- * And the history of a network's file.
+ * And the history of a network's file (file-history.ts).
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
@@ -14,30 +14,17 @@ import { NetcfgError } from '../../errors.js';
 import { SerialQueue } from '../../serial-queue.js';
 import { GitIndexLock } from './git-index-lock.js';
 import { firstLine, GitError, LOCAL_TIMEOUT_MS, runGit } from './git-process.js';
-import { parseTrailers, trailerFormat, type Trailers } from './trailers.js';
+import { historyOf, type CommitPage } from './file-history.js';
 import type { Committer } from '../write/write-strategy.js';
+
+export type { Commit, CommitPage } from './file-history.js';
 
 export interface GitAuthor {
   name: string;
   email: string;
 }
 
-export interface Commit {
-  sha: string;
-  author: string;
-  email: string;
-  date: string;
-  message: string;
-  /** Who made the change, from the commit's `Netcfg-Actor` trailer (actor.ts); null for a commit without one (made outside netcfg). */
-  actor: string | null;
-  /** The values of the trailers the caller asked for, by key (only when it asked). */
-  trailers?: Trailers;
-}
-
 const RETRY_MS = [200, 1000, 5000, 30_000];
-
-/** Who made a commit's change (actor.ts writes it). */
-const ACTOR_TRAILER = 'Netcfg-Actor';
 
 /** The most a git command may answer (a `git log` of history, a file's version is capped lower by its caller). */
 const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
@@ -112,18 +99,7 @@ export class WorkTree implements Committer {
       this.indexLock.ours(async () => {
         if (this.pending.has(rel) || (await this.headHolds(rel, bytes))) return;
         try {
-          await this.git(['add', '--', rel]);
-          await this.git([
-            'commit',
-            '--no-verify',
-            '--quiet',
-            '--only',
-            `--author=${author}`,
-            '-m',
-            message,
-            '--',
-            rel,
-          ]);
+          await this.commitOnly(rel, message, author);
         } catch (err) {
           // git may still call the bytes the same (a filter, a line-end rule): nothing of anyone's is then left to commit.
           if (/nothing to commit|no changes added/i.test(String((err as { stderr?: string }).stderr))) return;
@@ -149,34 +125,8 @@ export class WorkTree implements Committer {
   }
 
   /** Commits of `files` (paths inside the work tree), newest first, with the trailers `keys`, and how many there are. */
-  async history(
-    files: string[],
-    skip: number,
-    limit: number,
-    keys: readonly string[] = [],
-  ): Promise<{ commits: Commit[]; total: number }> {
-    const rels = files.map((f) => path.relative(this.top, f));
-    const [log, count] = await Promise.all([
-      this.git([
-        'log',
-        `--skip=${skip}`,
-        `--max-count=${limit}`,
-        `--format=%H%x1f%an%x1f%ae%x1f%aI%x1f%s%x1f${trailerFormat([ACTOR_TRAILER, ...keys])}%x1e`,
-        '--',
-        ...rels,
-      ]),
-      this.git(['rev-list', '--count', 'HEAD', '--', ...rels]).catch(() => '0'),
-    ]);
-    const commits = log
-      .split('\x1e')
-      .map((r) => r.trim())
-      .filter((r) => r !== '')
-      .map((r) => {
-        const [sha = '', author = '', email = '', date = '', message = '', ...fields] = r.split('\x1f');
-        const { [ACTOR_TRAILER]: actor = [], ...trailers } = parseTrailers([ACTOR_TRAILER, ...keys], fields);
-        return { sha, author, email, date, message, actor: actor[0] ?? null, ...(keys.length > 0 ? { trailers } : {}) };
-      });
-    return { commits, total: Number(count.trim()) || 0 };
+  history(files: string[], skip: number, limit: number, keys: readonly string[] = []): Promise<CommitPage> {
+    return historyOf(this, files, skip, limit, keys);
   }
 
   /** Kills every git command running now (shutdown); later ones fail at once. */
@@ -188,20 +138,7 @@ export class WorkTree implements Committer {
   private async flush(): Promise<void> {
     for (const [rel, { message, author }] of [...this.pending]) {
       try {
-        await this.indexLock.ours(async () => {
-          await this.git(['add', '--', rel]);
-          await this.git([
-            'commit',
-            '--no-verify',
-            '--quiet',
-            '--only',
-            `--author=${author}`,
-            '-m',
-            message,
-            '--',
-            rel,
-          ]);
-        });
+        await this.indexLock.ours(() => this.commitOnly(rel, message, author));
         this.pending.delete(rel);
       } catch (err) {
         const text = String((err as { stderr?: string }).stderr || (err as Error).message);
@@ -216,6 +153,12 @@ export class WorkTree implements Committer {
     }
     this.retries = 0;
     if (this.pending.size === 0) this.failure = null;
+  }
+
+  /** `rel` as it is on disk, committed alone (other staged changes stay out), without hooks. */
+  private async commitOnly(rel: string, message: string, author: string): Promise<void> {
+    await this.git(['add', '--', rel]);
+    await this.git(['commit', '--no-verify', '--quiet', '--only', `--author=${author}`, '-m', message, '--', rel]);
   }
 
   private scheduleRetry(): void {

@@ -7,7 +7,7 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { ConfigFolder } from '../files/config-folder.js';
 import { sweepTempFiles } from '../files/temp-files.js';
-import type { DiskSync } from './disk-sync.js';
+import type { Refresher } from './refresher.js';
 import type { CachedFile } from './index-cache.js';
 import type { NetworkIndex } from './network-index.js';
 
@@ -16,19 +16,19 @@ const LOAD_CHUNK = 250;
 
 export async function firstLoad(
   folder: ConfigFolder,
-  sync: DiskSync,
+  refresher: Refresher,
   index: NetworkIndex,
   cache: Map<string, CachedFile> | null,
 ): Promise<void> {
   const state = folder.check();
   if (state.ok) sweepTempFiles(state.real);
   index.beginBulk();
-  const { ids, foreign } = sync.listTargets(state);
+  const { ids, foreign } = refresher.listEntries(state);
   const load = { folder: state, cache, linkedFamilies: new Map<string, boolean>() };
   let read = 0;
   for (const id of ids.values()) {
-    sync.apply(sync.observe(id, load));
+    refresher.apply(refresher.observe(id, load));
     if (++read % LOAD_CHUNK === 0) await yieldToLoop();
   }
-  for (const [rel, reason] of foreign) sync.refreshForeign(rel, reason);
+  for (const [rel, reason] of foreign) refresher.refreshForeign(rel, reason);
 }

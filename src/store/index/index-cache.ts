@@ -34,7 +34,7 @@ const PARSING_MODULES = [
   'validation/url-rules',
   'validation/schemas',
   'files/layout',
-  'files/served-file',
+  'files/folder-file',
   'network-record',
   'index/index-cache',
 ];

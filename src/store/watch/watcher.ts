@@ -6,7 +6,7 @@
  */
 import { NESTED_FOLDER, classifyPath, parseNetworkId } from '../files/layout.js';
 import { stampOf } from '../files/folder-listing.js';
-import type { DiskSync } from '../index/disk-sync.js';
+import type { Refresher } from '../index/refresher.js';
 import { ChokidarWorker } from './chokidar-worker.js';
 import { RefreshQueue, type Work } from './refresh-queue.js';
 
@@ -45,7 +45,7 @@ export class ConfigWatcher {
   private pollSettle: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly sync: DiskSync,
+    private readonly refresher: Refresher,
     private readonly options: WatchOptions,
     private readonly onError: (err: Error) => void = () => {},
   ) {
@@ -75,9 +75,9 @@ export class ConfigWatcher {
    * must not be followed out of the clone.
    */
   private where(): { watch: string | null; key: string } {
-    const folder = this.sync.folder.check();
+    const folder = this.refresher.folder.check();
     if (folder.ok) return { watch: folder.real, key: folder.real };
-    return { watch: folder.kind === 'link' ? null : this.sync.root, key: `(${folder.kind})` };
+    return { watch: folder.kind === 'link' ? null : this.refresher.root, key: `(${folder.kind})` };
   }
 
   /** Starts chokidar (in its own thread) on the folder; resolves once it has walked it. */
@@ -141,15 +141,15 @@ export class ConfigWatcher {
    * done, it catches a change that landed between the load reading a file and chokidar watching its folder.
    */
   refreshChanged(): void {
-    const { ids, foreign } = this.sync.listTargets();
-    for (const id of ids.values()) if (this.sync.changedSinceApplied(id)) this.scheduleId(id.id);
+    const { ids, foreign } = this.refresher.listEntries();
+    for (const id of ids.values()) if (this.refresher.changedSinceApplied(id)) this.scheduleId(id.id);
     // Few, and not stamped when applied: looked at again each time (a family folder linked out during the walk).
     for (const [rel, reason] of foreign) this.scheduleForeign(rel, reason);
   }
 
   /** Schedules a refresh of everything on disk and in the index (a full reconcile). */
   refreshAll(): void {
-    const { ids, foreign } = this.sync.listTargets();
+    const { ids, foreign } = this.refresher.listEntries();
     for (const id of ids.values()) this.scheduleId(id.id);
     for (const [rel, reason] of foreign) this.scheduleForeign(rel, reason);
   }
@@ -196,9 +196,9 @@ export class ConfigWatcher {
    * or with `onlyChanged` what differs from what was applied (a stat per file).
    */
   private refreshFamily(family: string, onlyChanged = false): void {
-    const { ids, foreign } = this.sync.listTargets();
+    const { ids, foreign } = this.refresher.listEntries();
     for (const id of ids.values())
-      if (id.family === family && (!onlyChanged || this.sync.changedSinceApplied(id))) this.scheduleId(id.id);
+      if (id.family === family && (!onlyChanged || this.refresher.changedSinceApplied(id))) this.scheduleId(id.id);
     for (const [rel, reason] of foreign)
       if (rel === family || rel.startsWith(`${family}/`)) this.scheduleForeign(rel, reason);
   }
@@ -207,18 +207,18 @@ export class ConfigWatcher {
     const networkId = parseNetworkId(id);
     if (!networkId) return;
     this.schedule(`id:${id}`, {
-      observe: () => this.sync.observe(networkId),
-      unchanged: (seen) => this.sync.unchanged(seen),
-      apply: (seen) => this.sync.apply(seen),
+      observe: () => this.refresher.observe(networkId),
+      unchanged: (seen) => this.refresher.unchanged(seen),
+      apply: (seen) => this.refresher.apply(seen),
     });
   }
 
   private scheduleForeign(rel: string, reason: string): void {
-    const abs = this.sync.abs(rel);
+    const abs = this.refresher.abs(rel);
     this.schedule(`path:${rel}`, {
       observe: () => stampOf(abs),
       unchanged: (seen) => stampOf(abs) === seen,
-      apply: () => this.sync.refreshForeign(rel, reason),
+      apply: () => this.refresher.refreshForeign(rel, reason),
     });
   }
 

@@ -6,7 +6,7 @@
 import { NetcfgError } from '../../errors.js';
 import type { ConfigFolder } from '../files/config-folder.js';
 import { candidatesOf, type NetworkId } from '../files/layout.js';
-import { isGone, servedPath } from '../files/served-file.js';
+import { isGone, folderPath } from '../files/folder-file.js';
 import type { DiskSteps } from './disk-steps.js';
 
 /** The file as read for an edit. */
@@ -43,7 +43,7 @@ const STORAGE_CODES = new Set([
 
 /**
  * The network's file as it is now; null when neither `.yaml` nor `.yml` is there. What the read
- * path would not serve is refused before a byte is read (served-file.ts), and nothing is read or
+ * path would not serve is refused before a byte is read (folder-file.ts), and nothing is read or
  * written through a config folder git made a link (config-folder.ts).
  */
 export async function readCurrent(
@@ -57,7 +57,7 @@ export async function readCurrent(
   const realRoot = state.ok ? state.real : folder.forWriting(); // forWriting() throws why
   for (const { rel } of candidatesOf(id)) {
     try {
-      const abs = servedPath(realRoot, rel);
+      const abs = folderPath(realRoot, rel);
       if (abs === null) continue;
       const stat = await fs.stat(abs);
       const bytes = await fs.readFile(abs, rel);

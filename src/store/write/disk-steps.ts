@@ -25,7 +25,7 @@ import {
   type Stats,
 } from 'node:fs';
 import { promisify } from 'node:util';
-import { READ_REGULAR, isGone, readRegularFile } from '../files/served-file.js';
+import { READ_REGULAR, isGone, readRegularFile } from '../files/folder-file.js';
 
 const fsyncFd = promisify(fsync);
 const closeFd = promisify(close);
@@ -33,7 +33,7 @@ const closeFd = promisify(close);
 export type RenameOutcome = 'renamed' | 'gone' | 'changed';
 
 export interface DiskSteps {
-  /** A network file's bytes, refused unless a regular file (served-file.ts); `rel` names it in errors. */
+  /** A network file's bytes, refused unless a regular file (folder-file.ts); `rel` names it in errors. */
   readFile(file: string, rel?: string): Promise<Buffer>;
   stat(file: string): Promise<Stats>;
   /** Creates `file` (it must not exist) with exactly `mode`, writes `data` and fsyncs it before closing. */

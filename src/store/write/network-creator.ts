@@ -60,7 +60,7 @@ export class NetworkCreator {
     const { id } = request;
     const made = newNetworkText(id, request.fields, request.comment, this.parts.policy); // a bad body is refused before any lock
     requireCreatable(this.state, this.parts.index, id);
-    const { push } = this.parts.strategy;
+    const { gitSync: push } = this.parts.strategy;
     // The push is awaited once the turn is let go, as a PATCH's is: GIT_SYNC's pull runs in that turn, and
     // a push queued behind a pull waiting for it would never come.
     const { pushed } = await this.parts.locks.inTurn(push ? '*' : id.id, async () => {
@@ -92,7 +92,7 @@ export class NetworkCreator {
     made: ReturnType<typeof newNetworkText>,
   ): Promise<{ pushed?: Promise<void> }> {
     const { id, actor, note } = request;
-    const { push, committer } = this.parts.strategy;
+    const { gitSync: push, committer } = this.parts.strategy;
     const message = commitMessage(addSubject(id), actor, note);
     const author = authorLineOf(actor, this.parts.netcfgAuthor);
     // Held from before the file appears: the watcher may see it first, and the change must carry its actor.

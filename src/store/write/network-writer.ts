@@ -3,22 +3,23 @@
  * as the read path would (current-file.ts), check If-Match against its bytes' hash, splice the new
  * values into the text (comments stay: yaml-edit.ts) and validate it with the loader's code, take
  * the network's cross-process lock, replace the file if it still holds the bytes read
- * (file-replacer.ts), fsync the folder, serve it, and commit it or queue it for the push
- * (write-strategy.ts), after an edit of the file nobody committed, which gets a commit of its own.
+ * (file-replacer.ts), fsync the folder (disk-health.ts), serve it, and commit it or queue it for the push
+ * (write-strategy.ts), after an edit of the file nobody committed, which gets a commit of its own (found-edit.ts).
  * Why an attempt is made again, and how often at most: retries.ts.
  */
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { NetcfgError } from '../../errors.js';
-import type { FoundEdit, PushOutcome, WriterParts, WriteStrategy } from './write-strategy.js';
+import type { PushOutcome, WriterParts, WriteStrategy } from './write-strategy.js';
 import type { NetworkId } from '../files/layout.js';
-import { isGone } from '../files/served-file.js';
 import type { NetworkRecord } from '../network-record.js';
-import { fileGone, readCurrent, storageError, type Current } from './current-file.js';
+import { readCurrent, storageError, type Current } from './current-file.js';
+import { DiskHealth } from './disk-health.js';
+import { foundEdit } from './found-edit.js';
 import { FileReplacer } from './file-replacer.js';
 import type { HeldLock } from './write-lock.js';
 import { planEdit, updateSubject, type EditPlan } from './network-edit.js';
-import { actorLabel, authorLineOf, commitMessage, WORKING_TREE, type Actor, type WriteNote } from '../actor.js';
+import { actorLabel, authorLineOf, commitMessage, type Actor, type WriteNote } from '../actor.js';
 import { ATTEMPT_RETRIES, type AttemptRetry } from '../retries.js';
 
 export interface UpdateRequest {
@@ -47,27 +48,20 @@ interface LastPlan {
 }
 
 export class NetworkWriter {
-  /** The last write the disk refused, until a write succeeds again (shown in readiness). */
-  private lastFailure: { at: Date; message: string; dir?: string } | null = null;
+  /** What the disk refused last, until a write succeeds again (shown in readiness). */
+  private readonly disk: DiskHealth;
   private readonly files: FileReplacer;
   private readonly strategy: WriteStrategy;
-  private readonly refused = (message: string): void => {
-    this.lastFailure = { at: new Date(), message };
-  };
 
   constructor(private readonly parts: WriterParts) {
+    this.disk = new DiskHealth(parts.fs, parts.folder.root);
     this.files = new FileReplacer(parts.fs);
     this.strategy = parts.strategy;
   }
 
   /** The last write the disk refused, until a write succeeds again. */
   failure(): { at: Date; message: string } | null {
-    return this.lastFailure;
-  }
-
-  /** Resolves once every write queued so far is done. */
-  settled(): Promise<void> {
-    return this.parts.locks.settled();
+    return this.disk.failure();
   }
 
   /**
@@ -75,16 +69,16 @@ export class NetworkWriter {
    * network's turn in this process, made again for the reasons of retries.ts, each within its bound.
    */
   async update(request: UpdateRequest): Promise<NetworkRecord> {
-    const { push, committer } = this.strategy;
+    const { gitSync, committer } = this.strategy;
     const started = performance.now();
     const tries = new Map<AttemptRetry, number>();
     // A write committed to git holds the lock from its read through its commit; after the file
     // moved on under a write (most likely another replica's), every write does, so that replica cannot win every round.
-    let lockFirst = committer !== null || push !== null;
+    let lockFirst = committer !== null || gitSync !== null;
     const last: { plan?: LastPlan } = {};
     try {
       for (;;) {
-        const step = await this.parts.locks.inTurn(push ? '*' : request.id.id, () =>
+        const step = await this.parts.locks.inTurn(gitSync ? '*' : request.id.id, () =>
           this.attempt(request, lockFirst, last),
         );
         // Rejected: the clone is at the remote's new head; the next attempt edits that version (If-Match is checked against it).
@@ -96,15 +90,15 @@ export class NetworkWriter {
         tries.set(reason, n);
         // Outside a git work tree a file that is not there is gone for good: nothing will put it back.
         const final = n >= ATTEMPT_RETRIES[reason].attempts || (reason === 'gone' && this.strategy.gitLock === null);
-        if (final || (reason === 'rejected' && performance.now() - started > (push?.retryForMs ?? Infinity)))
+        if (final || (reason === 'rejected' && performance.now() - started > (gitSync?.retryForMs ?? Infinity)))
           throw ATTEMPT_RETRIES[reason].refusal(request.id.id);
         if (reason === 'moved') lockFirst = true;
         if (reason === 'rejected') await delay(Math.random() * 20 * n); // jitter: replicas racing on one branch take turns
       }
     } catch (err) {
       // The lock itself can be what the disk refused (EROFS, ENOSPC on its folder): show it too.
-      if (err instanceof NetcfgError && err.code === 'STORAGE_UNAVAILABLE' && !this.lastFailure)
-        this.refused(err.message);
+      if (err instanceof NetcfgError && err.code === 'STORAGE_UNAVAILABLE' && !this.disk.failing)
+        this.disk.refused(err.message);
       throw err;
     }
   }
@@ -132,7 +126,7 @@ export class NetworkWriter {
     // Not there, or not whole, while a git command rewrites the tree: maybe only for the moment a
     // checkout replaces the file. Each attempt first waits for git's lock, so it reads what git wrote.
     if (await this.strategy.gitLock?.whenFree(this.parts.locks.maxWaitMs)) this.parts.retries.count('git-lock');
-    const current = await readCurrent(this.parts.folder, this.parts.fs, id, this.refused);
+    const current = await readCurrent(this.parts.folder, this.parts.fs, id, this.disk.refused);
     if (current === null) return 'gone';
     const plan = this.planOf(request, current, last);
     if (plan.kind === 'invalid') {
@@ -142,12 +136,12 @@ export class NetworkWriter {
     }
     if (plan.kind === 'same') {
       // With GIT_SYNC what was read may be a commit still on its way to the remote: answer once it is there.
-      if (this.strategy.push) {
-        const pushed = this.strategy.push.pushedSoFar();
+      if (this.strategy.gitSync) {
+        const pushed = this.strategy.gitSync.pushedSoFar();
         pushed.catch(() => undefined); // awaited by update() once the turn is let go, which may be after it failed
         return { record: plan.record, pushed };
       }
-      if (this.lastFailure) await this.heal(path.dirname(current.abs));
+      if (this.disk.failing) await this.disk.heal(path.dirname(current.abs));
       this.parts.index.put(plan.record);
       return { record: plan.record };
     }
@@ -186,13 +180,13 @@ export class NetworkWriter {
     fields: string[],
     held: HeldLock | null,
   ): Promise<Written | AttemptRetry> {
-    const { push, committer, gitLock } = this.strategy;
+    const { gitSync, committer, gitLock } = this.strategy;
     const lock = held ?? (await this.lock(id));
     // With GIT_SYNC the new version is served once it is in the remote, not when it is on this disk.
-    if (push) this.parts.served.hold(id);
+    if (gitSync) this.parts.served.hold(id);
     let queued = false;
     try {
-      const found = await this.foundEdit(actor, current);
+      const found = await foundEdit(this.strategy, this.parts.netcfgAuthor, actor, current);
       const outcome = await this.files
         .replace(
           current.realRoot,
@@ -212,14 +206,14 @@ export class NetworkWriter {
           },
         )
         .catch((err: unknown) => {
-          throw storageError(err, `write ${current.rel}`, this.refused);
+          throw storageError(err, `write ${current.rel}`, this.disk.refused);
         });
       if (outcome !== 'renamed') return outcome === 'changed' ? 'moved' : 'gone';
       const message = commitMessage(updateSubject(id, fields), actor, note);
       const author = authorLineOf(actor, this.parts.netcfgAuthor);
-      if (push) {
+      if (gitSync) {
         // The remote is what makes it durable: a restart resets the clone to it, so no folder fsync here.
-        const pushed = push.queue(current.abs, current.mode, next.text, message, author, found).pushed.then(
+        const pushed = gitSync.queue(current.abs, current.mode, next.text, message, author, found).pushed.then(
           (outcome) => (this.parts.served.release(id, outcome === 'pushed' ? actorLabel(actor) : null), outcome),
           (err: unknown) => {
             this.parts.served.release(id, null); // the clone is back at the remote's version: not this write's
@@ -232,50 +226,12 @@ export class NetworkWriter {
       }
       // Renamed: the new file is what is on disk, so it is served, even if the folder sync fails.
       this.parts.index.put(next.record, actorLabel(actor));
-      await this.syncFolder(current, next.record);
+      await this.disk.syncFolder(path.dirname(current.abs), current.rel, next.record.etag);
       await committer?.commit(current.abs, message, author);
       return { record: next.record };
     } finally {
-      if (push && !queued) this.parts.served.release(id, null);
+      if (gitSync && !queued) this.parts.served.release(id, null);
       if (lock !== held) await lock.release();
-    }
-  }
-
-  /**
-   * An edit of the file made on disk that git does not hold (nobody committed it): committed now
-   * (GIT_COMMIT), or returned to be queued with this write (GIT_SYNC), on its own and as the working
-   * tree's, so the write's commit holds its own change alone. Asked under the write's locks.
-   */
-  private async foundEdit(actor: Actor, current: Current): Promise<FoundEdit | undefined> {
-    const { push, committer } = this.strategy;
-    if (!push && !committer) return undefined;
-    const subject = `netcfg: commit ${current.rel} as found on disk, edited outside netcfg, before a write by ${actorLabel(actor)}`;
-    const edit = {
-      message: commitMessage(subject, WORKING_TREE),
-      author: authorLineOf(WORKING_TREE, this.parts.netcfgAuthor),
-    };
-    if (committer) {
-      await committer.commitFound(current.abs, current.bytes, edit.message, edit.author);
-      return undefined;
-    }
-    return push && !(await push.holds(current.abs, current.bytes))
-      ? { ...edit, text: current.bytes.toString('utf8') }
-      : undefined;
-  }
-
-  /** The folder's fsync after the rename: without it the rename may not survive a power cut. */
-  private async syncFolder(current: Current, record: NetworkRecord): Promise<void> {
-    const dir = path.dirname(current.abs);
-    try {
-      await this.parts.fs.fsyncDir(dir);
-      this.lastFailure = null;
-    } catch (err) {
-      if (isGone(err)) throw fileGone();
-      const code = (err as NodeJS.ErrnoException).code ?? 'EUNKNOWN';
-      // The new file is in place but may not survive a power cut; say so rather than "unchanged".
-      const message = `The new ${current.rel} was written but the disk refused to sync its folder (${code}); it may not survive a crash. Retry later.`;
-      this.lastFailure = { at: new Date(), message, dir };
-      throw new NetcfgError('STORAGE_UNAVAILABLE', message, { cause: err, etag: record.etag });
     }
   }
 
@@ -286,20 +242,7 @@ export class NetworkWriter {
   private async gitRewriting(id: NetworkId, read: Buffer): Promise<boolean> {
     if (this.strategy.gitLock === null) return false;
     if (this.strategy.gitLock.heldByOther()) return true;
-    const now = await readCurrent(this.parts.folder, this.parts.fs, id, this.refused).catch(() => null);
+    const now = await readCurrent(this.parts.folder, this.parts.fs, id, this.disk.refused).catch(() => null);
     return now === null || !now.bytes.equals(read);
-  }
-
-  /**
-   * After a refused write, a retry that finds nothing to change still proves the disk is back:
-   * sync the folder (a rename may still be unsynced from the failure) and clear the failure.
-   */
-  private async heal(dir: string): Promise<void> {
-    try {
-      await this.parts.fs.fsyncDir(this.lastFailure?.dir ?? dir);
-      this.lastFailure = null;
-    } catch (err) {
-      throw storageError(err, `sync ${path.relative(this.parts.folder.root, dir) || '.'}`, this.refused);
-    }
   }
 }

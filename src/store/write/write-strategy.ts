@@ -60,7 +60,7 @@ export interface PushQueue {
   readonly retryForMs: number;
 }
 
-/** GIT_SYNC: what the index serves of a network while its write is on its way to the remote (index/disk-sync.ts). */
+/** GIT_SYNC: what the index serves of a network while its write is on its way to the remote (index/refresher.ts). */
 export interface ServedHold {
   /** Keeps `id` served as it is now, whatever its file becomes. */
   hold(id: NetworkId): void;
@@ -74,11 +74,11 @@ export interface WriteStrategy {
   /** GIT_COMMIT: commits the file just written, under its lock. */
   readonly committer: Committer | null;
   /** GIT_SYNC: writes take one turn in this process (one clone), from their read through their commit, and wait for their push. */
-  readonly push: PushQueue | null;
+  readonly gitSync: PushQueue | null;
 }
 
 /** Writes that go to their file and nowhere else (no git work tree). */
-export const FILE_ONLY: WriteStrategy = Object.freeze({ gitLock: null, committer: null, push: null });
+export const FILE_ONLY: WriteStrategy = Object.freeze({ gitLock: null, committer: null, gitSync: null });
 
 /** What the writer works with, all given when it is built. */
 export interface WriterParts {
@@ -86,7 +86,7 @@ export interface WriterParts {
   netcfgAuthor: { name: string; email: string };
   folder: ConfigFolder;
   index: NetworkIndex;
-  /** GIT_SYNC: keeps a network served at its pushed version while its write is on its way (the disk sync). */
+  /** GIT_SYNC: keeps a network served at its pushed version while its write is on its way (the refresher). */
   served: ServedHold;
   policy: UrlPolicy;
   fs: DiskSteps;

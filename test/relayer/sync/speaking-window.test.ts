@@ -154,18 +154,18 @@ describe('relayer/sync: a replica speaks only within its window and its term', f
         answered('evm:holesky'),
       ]);
       const desired = desiredFromStore(store);
-      const refresh = async (): Promise<void> => {
+      const catchUp = async (): Promise<void> => {
         const gate = pullGate;
         gate?.reach();
         await gate?.opened;
-        await desired.refresh();
+        await desired.catchUp();
       };
       speaker = new DrivenSpeaker();
       speaker.held = holds;
       const target = { name: 'relayer', url: relayer.url, apiKey: KEY, networks: null };
       sync = new RelayerSync(
         [target],
-        { ...desired, refresh },
+        { ...desired, catchUp },
         { intervalMs: 3_600_000, timeoutMs: 30_000, maxBytes: 1 << 20, log, speaker },
       );
       sync.start();

@@ -49,7 +49,7 @@ describe('store/git/lease-ref: the relayer lease as a ref of the remote (git dae
       const [readA, readB] = [await a.read(), await b.read()];
       expect(readA).to.deep.equal(readB);
       expect(readA?.version).to.equal(won.find((v) => v !== null));
-      expect(readA?.record.expires_at).to.equal(`round ${round}`);
+      expect(readA?.claim.expires_at).to.equal(`round ${round}`);
       // The loser swapping from what it had: refused (a lost race is a lost lease).
       expect(await (won[0] === null ? a : b).swap(expected, { holder: 'late', expires_at: null })).to.equal(null);
       expected = readA!.version;

@@ -336,7 +336,7 @@ for (const mode of MODES)
       expect(etags).to.not.include(etagOf(''));
     });
 
-    // The watcher answers the event of the store's own PATCH with a stat, not a read (DiskSync.wrote):
+    // The watcher answers the event of the store's own PATCH with a stat, not a read (Refresher.wrote):
     // an edit by someone else right after it must still be read, however alike the two stats look.
     it('an edit landing right after a PATCH is served: a file replaced (new inode), then one written in place', async () => {
       await store.update('evm:sepolia', { rpc_urls: ['https://a1.example.com'] }, undefined, ANONYMOUS);

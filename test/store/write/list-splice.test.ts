@@ -1,12 +1,12 @@
 /**
  * Comments beside RPC URLs survive a write: a table of comment placements, each written through a
- * PATCH (a Koa app over a real folder) and through the prober's own write (heal-target.ts, as
+ * PATCH (a Koa app over a real folder) and through the prober's own write (heal-store.ts, as
  * self-healing disables a URL), and the exact bytes expected after.
  */
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import request from 'supertest';
-import { healTargetOf } from '../../../src/probe/heal-target.js';
+import { healStoreOf } from '../../../src/probe/heal-store.js';
 import { writeRig, type WriteRig } from '../../helpers/write-support.js';
 
 const REL = 'evm/sepolia.yaml';
@@ -84,7 +84,7 @@ describe('store/write/list-splice: comments kept', () => {
 
     it(`through the prober's write: ${row.title}`, async () => {
       rig = await writeRig({ [REL]: row.before + TAIL });
-      const target = healTargetOf(rig.store);
+      const target = healStoreOf(rig.store);
       const etag = target.network('evm:sepolia')?.etag as string;
       expect(
         await target.write('evm:sepolia', row.rpc_urls, etag, { subject: 'test', body: '', trailers: [] }),

@@ -90,7 +90,7 @@ describe('store/network-writer', () => {
       holder = undefined;
     });
 
-    /** A seam noting, at each step of a PATCH, whether the lock folder of evm:sepolia exists. */
+    /** Disk steps noting, at each step of a PATCH, whether the lock folder of evm:sepolia exists. */
     function lockWatchingFs(lockFolder: () => string, afterFirstRead = (): void => {}) {
       const fs = new FaultyFs();
       const steps: Array<[string, boolean]> = [];
@@ -199,7 +199,7 @@ describe('store/network-writer', () => {
   });
 
   describe('the new text, checked before anything is written', () => {
-    /** A seam counting the temp files written: none when a PATCH is refused. */
+    /** Disk steps counting the temp files written: none when a PATCH is refused. */
     function writeCountingFs() {
       const fs = new FaultyFs();
       return { fs, writes: () => fs.calls.writeNewDurable };

@@ -119,14 +119,14 @@ describe('store/write/write-lock', () => {
     let aboutToLock!: () => void;
     const asked = new Promise<void>((r) => (aboutToLock = r));
     // WriteLocks creates the locks folder right before it asks proper-lockfile for the lock.
-    const seam = {
+    const steps = {
       ...realDisk,
       async mkdir(dir: string) {
         await realDisk.mkdir(dir);
         aboutToLock();
       },
     };
-    const patient = new WriteLocks(locksDir, seam, { staleMs: 10_000, maxWaitMs: 8000 });
+    const patient = new WriteLocks(locksDir, steps, { staleMs: 10_000, maxWaitMs: 8000 });
     let releaseAsked = false;
     const run = withLock(patient, 'evm:x', async () => releaseAsked);
     await within(asked, 5000, 'the lock attempt');

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { expect } from 'chai';
-import { folderHealRecords, RPC_AUTO_TRAILER } from '../../src/probe/heal-records.js';
+import { folderHealNotes, RPC_AUTO_TRAILER } from '../../src/probe/heal-notes.js';
 import { trailersByFile } from '../../src/store/index.js';
 import { makeConfigDir, removeDir, writeFile } from '../helpers/fixtures.js';
 import { git, initRepo } from '../helpers/git-repo.js';
@@ -24,9 +24,9 @@ const CASES = [
 ];
 
 /** What `validate --probe` reads: the folder's trailers from one git log, as the prober's records. */
-const recordsOf = async (dir: string) => folderHealRecords(await trailersByFile(dir, [RPC_AUTO_TRAILER]));
+const recordsOf = async (dir: string) => folderHealNotes(await trailersByFile(dir, [RPC_AUTO_TRAILER]));
 
-describe("probe/heal-records: every file's Netcfg-Rpc-Auto records from one git log over the folder", () => {
+describe("probe/heal-notes: every file's Netcfg-Rpc-Auto notes from one git log over the folder", () => {
   let repo = '';
   afterEach(() => removeDir(repo));
 
@@ -44,7 +44,7 @@ describe("probe/heal-records: every file's Netcfg-Rpc-Auto records from one git 
       commit(repo, sub, { 'evm/a.yaml': 'a: 4\n' }, ['Netcfg-Actor: token:ops']);
       commit(repo, '', { 'README.md': 'y\n' }, ['Netcfg-Rpc-Auto: not a network']);
       const byFile = await recordsOf(path.join(repo, sub));
-      const records = (rel: string): string[] => (byFile.get(rel) ?? []).map((r) => r.record);
+      const records = (rel: string): string[] => (byFile.get(rel) ?? []).map((r) => r.text);
       expect(records('evm/a.yaml')).to.deep.equal(['restored rpc_urls[1] two', 'disabled rpc_urls[1] one']);
       expect(records('solana/b c.yaml')).to.deep.equal(['restored rpc_urls[1] two']);
       expect([...byFile.keys()].sort()).to.deep.equal(

@@ -1,7 +1,7 @@
 /**
  * What netcfg reads: a regular file inside the config folder once every link (of the file or its
  * family folder) is resolved, of at most MAX_FILE_BYTES. The read path (the loader and the
- * watcher: readServedFileSync) and the write path (a PATCH: servedPath and readRegularFile)
+ * watcher: readFolderFileSync) and the write path (a PATCH: folderPath and readRegularFile)
  * apply the same rule, so a FIFO, a device, a socket or a link to /dev/zero named like a network
  * is reported and never read, and never hangs an open (opened without blocking). A network file
  * is a few hundred bytes: these are synchronous calls of microseconds (see write/disk-steps.ts).
@@ -38,14 +38,14 @@ export interface FileLook {
  * that is no link, in a family folder that is none (`familyLinked`, when the caller knows it), is
  * opened at once without following a link; only a link is resolved and checked.
  */
-export function readServedFileSync(realRoot: string, rel: string, familyLinked?: boolean): FileLook {
+export function readFolderFileSync(realRoot: string, rel: string, familyLinked?: boolean): FileLook {
   const abs = path.join(realRoot, rel);
   let fd: number;
   try {
-    fd = openServed(realRoot, abs, familyLinked ?? lstatOrNull(path.dirname(abs))?.isSymbolicLink() ?? false);
+    fd = openFolderFile(realRoot, abs, familyLinked ?? lstatOrNull(path.dirname(abs))?.isSymbolicLink() ?? false);
   } catch (err) {
     if (isGone(err) && !isLink(abs)) return { rel, stamp: '' };
-    const unreadable = err instanceof NotServed ? OUTSIDE : `cannot be read: ${codeOf(err)}`;
+    const unreadable = err instanceof NotReadable ? OUTSIDE : `cannot be read: ${codeOf(err)}`;
     return { rel, stamp: stampOf(abs) || 'unreadable', unreadable };
   }
   try {
@@ -66,10 +66,10 @@ export function readServedFileSync(realRoot: string, rel: string, familyLinked?:
   }
 }
 
-class NotServed extends Error {}
+class NotReadable extends Error {}
 
 /** A descriptor of `abs`, opened without blocking; a link (of the file or its family folder) only if it stays inside `realRoot`. */
-function openServed(realRoot: string, abs: string, familyLinked: boolean): number {
+function openFolderFile(realRoot: string, abs: string, familyLinked: boolean): number {
   if (!familyLinked) {
     try {
       return fs.openSync(abs, READ_REGULAR);
@@ -81,9 +81,9 @@ function openServed(realRoot: string, abs: string, familyLinked: boolean): numbe
   try {
     real = fs.realpathSync.native(abs);
   } catch (err) {
-    throw isGone(err) ? err : new NotServed(); // a link that loops
+    throw isGone(err) ? err : new NotReadable(); // a link that loops
   }
-  if (!isInside(realRoot, real)) throw new NotServed();
+  if (!isInside(realRoot, real)) throw new NotReadable();
   return fs.openSync(real, READ);
 }
 
@@ -109,7 +109,7 @@ function codeOf(err: unknown): string {
 /** What realpath or an O_NOFOLLOW open answer for a link that loops or cannot be followed. */
 const LEADS_NOWHERE = new Set(['ELOOP', 'ENAMETOOLONG']);
 
-function notServed(rel: string, reason: string): NetcfgError {
+function notReadable(rel: string, reason: string): NetcfgError {
   return new NetcfgError(
     'NETWORK_NOT_FOUND',
     `${rel} is ${reason}, so netcfg neither serves nor writes it (GET /api/v1/ready lists it); nothing was written.`,
@@ -122,28 +122,28 @@ function notServed(rel: string, reason: string): NetcfgError {
  * NETWORK_NOT_FOUND for what the read path would not serve: a link that leads out of the folder
  * or nowhere, or anything but a regular file.
  */
-export function servedPath(realRoot: string, rel: string): string | null {
+export function folderPath(realRoot: string, rel: string): string | null {
   const abs = path.join(realRoot, rel);
   let real: string;
   try {
     real = fs.realpathSync.native(abs);
   } catch (err) {
     if (LEADS_NOWHERE.has((err as NodeJS.ErrnoException).code ?? ''))
-      throw notServed(rel, 'a symbolic link that loops or leads nowhere');
+      throw notReadable(rel, 'a symbolic link that loops or leads nowhere');
     if (!isGone(err)) throw err;
     // A link left dangling is there and not served; anything else (a file git put back a moment
     // later) counts as absent, for the caller to look again.
-    if (isLink(abs)) throw notServed(rel, 'a symbolic link that leads nowhere');
+    if (isLink(abs)) throw notReadable(rel, 'a symbolic link that leads nowhere');
     return null;
   }
   if (!isInside(realRoot, real))
-    throw notServed(rel, 'a symbolic link (of the file or its family folder) to outside the config folder');
-  if (!fs.lstatSync(real).isFile()) throw notServed(rel, 'not a regular file');
+    throw notReadable(rel, 'a symbolic link (of the file or its family folder) to outside the config folder');
+  if (!fs.lstatSync(real).isFile()) throw notReadable(rel, 'not a regular file');
   return real;
 }
 
 /**
- * The bytes of `file`, a path servedPath() gave: opened without following a link and without
+ * The bytes of `file`, a path folderPath() gave: opened without following a link and without
  * blocking, and read only if it is still a regular file of at most MAX_FILE_BYTES (something
  * may have replaced it since it was looked at).
  */
@@ -152,13 +152,13 @@ export function readRegularFile(file: string, rel = file): Buffer {
   try {
     fd = fs.openSync(file, READ_REGULAR);
   } catch (err) {
-    // A link or a socket put there since servedPath() looked.
+    // A link or a socket put there since folderPath() looked.
     const code = (err as NodeJS.ErrnoException).code ?? '';
-    throw LEADS_NOWHERE.has(code) || code === 'ENXIO' ? notServed(rel, 'not a regular file') : err;
+    throw LEADS_NOWHERE.has(code) || code === 'ENXIO' ? notReadable(rel, 'not a regular file') : err;
   }
   try {
     const st = fs.fstatSync(fd);
-    if (!st.isFile()) throw notServed(rel, 'not a regular file');
+    if (!st.isFile()) throw notReadable(rel, 'not a regular file');
     if (st.size > MAX_FILE_BYTES) {
       throw new NetcfgError(
         'FILE_INVALID',

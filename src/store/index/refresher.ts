@@ -1,52 +1,21 @@
 /**
  * Brings the index in line with what is on disk, one network id (or one foreign path) at a time.
- * Work is split into observe (read the bytes and the stamp they were read with) and apply, so the
+ * Work is split into observe (observation.ts: read the bytes and the stamp they were read with) and apply, so the
  * watcher can check that a file held still between the two before it trusts the bytes.
  * Reads here are synchronous and small (a network is a few hundred bytes, at most MAX_FILE_BYTES):
  * one refresh is never interleaved with another or with a PATCH's index update.
  */
-import fs from 'node:fs';
 import path from 'node:path';
-import { isLink, type ConfigFolder, type FolderState } from '../files/config-folder.js';
+import type { ConfigFolder } from '../files/config-folder.js';
 import { candidatesOf, type NetworkId } from '../files/layout.js';
-import {
-  FAMILY_OUTSIDE,
-  isDirectoryPath,
-  linkLeadsOut,
-  listFolder,
-  stampOf,
-  stampOfStats,
-  type FolderTargets,
-} from '../files/folder-listing.js';
-import { readServedFileSync, type FileLook } from '../files/served-file.js';
+import { FAMILY_OUTSIDE, isDirectoryPath, listFolder, stampOf, type FolderEntries } from '../files/folder-listing.js';
 import { etagOf, parseNetworkFile, type FileProblem, type ParseOutcome } from '../validation/network-file.js';
 import type { UrlPolicy } from '../validation/url-rules.js';
-import type { CachedFile } from './index-cache.js';
+import { familyOutside, observe, unchanged, type LoadContext, type Observation } from './observation.js';
 import type { InvalidFile, NetworkIndex } from './network-index.js';
 import type { NetworkRecord } from '../network-record.js';
 
-/** A candidate file as observed: read, or (on a start with an index cache) its cached parse. */
-interface Look extends FileLook {
-  cached?: ParseOutcome;
-}
-
-export interface Observation {
-  id: NetworkId;
-  files: Look[];
-  /** The config folder as it was when the files were read. */
-  folder: FolderState;
-  /** The family folder is a link out of the config folder: nothing in it was read. */
-  familyOutside?: boolean;
-}
-
-/** What a first load knows once for every file: the folder, the index cache, and which family folders are links. */
-export interface LoadContext {
-  folder: FolderState;
-  cache: Map<string, CachedFile> | null;
-  linkedFamilies: Map<string, boolean>;
-}
-
-export class DiskSync {
+export class Refresher {
   /** The stamp of each file as last applied, so a reconcile can skip files that did not change. */
   private readonly applied = new Map<string, string>();
   /** The stamp of the bytes each served record was parsed from (what the index cache may keep). */
@@ -64,37 +33,14 @@ export class DiskSync {
     return this.folder.root;
   }
 
-  /**
-   * Reads both candidate files of a network; in a first load, a file unchanged since the index
-   * cache has it is not read. Nothing is read through a config folder git made a link (its
-   * networks keep their last good version), nor in a family folder that leads out of it.
-   */
+  /** Reads both candidate files of a network (observation.ts). */
   observe(id: NetworkId, load?: LoadContext): Observation {
-    const folder = load?.folder ?? this.folder.check();
-    if (!folder.ok)
-      return {
-        id,
-        folder,
-        files: folder.kind === 'missing' ? candidatesOf(id).map(({ rel }) => ({ rel, stamp: '' })) : [],
-      };
-    const linked = load ? this.familyLinked(id.family, load.linkedFamilies) : undefined;
-    if (linked !== false && this.familyOutside(folder.real, id.family))
-      return { id, folder, files: [], familyOutside: true };
-    return {
-      id,
-      folder,
-      files: candidatesOf(id).map(
-        ({ rel }) =>
-          (linked === false && this.cachedLook(rel, load?.cache)) || readServedFileSync(folder.real, rel, linked),
-      ),
-    };
+    return observe(this.folder, id, load);
   }
 
   /** True when neither the folder nor any candidate file changed since `obs` was taken. */
   unchanged(obs: Observation): boolean {
-    const now = this.folder.check();
-    if (now.ok !== obs.folder.ok || (now.ok && obs.folder.ok && now.real !== obs.folder.real)) return false;
-    return obs.files.every((f) => stampOf(this.abs(f.rel)) === f.stamp);
+    return unchanged(this.folder, obs);
   }
 
   /** True when a file of `id` is not as it was when last applied (a cheap stat, no read). */
@@ -187,7 +133,7 @@ export class DiskSync {
   refreshForeign(rel: string, reason: string): void {
     const folder = this.folder.check();
     if (!folder.ok && folder.kind !== 'missing') return;
-    const outside = folder.ok && !rel.includes('/') && this.familyOutside(folder.real, rel);
+    const outside = folder.ok && !rel.includes('/') && familyOutside(this.folder, folder.real, rel);
     // A folder at the top is a family folder, never a foreign file (git may leave one empty), unless it leads out.
     const family = !rel.includes('/') && !outside && isDirectoryPath(this.abs(rel));
     if (stampOf(this.abs(rel)) === '' || family) this.index.clearProblems(rel);
@@ -198,7 +144,7 @@ export class DiskSync {
    * Every network and foreign path on disk, plus every id the index serves or reports (see
    * listFolder). Through a link git made, or in a folder that is gone, only what the index knows.
    */
-  listTargets(folder = this.folder.check()): FolderTargets {
+  listEntries(folder = this.folder.check()): FolderEntries {
     return listFolder(folder.ok ? folder.real : null, {
       ids: this.index.ids(),
       problemPaths: this.index.problemPaths(),
@@ -231,34 +177,6 @@ export class DiskSync {
     const current = this.index.get(id.id);
     if (current && current.path === rel && current.etag === etagOf(text)) return { ok: true, record: current };
     return parseNetworkFile(text, id, rel, this.policy);
-  }
-
-  /** Whether a family folder is a symbolic link, looked at once per load. */
-  private familyLinked(family: string, known: Map<string, boolean>): boolean {
-    if (!known.has(family)) known.set(family, isLink(this.abs(family)));
-    return known.get(family) as boolean;
-  }
-
-  /** Whether the family folder is a link that leads out of the folder whose real path is `realRoot`. */
-  private familyOutside(realRoot: string, family: string): boolean {
-    return linkLeadsOut(realRoot, this.abs(family));
-  }
-
-  /**
-   * The cached parse of `rel` when the index cache holds it with the stamp the file has now (one
-   * lstat). Never for a link (the caller makes sure its family folder is none): links are read and checked.
-   */
-  private cachedLook(rel: string, cache: Map<string, CachedFile> | null | undefined): Look | null {
-    const entry = cache?.get(rel);
-    if (!entry) return null;
-    let st: fs.BigIntStats | undefined;
-    try {
-      st = fs.lstatSync(this.abs(rel), { bigint: true });
-    } catch {
-      return null; // gone, or a folder on the way is a file now: read it the long way
-    }
-    if (!st.isFile() || stampOfStats(st) !== entry.stamp) return null;
-    return { rel, stamp: entry.stamp, cached: entry.outcome };
   }
 
   private problem(rel: string, problems: FileProblem[]): void {
