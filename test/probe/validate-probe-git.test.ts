@@ -30,7 +30,7 @@ function countingGit(): { bin: string; runs: () => string[] } {
     runs: () =>
       readFileSync(log, 'utf8')
         .split('\n')
-        .filter((l) => l.startsWith('log ')),
+        .filter((l) => /(^| )log( |$)/.test(l)), // `git log ...` or `git -C dir -c k=v log ...`
   };
 }
 
