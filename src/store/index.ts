@@ -47,8 +47,8 @@ export { validateFolder } from './validate-folder.js';
 
 // Files the store keeps beside the folder, read by main and the CLI.
 export { defaultCachePath } from './index/index-cache.js';
-export { trailersByFile } from './git/trailers.js';
-export type { TrailedCommit, Trailers } from './git/trailers.js';
+export { trailersByFile } from './history/trailers.js';
+export type { TrailedCommit, Trailers } from './history/trailers.js';
 
 // A new network's file, for `netcfg add` writing to a folder no server holds.
-export { networkProblems, requireNew, writeNewNetwork } from './write/new-network.js';
+export { networkProblems, requireNew, writeNewNetwork } from './create/new-network.js';

@@ -22,7 +22,7 @@ import type { StoreOptions, Updated, WriteHow } from './store-options.js';
 import { StoreWrites } from './store-writes.js';
 import type { Proposal, ProposeOptions } from './proposals/proposal.js';
 import { loadSchemas } from './validation/schemas.js';
-import type { NetworkVersion } from './git/network-versions.js';
+import type { NetworkVersion } from './history/network-versions.js';
 import { OPEN_POLICY, type UrlPolicy } from './validation/url-rules.js';
 import { ConfigWatcher, DEFAULT_WATCH } from './watch/watcher.js';
 import { realDisk } from './write/disk-steps.js';

@@ -9,7 +9,7 @@ import type { ReadinessInputs } from './readiness.js';
 import { NetcfgError } from '../errors.js';
 import { candidatesOf, requireNetworkId, type NetworkId } from './files/layout.js';
 import { WorkTree, type Commit, type GitAuthor } from './git/work-tree.js';
-import { versionAt, type NetworkVersion } from './git/network-versions.js';
+import { versionAt, type NetworkVersion } from './history/network-versions.js';
 import type { UrlPolicy } from './validation/url-rules.js';
 import { GitSync } from './git/git-sync.js';
 import { ProposalBranches } from './proposals/proposal-branch.js';

@@ -12,7 +12,7 @@ import type { StoreGit } from './store-git.js';
 import { rightsOf, type Updated, type WriteHow } from './store-options.js';
 import type { ConfigWatcher } from './watch/watcher.js';
 import { requireNetworkId } from './files/layout.js';
-import { NetworkCreator } from './write/network-creator.js';
+import { NetworkCreator } from './create/network-creator.js';
 import { NetworkWriter } from './write/network-writer.js';
 import { PatchChecks } from './write/patch-checks.js';
 import type { UrlCheck } from './write/url-check.js';

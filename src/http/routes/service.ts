@@ -8,7 +8,7 @@
  */
 import type Router from '@koa/router';
 import type { NetworkStore, Schemas } from '../../store/index.js';
-import { buildOpenApi } from '../openapi.js';
+import { buildOpenApi } from '../openapi/openapi.js';
 import { mayAct, type TokenSet } from '../../access/token-set.js';
 import { principalOf } from '../auth.js';
 import { matchesAny } from '../../id-glob.js';

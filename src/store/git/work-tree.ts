@@ -14,10 +14,10 @@ import { NetcfgError } from '../../errors.js';
 import { SerialQueue } from '../../serial-queue.js';
 import { GitIndexLock } from './git-index-lock.js';
 import { firstLine, GitError, LOCAL_TIMEOUT_MS, runGit } from './git-process.js';
-import { historyOf, type CommitPage } from './file-history.js';
+import { historyOf, type CommitPage } from '../history/file-history.js';
 import type { Committer } from '../write/write-strategy.js';
 
-export type { Commit, CommitPage } from './file-history.js';
+export type { Commit, CommitPage } from '../history/file-history.js';
 
 export interface GitAuthor {
   name: string;

@@ -1,5 +1,5 @@
 /**
- * A proposal of a checked change (GIT_SYNC): the edit a PATCH would make (write/network-edit.ts),
+ * A proposal of a checked change (GIT_SYNC): the edit a PATCH would make (edit/network-edit.ts),
  * made on the network's file as the tracked branch's remote head holds it, committed as the PATCH's
  * commit would be (same author, subject and trailers) and pushed to the actor's branch for the
  * network (proposal-branch.ts, proposal-name.ts). Nothing served changes: no file is written.
@@ -13,9 +13,9 @@ import { authorLineOf, commitMessage, type Actor, type WriteNote } from '../acto
 import { candidatesOf, type NetworkId } from '../files/layout.js';
 import { networkOf, type NetworkRecord } from '../network-record.js';
 import type { UrlPolicy } from '../validation/url-rules.js';
-import { addSubject, requireCreatable, type CreateRequest, type StoreState } from '../write/network-creator.js';
-import { newNetworkText } from '../write/new-network.js';
-import { planEdit, requireIfMatch, updateSubject, type EditPlan } from '../write/network-edit.js';
+import { addSubject, requireCreatable, type CreateRequest, type StoreState } from '../create/network-creator.js';
+import { newNetworkText } from '../create/new-network.js';
+import { planEdit, requireIfMatch, updateSubject, type EditPlan } from '../edit/network-edit.js';
 import type { PatchChecks } from '../write/patch-checks.js';
 import type { UrlFinding } from '../write/url-check.js';
 import type { BaseFile, ProposalBranches, ProposalCommit, Proposed } from './proposal-branch.js';

@@ -15,10 +15,10 @@ import type { NetworkId } from '../files/layout.js';
 import type { NetworkRecord } from '../network-record.js';
 import { readCurrent, storageError, type Current } from './current-file.js';
 import { DiskHealth } from './disk-health.js';
-import { foundEdit } from './found-edit.js';
+import { foundEdit } from '../edit/found-edit.js';
 import { FileReplacer } from './file-replacer.js';
 import type { HeldLock } from './write-lock.js';
-import { planEdit, updateSubject, type EditPlan } from './network-edit.js';
+import { planEdit, updateSubject, type EditPlan } from '../edit/network-edit.js';
 import { actorLabel, authorLineOf, commitMessage, type Actor, type WriteNote } from '../actor.js';
 import { ATTEMPT_RETRIES, type AttemptRetry } from '../retries.js';
 

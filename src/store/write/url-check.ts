@@ -9,7 +9,7 @@ import { NetcfgError } from '../../errors.js';
 import type { NetworkId } from '../files/layout.js';
 import { networkOf, type NetworkRecord } from '../network-record.js';
 import { normaliseEntry } from '../validation/url-rules.js';
-import { requireIfMatch } from './network-edit.js';
+import { requireIfMatch } from '../edit/network-edit.js';
 import { maskFindings } from './secret-echo.js';
 import { resolveRpcUrls, type SecretLookup } from '../validation/secret-refs.js';
 

@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { parseTrailers, trailersByFile } from '../../../src/store/git/trailers.js';
+import { parseTrailers, trailersByFile } from '../../../src/store/history/trailers.js';
 import { makeConfigDir, removeDir } from '../../helpers/fixtures.js';
 import { git, initRepo } from '../../helpers/git-repo.js';
 
@@ -16,7 +16,7 @@ const PARSE_CASES = [
   { name: 'a field missing', fields: [], want: { K: [] } },
 ];
 
-describe('store/git/trailers', () => {
+describe('store/history/trailers', () => {
   for (const row of PARSE_CASES) {
     it(`parseTrailers: ${row.name}`, () => {
       expect(parseTrailers(['K'], row.fields)).to.deep.equal(row.want);

@@ -13,7 +13,7 @@ import { makeConfigDir, networkYaml, removeDir, standardFiles } from '../../help
 import { git, initRepo } from '../../helpers/git-repo.js';
 import { startStore } from '../../helpers/store.js';
 
-describe('store/git/network-versions: a network as of a commit (real repository)', () => {
+describe('store/history/network-versions: a network as of a commit (real repository)', () => {
   let repo: string;
   let root: string;
   let store: NetworkStore;

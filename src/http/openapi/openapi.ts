@@ -3,7 +3,7 @@
  * PATCH bodies (OpenAPI 3.1 speaks JSON Schema 2020-12), so the published contract cannot drift
  * from what the server enforces. The schemas keep their `$id`, so their internal `$ref`s resolve.
  */
-import { STATUS_OF } from './error-handler.js';
+import { STATUS_OF } from '../error-handler.js';
 import { ref } from './openapi-errors.js';
 import { HISTORY_PATHS, HISTORY_SCHEMAS } from './openapi-history.js';
 import { NETWORK_PATHS, networkSchemas } from './openapi-networks.js';
@@ -12,7 +12,7 @@ import { RELAYER_PATHS } from './openapi-relayers.js';
 import { RPC_HEALTH_PATHS } from './openapi-rpc-health.js';
 import { ACCESS_PATHS, DOCUMENT_PATHS, HEALTH_PATHS, SERVICE_SCHEMAS } from './openapi-service.js';
 import { addCreatePaths, CREATE_SCHEMAS } from './openapi-create.js';
-import type { JsonSchema, Schemas } from '../store/index.js';
+import type { JsonSchema, Schemas } from '../../store/index.js';
 
 export function buildOpenApi(schemas: Schemas): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {

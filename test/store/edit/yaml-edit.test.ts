@@ -4,7 +4,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { expect } from 'chai';
 import { parseDocument } from 'yaml';
-import { intendedData, rewriteTopLevel, spliceTopLevel } from '../../../src/store/write/yaml-edit.js';
+import { intendedData, rewriteTopLevel, spliceTopLevel } from '../../../src/store/edit/yaml-edit.js';
 
 /** The edit as the writer makes it, with a plain read-back (the writer's also validates). */
 function replaceTopLevel(

@@ -3,9 +3,9 @@
  * the responses of a route grouped by status, as error-handler.ts answers them; with the two helpers
  * every part of the document builds its responses from (a `$ref` to a schema, a JSON response).
  */
-import { BODY_LIMIT_BYTES, STATUS_OF } from './error-handler.js';
-import type { ErrorCode } from '../errors.js';
-import type { JsonSchema } from '../store/index.js';
+import { BODY_LIMIT_BYTES, STATUS_OF } from '../error-handler.js';
+import type { ErrorCode } from '../../errors.js';
+import type { JsonSchema } from '../../store/index.js';
 
 export const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 

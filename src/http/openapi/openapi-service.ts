@@ -4,7 +4,7 @@
  */
 import { errors, json, ref } from './openapi-errors.js';
 import { ME_PROPOSALS } from './openapi-proposals.js';
-import type { JsonSchema } from '../store/index.js';
+import type { JsonSchema } from '../../store/index.js';
 
 const auth = [{ bearer: [] }];
 

@@ -3,7 +3,7 @@
  * a PATCH's `?propose=` and its 202, and what /access/me says of roles and proposals.
  */
 import { errors, ref } from './openapi-errors.js';
-import type { JsonSchema } from '../store/index.js';
+import type { JsonSchema } from '../../store/index.js';
 
 const auth = [{ bearer: [] }];
 

@@ -4,8 +4,8 @@
  * commit holds its own change alone. network-writer.ts asks it under the write's locks.
  */
 import { actorLabel, authorLineOf, commitMessage, WORKING_TREE, type Actor } from '../actor.js';
-import type { Current } from './current-file.js';
-import type { FoundEdit, WriteStrategy } from './write-strategy.js';
+import type { Current } from '../write/current-file.js';
+import type { FoundEdit, WriteStrategy } from '../write/write-strategy.js';
 
 /** Committed now (GIT_COMMIT), or returned to be queued with the write (GIT_SYNC); undefined when there is none. */
 export async function foundEdit(

@@ -13,7 +13,7 @@ import { MAX_FILE_BYTES } from '../files/folder-file.js';
 import { networkOf } from '../network-record.js';
 import { parseNetworkFile } from '../validation/network-file.js';
 import type { UrlPolicy } from '../validation/url-rules.js';
-import type { WorkTree } from './work-tree.js';
+import type { WorkTree } from '../git/work-tree.js';
 
 export interface NetworkVersion {
   /** The full commit id. */

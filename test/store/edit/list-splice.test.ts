@@ -65,7 +65,7 @@ const ROWS: Row[] = [
   },
 ];
 
-describe('store/write/list-splice: comments kept', () => {
+describe('store/edit/list-splice: comments kept', () => {
   let rig: WriteRig | undefined;
   afterEach(async () => {
     await rig?.close();

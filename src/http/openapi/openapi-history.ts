@@ -4,7 +4,7 @@
  */
 import { errors, json, ref } from './openapi-errors.js';
 import { ID_PARAM, PAGE_PARAMS } from './openapi-networks.js';
-import type { JsonSchema } from '../store/index.js';
+import type { JsonSchema } from '../../store/index.js';
 
 const auth = [{ bearer: [] }];
 

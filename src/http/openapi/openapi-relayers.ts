@@ -3,7 +3,7 @@
  * one relayer's findings, "sync now", and the export a relayer loads.
  */
 import { errors, json } from './openapi-errors.js';
-import type { JsonSchema } from '../store/index.js';
+import type { JsonSchema } from '../../store/index.js';
 
 const auth = [{ bearer: [] }];
 

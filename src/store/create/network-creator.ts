@@ -11,7 +11,7 @@ import type { NetworkId } from '../files/layout.js';
 import type { NetworkIndex } from '../index/network-index.js';
 import type { NetworkRecord } from '../network-record.js';
 import { createFile, newNetworkText, requireNew } from './new-network.js';
-import type { WriterParts } from './write-strategy.js';
+import type { WriterParts } from '../write/write-strategy.js';
 
 export interface CreateRequest {
   id: NetworkId;

@@ -5,7 +5,7 @@
  * What a trailer means is its writer's business, not git's.
  */
 import path from 'node:path';
-import { LOCAL_TIMEOUT_MS, runGit } from './git-process.js';
+import { LOCAL_TIMEOUT_MS, runGit } from '../git/git-process.js';
 
 /** Each trailer's values, by key (only the keys asked; a key the commit lacks has none). */
 export type Trailers = Record<string, string[]>;

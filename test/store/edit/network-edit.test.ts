@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import { requireNetworkId } from '../../../src/store/files/layout.js';
-import { planEdit, type EditPlan } from '../../../src/store/write/network-edit.js';
+import { planEdit, type EditPlan } from '../../../src/store/edit/network-edit.js';
 import { parseNetworkFile } from '../../../src/store/validation/network-file.js';
 import type { NetworkRecord } from '../../../src/store/network-record.js';
 import { policyFromEnv } from '../../../src/config.js';
@@ -54,7 +54,7 @@ const CASES: Array<{ title: string; text: string; served: NetworkRecord; changes
   },
 ];
 
-describe('store/write: planEdit with the record served', () => {
+describe('store/edit: planEdit with the record served', () => {
   for (const { title, text, served, changes } of CASES) {
     it(`${title}: the same plan as without it`, () => {
       const withServed = plan(text, changes, served);

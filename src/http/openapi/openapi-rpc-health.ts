@@ -4,7 +4,7 @@
  */
 import { errors, json } from './openapi-errors.js';
 import { ID_PARAM } from './openapi-networks.js';
-import type { JsonSchema } from '../store/index.js';
+import type { JsonSchema } from '../../store/index.js';
 
 const auth = [{ bearer: [] }];
 

@@ -14,7 +14,7 @@ import type { NetworkRecord } from '../network-record.js';
 import { parseNetworkFile } from '../validation/network-file.js';
 import { validateNetworkData } from '../validation/network-rules.js';
 import type { UrlPolicy } from '../validation/url-rules.js';
-import { realDisk, type DiskSteps } from './disk-steps.js';
+import { realDisk, type DiskSteps } from '../write/disk-steps.js';
 
 /** The order a reader expects; fields not named here follow in the order given. */
 const FIELD_ORDER = [
