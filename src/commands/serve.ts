@@ -4,7 +4,6 @@
  */
 import { Command, Option } from 'commander';
 import { configFromEnv, ConfigError, environment } from '../config.js';
-import { serve } from '../main.js';
 import { fail } from './fail.js';
 
 export function serveCommand(program: Command): void {
@@ -85,7 +84,10 @@ export function serveCommand(program: Command): void {
       set('RPC_PROBE_ON_PATCH', opts.probeOnPatch);
       set('RPC_PROBE_INTERVAL_MS', opts.probeIntervalMs);
       try {
-        await serve(configFromEnv(env));
+        const config = configFromEnv(env);
+        // Loaded here, not at the top: every other command (validate, add, ...) starts without the server's modules.
+        const { serve } = await import('../main.js');
+        await serve(config);
       } catch (err) {
         if (err instanceof ConfigError) fail(err.message);
         throw err;
