@@ -144,6 +144,8 @@ async function main(): Promise<void> {
       `${timing.runs}, ${timing.warmupS} s warm-up; netcfg LOG_LEVEL=${LOG_LEVEL}`,
   );
 
+  // One tokens file for every netcfg of the read rows, written once.
+  const tokens = readTokens(TMP_DIR);
   let dir1k = '';
   let db1k = '';
   await phase('fixtures', async () => {
@@ -226,7 +228,7 @@ async function main(): Promise<void> {
       const nodeArgs = (process.env.BENCH_100K_NODE_ARGS ?? '').split(' ').filter(Boolean);
       background = await launchNetcfg('netcfg-100k', fixtureDir(100_000), {
         logLevel: LOG_LEVEL,
-        env: readTokens(TMP_DIR).env,
+        env: tokens.env,
         deadlineMs: 400_000,
         nice: 19,
         nodeArgs,
@@ -256,7 +258,7 @@ async function main(): Promise<void> {
     let large: Server | undefined;
     if (background) {
       const waitStarted = performance.now();
-      large = { ...(await background.ready), headers: readTokens(TMP_DIR).headers };
+      large = { ...(await background.ready), headers: tokens.headers };
       const waited = performance.now() - waitStarted;
       if (waited > 1000) console.log(`   waited ${(waited / 1000).toFixed(1)} s more for netcfg on 100,000 files`);
       setPriorityAll(large.child.pid, 0);
@@ -266,7 +268,6 @@ async function main(): Promise<void> {
     const koa = await startBaseline('koa-app', dbJsonPath(1_000));
     const jsonServer = await startJsonServer(scratchCopy(dbJsonPath(1_000), 'db-1k-reads.json'));
     // A fresh copy: the write phase changed the other one (the pages must match the baselines').
-    const tokens = readTokens(TMP_DIR);
     const netcfg = {
       ...(await startNetcfg('netcfg', scratchCopy(fixtureDir(1_000), 'net-1k-reads'), {
         logLevel: LOG_LEVEL,

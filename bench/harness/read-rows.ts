@@ -5,7 +5,7 @@
  * the same bytes (json-server answers bare objects, without the envelope: that is its format).
  */
 import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, measureInterleaved, type Timing } from './load.js';
@@ -29,6 +29,7 @@ export function readTokens(dir: string): { env: Record<string, string>; headers:
     (_, i) => `  - name: other-${i}\n    sha256: "${sha(`other-${i}`)}"\n    role: read\n`,
   );
   entries.push(`  - name: bench-operator\n    sha256: "${sha(BENCH_TOKEN)}"\n    role: admin\n`);
+  mkdirSync(dir, { recursive: true });
   const file = path.join(dir, 'bench-tokens.yaml');
   writeFileSync(file, `tokens:\n${entries.join('')}`);
   return { env: { API_TOKENS_FILE: file }, headers: { authorization: `Bearer ${BENCH_TOKEN}` } };
