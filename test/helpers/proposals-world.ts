@@ -90,6 +90,13 @@ export async function startProposalsWorld(
         method,
         headers,
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      }).catch((err: Error) => {
+        // fetch says only "fetch failed": the cause, and whether the server is still there, say why.
+        const cause = (err.cause as Error | undefined)?.message ?? 'no cause given';
+        const last = server.logs.slice(-5).map((l) => JSON.stringify(l));
+        throw new Error(
+          `${method} ${route}: ${err.message} (${cause}); server exit code ${server.process.exitCode}; last log lines:\n${last.join('\n')}`,
+        );
       });
       const text = await res.text();
       texts.push(text, JSON.stringify([...res.headers]));
