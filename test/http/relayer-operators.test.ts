@@ -13,7 +13,7 @@ import { expect } from 'chai';
 import { createApp } from '../../src/http/app.js';
 import { addressOf, closeGracefully, listen } from '../../src/http/server.js';
 import { TokenSet } from '../../src/access/token-set.js';
-import { configFromEnv } from '../../src/config.js';
+import { configFromEnv } from '../../src/config/index.js';
 import { ANONYMOUS } from '../../src/store/actor.js';
 import { RelayerSync } from '../../src/relayer/sync/relayer-sync.js';
 import { desiredFromStore } from '../../src/relayer/sync/store-desired.js';
