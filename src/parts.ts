@@ -14,7 +14,7 @@ import { redactUrl } from './redact.js';
 import { revealedNetworkOf, defaultCachePath, NetworkStore } from './store/index.js';
 import { RelayerSync } from './relayer/sync/relayer-sync.js';
 import { TargetsFollow } from './follow/relayer-targets.js';
-import { Lease } from './relayer/sync/lease.js';
+import { Lease } from './relayer/lease/lease.js';
 import { TokenSet } from './access/token-set.js';
 import { TokensFollow } from './access/tokens-follow.js';
 import { desiredFromStore } from './relayer/sync/store-desired.js';

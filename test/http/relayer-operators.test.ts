@@ -17,7 +17,7 @@ import { configFromEnv } from '../../src/config/index.js';
 import { ANONYMOUS } from '../../src/store/actor.js';
 import { RelayerSync } from '../../src/relayer/sync/relayer-sync.js';
 import { desiredFromStore } from '../../src/relayer/sync/store-desired.js';
-import type { Speaker } from '../../src/relayer/sync/target-worker.js';
+import type { Speaker } from '../../src/relayer/lease/speaker.js';
 import type { NetworkStore } from '../../src/store/network-store.js';
 import { makeConfigDir, networkYaml, removeDir } from '../helpers/fixtures.js';
 import { openSse } from '../helpers/sse.js';
