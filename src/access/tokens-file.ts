@@ -13,7 +13,7 @@
  * Every problem is data with line and column; the caller keeps the last good set, or refuses a start.
  */
 import { ID_GLOB } from '../id-glob.js';
-import { readSettingsList, type Located } from '../config/settings-list.js';
+import { readSettingsList, type Located } from '../settings-list.js';
 import { OPERATOR_TOKENS } from '../store/index.js';
 
 export const ROLES = ['read', 'propose', 'write', 'admin'] as const;

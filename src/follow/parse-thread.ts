@@ -9,7 +9,7 @@
  */
 import { closeSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Located } from '../config/settings-list.js';
+import type { Located } from '../settings-list.js';
 import { seenKey } from './parse-worker.js';
 
 export type TextParser<T> = (text: string) => { value: T; problems: Located[] };

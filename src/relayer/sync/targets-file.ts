@@ -11,7 +11,7 @@
  * Every problem is data with line and column; the caller refuses the start with them.
  */
 import { ID_GLOB, matchesAny } from '../../id-glob.js';
-import { readSettingsList, type Located } from '../../config/settings-list.js';
+import { readSettingsList, type Located } from '../../settings-list.js';
 import { isRelayerType } from '../format/relayer-types.js';
 
 export interface TargetSpec {
