@@ -5,7 +5,7 @@
  * and `token new` makes an API token. commander does the parsing; each command is in src/commands.
  */
 import { Command } from 'commander';
-import { environment } from './config.js';
+import { environment } from './config/index.js';
 import { fail } from './commands/fail.js';
 import { relayerCommands } from './commands/relayer.js';
 import { serveCommand } from './commands/serve.js';

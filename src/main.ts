@@ -7,7 +7,7 @@ import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { configFromEnv, ConfigError, type Config } from './config.js';
+import { configFromEnv, ConfigError, type Config } from './config/index.js';
 import { createApp } from './http/app.js';
 import { addressOf, closeGracefully, listen } from './http/server.js';
 import { createLogger } from './log.js';

@@ -1,11 +1,11 @@
 /**
- * netcfg's long-lived parts, built from the settings main read (config.ts) and wired to each other:
+ * netcfg's long-lived parts, built from the settings main read (src/config) and wired to each other:
  * the store, the tokens, the live prober and self-healing, the relayer sync with its lease and
  * targets file, proposals and the metrics. main.ts listens, starts them once the store is loaded
  * and closes them in order; nothing here reads the environment.
  */
 import path from 'node:path';
-import type { Config } from './config.js';
+import type { Config } from './config/index.js';
 import type { createLogger } from './log.js';
 import { DEFAULT_PROBER, Prober } from './probe/prober.js';
 import { urlCheckOf } from './probe/url-check.js';
@@ -14,7 +14,7 @@ import { redactUrl } from './redact.js';
 import { revealedNetworkOf, defaultCachePath, NetworkStore } from './store/index.js';
 import { RelayerSync } from './relayer/sync/relayer-sync.js';
 import { TargetsFollow } from './follow/relayer-targets.js';
-import { Lease } from './relayer/sync/lease.js';
+import { Lease } from './relayer/lease/lease.js';
 import { TokenSet } from './access/token-set.js';
 import { TokensFollow } from './access/tokens-follow.js';
 import { desiredFromStore } from './relayer/sync/store-desired.js';

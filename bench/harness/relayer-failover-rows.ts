@@ -55,7 +55,7 @@ async function oneFailover(
     API_KEY: ADMIN_KEY,
     RELAYER_SYNC_FILE: targets,
     RELAYER_SYNC_LEASE_MS: String(LEASE_MS),
-    RELAYER_SYNC_TIMEOUT_MS: '2000', // at most 3/4 of the lease (config.ts)
+    RELAYER_SYNC_TIMEOUT_MS: '2000', // at most 3/4 of the lease (src/config/relayer.ts)
     NETCFG_REPLICA_ID: name,
     BENCH_RELAYER_KEY: RELAYER_KEY,
   });

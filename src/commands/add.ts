@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { ConfigError, policyFromEnv, type Env } from '../config.js';
+import { ConfigError, policyFromEnv, type Env } from '../config/index.js';
 import { NetcfgError } from '../errors.js';
 import { DEFAULT_PROBER, Prober } from '../probe/prober.js';
 import type { Candidate } from '../registry/choose.js';

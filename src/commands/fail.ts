@@ -2,7 +2,7 @@
  * How a netcfg command stops on bad input: one line on stderr, `netcfg: <sentence>`, and exit 2
  * (1 for a failure that is not the caller's), so scripts tell a usage error from a found problem.
  */
-import { ConfigError, policyFromEnv } from '../config.js';
+import { ConfigError, policyFromEnv } from '../config/index.js';
 
 export function fail(message: string, code = 2): never {
   process.stderr.write(`netcfg: ${message}\n`);

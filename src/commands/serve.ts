@@ -3,7 +3,7 @@
  * named in brackets in its help; the API key comes from the environment only.
  */
 import { Command, Option } from 'commander';
-import { configFromEnv, ConfigError, environment } from '../config.js';
+import { configFromEnv, ConfigError, environment } from '../config/index.js';
 import { fail } from './fail.js';
 
 export function serveCommand(program: Command): void {

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { Command, Option } from 'commander';
-import { ConfigError, policyFromEnv } from '../config.js';
+import { ConfigError, policyFromEnv } from '../config/index.js';
 import { probeNetworks } from '../probe/probe-folder.js';
 import { DEFAULT_PROBER, Prober } from '../probe/prober.js';
 import { revealedNetworkOf, writtenNetworkOf, trailersByFile, validateFolder } from '../store/index.js';

@@ -10,11 +10,9 @@
 import { closeSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Located } from '../settings-list.js';
-import { seenKey } from './parse-worker.js';
+import { seenKey, type ParseReply, type ParseRequest } from './parse-worker.js';
 
 export type TextParser<T> = (text: string) => { value: T; problems: Located[] };
-export type ParseRequest = { id: number; file: string };
-export type ParseReply<T> = { id: number; seen: string } & ({ ok: true; value: T } | { ok: false; problems: string[] });
 
 const port = parentPort!;
 const { module, name } = workerData as { module: string; name: string };

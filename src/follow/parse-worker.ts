@@ -8,7 +8,6 @@ import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { ParseReply, ParseRequest } from './parse-thread.js';
 
 /** `.js` when built, `.ts` under tsx (tests), where the worker must register tsx's loader first. */
 const EXT = path.extname(fileURLToPath(import.meta.url));
@@ -23,6 +22,10 @@ export function seenKey(stat: Stats | NodeJS.ErrnoException): string {
   if (stat instanceof Error) return `error:${stat.code ?? 'unknown'}`;
   return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
 }
+
+/** What the thread is asked and what it answers: defined here, so imports run one way (the thread imports this file). */
+export type ParseRequest = { id: number; file: string };
+export type ParseReply<T> = { id: number; seen: string } & ({ ok: true; value: T } | { ok: false; problems: string[] });
 
 /** Where a parser is: a module and the name of its export, `(text) => {value, problems}`. */
 export interface ParserRef {

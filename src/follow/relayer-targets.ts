@@ -42,7 +42,7 @@ export class TargetsFollow {
     this.followed.onState(() => this.tell());
   }
 
-  /** Reads the file again (it may have changed since config.ts read it at start) and follows it from now on. */
+  /** Reads the file again (it may have changed since src/config read it at start) and follows it from now on. */
   async start(): Promise<void> {
     const first = await this.followed.first();
     if ('value' in first) this.take(first.value);

@@ -1,5 +1,5 @@
 /**
- * The forge GIT_PROPOSALS names, built once at start from the settings src/config.ts read, with
+ * The forge GIT_PROPOSALS names, built once at start from the settings src/config read, with
  * each call's deadline (GIT_REMOTE_TIMEOUT_MS, the same as a push's) and answer cap.
  */
 import { DEFAULT_MAX_BYTES } from './forge-fetch.js';

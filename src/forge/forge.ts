@@ -32,7 +32,7 @@ export interface ProposalRequest {
   body: string;
 }
 
-/** What GIT_PROPOSALS and its companions say (src/config.ts reads them). */
+/** What GIT_PROPOSALS and its companions say (src/config reads them). */
 export interface ForgeSettings {
   kind: ForgeKind;
   /** The API root: `https://api.github.com`, `https://gitlab.example/api/v4`, `https://gitea.example/api/v1`. */

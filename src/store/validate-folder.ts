@@ -9,7 +9,7 @@ import { ConfigFolder } from './files/config-folder.js';
 import { Refresher } from './index/refresher.js';
 import { NetworkIndex, type InvalidFile } from './index/network-index.js';
 import type { NetworkRecord } from './network-record.js';
-import { positionIn } from './validation/network-file.js';
+import { positionIn } from './validation/yaml-document.js';
 import type { UrlPolicy } from './validation/url-rules.js';
 
 export interface FolderReport {

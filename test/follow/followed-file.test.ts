@@ -8,10 +8,11 @@ import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, unlinkSync, wr
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { FollowedFile, type FollowedState } from '../../src/follow/followed-file.js';
+import { FollowedFile } from '../../src/follow/followed-file.js';
 import { moduleNear } from '../../src/follow/parse-worker.js';
 import type { TokenEntry } from '../../src/access/tokens-file.js';
 import { within } from '../helpers/deadline.js';
+import { untilState } from '../helpers/until-state.js';
 
 const entry = (name: string, hex: string): string =>
   `  - name: ${name}\n    sha256: "${hex.repeat(64)}"\n    role: read\n`;
@@ -36,23 +37,6 @@ describe('follow/FollowedFile (a settings file followed off the event loop, with
     });
     return followed;
   };
-  const until = (
-    f: FollowedFile<TokenEntry[]>,
-    test: (s: FollowedState) => boolean,
-    what: string,
-  ): Promise<FollowedState> =>
-    within(
-      new Promise((resolve) => {
-        if (test(f.state())) return resolve(f.state());
-        const off = f.onState((s) => {
-          if (!test(s)) return;
-          off();
-          resolve(s);
-        });
-      }),
-      5000,
-      what,
-    );
 
   beforeEach(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'netcfg-follow-'));
@@ -127,18 +111,18 @@ describe('follow/FollowedFile (a settings file followed off the event loop, with
       f.start();
       const broke = Date.now();
       breakIt(file);
-      const failing = await until(f, (s) => s.problem !== null, 'the problem seen');
+      const failing = await untilState(f, (s) => s.problem !== null, 'the problem seen');
       expect(failing.problem).to.match(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:\\d+: `));
       expect(failing.refusing_since).to.equal(null);
       expect(Date.parse(failing.grace_ends_at as string)).to.be.within(broke, Date.now() + GRACE_MS);
       expect(values, 'nothing handed during the grace').to.deep.equal([]);
-      const over = await until(f, (s) => s.refusing_since !== null, 'the grace over');
+      const over = await untilState(f, (s) => s.refusing_since !== null, 'the grace over');
       expect(over.grace_ends_at).to.equal(null);
       expect(Date.parse(over.refusing_since as string) - broke).to.be.at.least(GRACE_MS - 5);
       expect(values).to.deep.equal([null]);
       if (what.startsWith('replaced')) unlinkSync(file);
       writeFileSync(file, GOOD_B);
-      await until(f, (s) => s.problem === null, 'the good file taken again');
+      await untilState(f, (s) => s.problem === null, 'the good file taken again');
       expect(values).to.deep.equal([null, ['alpha', 'bravo']]);
       expect(f.state()).to.deep.equal({ problem: null, grace_ends_at: null, refusing_since: null });
     });

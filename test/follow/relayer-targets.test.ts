@@ -11,6 +11,7 @@ import { expect } from 'chai';
 import type { FollowedState } from '../../src/follow/followed-file.js';
 import { TargetsFollow, type ResolvedTarget, type TargetKeys } from '../../src/follow/relayer-targets.js';
 import { within } from '../helpers/deadline.js';
+import { untilState } from '../helpers/until-state.js';
 
 const relayer = (name: string, keyEnv = 'EU_KEY'): string =>
   `  - name: ${name}\n    url: http://127.0.0.1:9/${name}\n    api_key_env: ${keyEnv}\n`;
@@ -52,19 +53,7 @@ describe('follow/TargetsFollow (RELAYER_SYNC_FILE followed while running)', func
     renameSync(`${file}.next`, file);
   };
   const until = (test: (s: FollowedState) => boolean, what: string): Promise<FollowedState> =>
-    within(
-      new Promise((resolve) => {
-        const f = follow as TargetsFollow;
-        if (test(f.state())) return resolve(f.state());
-        const off = f.onState((s) => {
-          if (!test(s)) return;
-          off();
-          resolve(s);
-        });
-      }),
-      5000,
-      what,
-    );
+    untilState(follow as TargetsFollow, test, what);
   const names = (targets: ResolvedTarget[]): string[] => targets.map((t) => t.name);
 
   beforeEach(async () => {

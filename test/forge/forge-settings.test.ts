@@ -1,9 +1,9 @@
 /**
- * GIT_PROPOSALS and its companions as src/config.ts reads them: what each forge's settings become,
+ * GIT_PROPOSALS and its companions as src/config reads them: what each forge's settings become,
  * and a start refused in one sentence for each wrong or missing one, the token never in it.
  */
 import { expect } from 'chai';
-import { configFromEnv, ConfigError } from '../../src/config.js';
+import { configFromEnv, ConfigError } from '../../src/config/index.js';
 
 const TOKEN = 'glpat-Settings0123456789abcdef';
 const ON = {

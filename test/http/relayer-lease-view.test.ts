@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { createApp } from '../../src/http/app.js';
 import { Metrics } from '../../src/metrics/metrics.js';
-import { Lease } from '../../src/relayer/sync/lease.js';
+import { Lease } from '../../src/relayer/lease/lease.js';
 import { RelayerSync } from '../../src/relayer/sync/relayer-sync.js';
 import { desiredFromStore } from '../../src/relayer/sync/store-desired.js';
 import type { NetworkStore } from '../../src/store/network-store.js';

@@ -24,10 +24,24 @@ const STELLAR_OK: Record<string, Answer> = {
 };
 const OPTIONS: ProberOptions = { ...DEFAULT_PROBER, timeoutMs: 400, maxBytes: 4096 };
 
+/** A DNS stand-in that resolves every name to `address`, as a rebinding would. */
+function resolvesTo(address: string, family: 4 | 6): LookupFunction {
+  return ((
+    _host: string,
+    options: { all?: boolean },
+    callback: (err: null, address: unknown, family?: number) => void,
+  ) =>
+    options.all ? callback(null, [{ address, family }]) : callback(null, address, family)) as unknown as LookupFunction;
+}
+
 describe('probe/prober (fake JSON-RPC endpoints on loopback)', () => {
   const fakes: FakeRpc[] = [];
-  const fake = async (answers: Record<string, Answer>, delayMs = 0): Promise<FakeRpc> => {
-    const f = await startFakeRpc(answers, delayMs);
+  const fake = async (
+    answers: Record<string, Answer>,
+    delayMs = 0,
+    options: Parameters<typeof startFakeRpc>[2] = {},
+  ): Promise<FakeRpc> => {
+    const f = await startFakeRpc(answers, delayMs, options);
     fakes.push(f);
     return f;
   };
@@ -220,14 +234,7 @@ describe('probe/prober (fake JSON-RPC endpoints on loopback)', () => {
     const f = await fake(EVM_OK);
     const port = new URL(f.url).port;
     // A public-looking name that resolves to loopback, as a DNS rebinding would.
-    const lookup = ((
-      _host: string,
-      options: { all?: boolean },
-      callback: (err: null, address: unknown, family?: number) => void,
-    ) =>
-      options.all
-        ? callback(null, [{ address: '127.0.0.1', family: 4 }])
-        : callback(null, '127.0.0.1', 4)) as unknown as LookupFunction;
+    const lookup = resolvesTo('127.0.0.1', 4);
     const url = `http://rpc.example.com:${port}/`;
     const [blocked] = await new Prober({ ...OPTIONS, blockPrivate: true, lookup }).probeNetwork('evm', [url], {
       chain_id: SEPOLIA,
@@ -260,14 +267,7 @@ describe('probe/prober (fake JSON-RPC endpoints on loopback)', () => {
     ];
     const prober = new Prober({ ...OPTIONS, blockPrivate: true });
     for (const address of addresses) {
-      const lookup = ((
-        _host: string,
-        options: { all?: boolean },
-        callback: (err: null, address: unknown, family?: number) => void,
-      ) =>
-        options.all
-          ? callback(null, [{ address, family: 6 }])
-          : callback(null, address, 6)) as unknown as LookupFunction;
+      const lookup = resolvesTo(address, 6);
       const [literal] = await prober.probeNetwork('evm', [`http://[${address}]:${port}/`], { chain_id: SEPOLIA });
       expect(literal?.error, address).to.match(/is an internal address; RPC_BLOCK_PRIVATE_IPS forbids it/);
       const [named] = await new Prober({ ...OPTIONS, blockPrivate: true, lookup }).probeNetwork(
@@ -288,8 +288,7 @@ describe('probe/prober (fake JSON-RPC endpoints on loopback)', () => {
     expect(one).to.include({ status: 'ok', head: 3000 });
     expect(batching.calls).to.deep.equal(['getHealth', 'getGenesisHash', 'getSlot']);
     expect(batching.requests).to.equal(1);
-    const refusing = await startFakeRpc(SOLANA_OK, 0, { noBatch: true });
-    fakes.push(refusing);
+    const refusing = await fake(SOLANA_OK, 0, { noBatch: true });
     const [each] = await new Prober(OPTIONS).probeNetwork('solana', [refusing.url], { genesis_hash: GENESIS });
     expect(each, each?.error ?? '').to.include({ status: 'ok', head: 3000 });
     expect(refusing.requests).to.equal(4); // the refused batch, then each call
@@ -309,8 +308,7 @@ describe('probe/prober (fake JSON-RPC endpoints on loopback)', () => {
   });
 
   it('a kept-alive connection the endpoint closes as it is reused: the call is retried once on a new connection, not reported unreachable', async () => {
-    const f = await startFakeRpc(EVM_OK, 0, { dropReused: true });
-    fakes.push(f);
+    const f = await fake(EVM_OK, 0, { dropReused: true });
     const prober = new Prober(OPTIONS);
     try {
       for (let round = 0; round < 2; round++) {

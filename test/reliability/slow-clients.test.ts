@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
-import { configFromEnv } from '../../src/config.js';
+import { configFromEnv } from '../../src/config/index.js';
 import { createApp } from '../../src/http/app.js';
 import { closeGracefully, listen, TIMEOUTS } from '../../src/http/server.js';
 import type { NetworkStore } from '../../src/store/network-store.js';

@@ -2,7 +2,7 @@
  * Adding a network in the OpenAPI document (openapi.ts merges it): POST /api/v1/networks, its
  * dry run, its proposal (202, as a PATCH's), and the chain registry's search for the console.
  */
-import { errors, ref } from './openapi-errors.js';
+import { envelope, errors, json, ref } from './openapi-errors.js';
 import { PATCH_PROPOSAL_ERRORS, PATCH_PROPOSE_PARAM, PATCH_PROPOSED } from './openapi-proposals.js';
 import type { JsonSchema } from '../../store/index.js';
 
@@ -75,70 +75,42 @@ export const CREATE_SCHEMAS: Record<string, JsonSchema> = {
       date: { type: 'string', example: '2024-10-18' },
     },
   },
-  CreatedNetwork: {
+  CreatedNetwork: envelope(ref('Network'), {
+    candidates: { type: 'array', items: ref('Candidate') },
+    registry: ref('RegistrySource'),
+  }),
+  PlannedNetwork: envelope({
     type: 'object',
-    required: ['success', 'data', 'error', 'candidates', 'registry'],
+    required: ['network', 'candidates', 'registry', 'problems'],
     properties: {
-      success: { const: true },
-      data: ref('Network'),
-      error: { type: 'null' },
+      network: {
+        type: 'object',
+        description: 'What would be written: id, name, network_type and the fields (rpc_urls as strings)',
+      },
       candidates: { type: 'array', items: ref('Candidate') },
       registry: ref('RegistrySource'),
-    },
-  },
-  PlannedNetwork: {
-    type: 'object',
-    required: ['success', 'data', 'error'],
-    properties: {
-      success: { const: true },
-      error: { type: 'null' },
-      data: {
-        type: 'object',
-        required: ['network', 'candidates', 'registry', 'problems'],
-        properties: {
-          network: {
-            type: 'object',
-            description: 'What would be written: id, name, network_type and the fields (rpc_urls as strings)',
-          },
-          candidates: { type: 'array', items: ref('Candidate') },
-          registry: ref('RegistrySource'),
-          problems: {
-            type: 'array',
-            description: 'Why it would not be written as it stands (empty: it would be)',
-            items: ref('ErrorDetail'),
-          },
-        },
-      },
-    },
-  },
-  ChainMatches: {
-    type: 'object',
-    required: ['success', 'data', 'error'],
-    properties: {
-      success: { const: true },
-      error: { type: 'null' },
-      data: {
+      problems: {
         type: 'array',
-        maxItems: 20,
-        items: {
-          type: 'object',
-          required: ['chain_id', 'name', 'short_name', 'is_testnet'],
-          properties: {
-            chain_id: { type: 'integer' },
-            name: { type: 'string' },
-            short_name: nullable('string'),
-            is_testnet: { type: 'boolean', description: "The entry's name or title calls it a test network" },
-          },
-        },
+        description: 'Why it would not be written as it stands (empty: it would be)',
+        items: ref('ErrorDetail'),
       },
     },
-  },
+  }),
+  ChainMatches: envelope({
+    type: 'array',
+    maxItems: 20,
+    items: {
+      type: 'object',
+      required: ['chain_id', 'name', 'short_name', 'is_testnet'],
+      properties: {
+        chain_id: { type: 'integer' },
+        name: { type: 'string' },
+        short_name: nullable('string'),
+        is_testnet: { type: 'boolean', description: "The entry's name or title calls it a test network" },
+      },
+    },
+  }),
 };
-
-const jsonOf = (schema: JsonSchema, description: string): JsonSchema => ({
-  description,
-  content: { 'application/json': { schema } },
-});
 
 /** Adds POST to /api/v1/networks and the registry's search to `paths`. */
 export function addCreatePaths(paths: Record<string, Record<string, JsonSchema>>): void {
@@ -153,12 +125,17 @@ export function addCreatePaths(paths: Record<string, Record<string, JsonSchema>>
       parameters: [PATCH_PROPOSE_PARAM],
       requestBody: { required: true, content: { 'application/json': { schema: ref('CreateNetworkBody') } } },
       responses: {
-        200: jsonOf(
+        200: json(
           ref('PlannedNetwork'),
+          undefined,
           "dry_run: the network, each URL's verdict, the registry entry; nothing written",
         ),
         201: {
-          ...jsonOf(ref('CreatedNetwork'), "Written, committed as its actor, served; each URL's verdict beside it"),
+          ...json(
+            ref('CreatedNetwork'),
+            undefined,
+            "Written, committed as its actor, served; each URL's verdict beside it",
+          ),
           headers: { Location: { schema: { type: 'string' } }, ETag: { schema: { type: 'string' } } },
         },
         202: {
@@ -190,8 +167,9 @@ export function addCreatePaths(paths: Record<string, Record<string, JsonSchema>>
       security: auth,
       parameters: [{ name: 'q', in: 'query', required: true, schema: { type: 'string' }, example: 'optimism' }],
       responses: {
-        200: jsonOf(
+        200: json(
           ref('ChainMatches'),
+          undefined,
           'The matches: the chain id first, then names starting with q, then holding it',
         ),
         ...errors('INVALID_QUERY', 'UNAUTHORIZED', 'NOT_READY'),

@@ -1,7 +1,7 @@
 /**
  * The error responses of the OpenAPI document (openapi.ts): one example sentence per error code, and
  * the responses of a route grouped by status, as error-handler.ts answers them; with the two helpers
- * every part of the document builds its responses from (a `$ref` to a schema, a JSON response).
+ * every part of the document builds its responses from (a `$ref` to a schema, a JSON response, a success's body).
  */
 import { BODY_LIMIT_BYTES, STATUS_OF } from '../error-handler.js';
 import type { ErrorCode } from '../../errors.js';
@@ -13,16 +13,24 @@ export function json(schema: JsonSchema, example: unknown, description: string):
   return { description, content: { 'application/json': { schema, example } } };
 }
 
-function errorResponse(code: ErrorCode, message: string): JsonSchema {
+/**
+ * The body of every success, `{success: true, data, error: null}`, with the fields a route adds beside `data`
+ * (`pagination`, `lease`, ...); those are required unless `moreRequired` names fewer.
+ */
+export function envelope(
+  data: JsonSchema,
+  more: Record<string, JsonSchema> = {},
+  moreRequired: string[] = Object.keys(more),
+): JsonSchema {
   return {
-    description: `${code}: ${message}`,
-    content: {
-      'application/json': {
-        schema: ref('Error'),
-        example: { success: false, data: null, error: message, code },
-      },
-    },
+    type: 'object',
+    required: ['success', 'data', 'error', ...moreRequired],
+    properties: { success: { const: true }, data, error: { type: 'null' }, ...more },
   };
+}
+
+function errorResponse(code: ErrorCode, message: string): JsonSchema {
+  return json(ref('Error'), { success: false, data: null, error: message, code }, `${code}: ${message}`);
 }
 
 const ERROR_EXAMPLES: Partial<Record<ErrorCode, string>> = {

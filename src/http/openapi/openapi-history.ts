@@ -2,7 +2,7 @@
  * The history's part of the OpenAPI document (openapi.ts merges it): a network file's commits and
  * the network as of one of them, read from git.
  */
-import { errors, json, ref } from './openapi-errors.js';
+import { envelope, errors, json, ref } from './openapi-errors.js';
 import { ID_PARAM, PAGE_PARAMS } from './openapi-networks.js';
 import type { JsonSchema } from '../../store/index.js';
 
@@ -38,25 +38,17 @@ export const HISTORY_PATHS: Record<string, Record<string, JsonSchema>> = {
       ],
       responses: {
         200: json(
-          {
+          envelope({
             type: 'object',
-            required: ['success', 'data', 'error'],
+            required: ['sha', 'network', 'previous'],
             properties: {
-              success: { const: true },
-              data: {
-                type: 'object',
-                required: ['sha', 'network', 'previous'],
-                properties: {
-                  sha: { type: 'string' },
-                  network: { oneOf: [ref('Network'), { type: 'null' }] },
-                  previous: { oneOf: [ref('Network'), { type: 'null' }] },
-                  network_problem: { type: 'string' },
-                  previous_problem: { type: 'string' },
-                },
-              },
-              error: { type: 'null' },
+              sha: { type: 'string' },
+              network: { oneOf: [ref('Network'), { type: 'null' }] },
+              previous: { oneOf: [ref('Network'), { type: 'null' }] },
+              network_problem: { type: 'string' },
+              previous_problem: { type: 'string' },
             },
-          },
+          }),
           undefined,
           '`network` is null when the file did not exist at the commit, `previous` when the commit created it; ' +
             'either is null with `network_problem` or `previous_problem` when that version was not a valid ' +
@@ -85,14 +77,5 @@ export const HISTORY_SCHEMAS: Record<string, JsonSchema> = {
       },
     },
   },
-  HistoryList: {
-    type: 'object',
-    required: ['success', 'data', 'error', 'pagination'],
-    properties: {
-      success: { const: true },
-      data: { type: 'array', items: ref('Commit') },
-      error: { type: 'null' },
-      pagination: ref('Pagination'),
-    },
-  },
+  HistoryList: envelope({ type: 'array', items: ref('Commit') }, { pagination: ref('Pagination') }),
 };

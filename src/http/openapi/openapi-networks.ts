@@ -2,7 +2,7 @@
  * The networks' part of the OpenAPI document (openapi.ts merges it): the list, the change stream,
  * one network and its PATCH, and the wire view of a network built from the file's JSON Schema.
  */
-import { errors, json, ref } from './openapi-errors.js';
+import { envelope, errors, json, ref } from './openapi-errors.js';
 import { PATCH_PROPOSAL_ERRORS, PATCH_PROPOSE_PARAM, PATCH_PROPOSED } from './openapi-proposals.js';
 import type { JsonSchema } from '../../store/index.js';
 
@@ -175,11 +175,7 @@ export const NETWORK_PATHS: Record<string, Record<string, JsonSchema>> = {
 export function networkSchemas(file: JsonSchema): Record<string, JsonSchema> {
   return {
     Network: networkSchema(file),
-    NetworkEnvelope: {
-      type: 'object',
-      required: ['success', 'data', 'error'],
-      properties: { success: { const: true }, data: ref('Network'), error: { type: 'null' } },
-    },
+    NetworkEnvelope: envelope(ref('Network')),
     Pagination: {
       type: 'object',
       required: ['current_page', 'per_page', 'total_items', 'total_pages'],
@@ -190,19 +186,16 @@ export function networkSchemas(file: JsonSchema): Record<string, JsonSchema> {
         total_pages: { type: 'integer' },
       },
     },
-    NetworkList: {
-      type: 'object',
-      required: ['success', 'data', 'error', 'pagination'],
-      properties: {
-        success: { const: true },
-        data: { type: 'array', items: ref('Network') },
-        error: { type: 'null' },
+    NetworkList: envelope(
+      { type: 'array', items: ref('Network') },
+      {
         pagination: ref('Pagination'),
         revision: {
           type: 'integer',
           description: 'Index revision the page was read at; resume the change stream from it.',
         },
       },
-    },
+      ['pagination'],
+    ),
   };
 }

@@ -2,7 +2,7 @@
  * The proposals' part of the OpenAPI document (openapi.ts merges it): the lists of open proposals,
  * a PATCH's `?propose=` and its 202, and what /access/me says of roles and proposals.
  */
-import { errors, ref } from './openapi-errors.js';
+import { envelope, errors, json, ref } from './openapi-errors.js';
 import type { JsonSchema } from '../../store/index.js';
 
 const auth = [{ bearer: [] }];
@@ -45,15 +45,7 @@ export const PROPOSAL_SCHEMAS: Record<string, JsonSchema> = {
       updated_at: { type: 'string', format: 'date-time' },
     },
   },
-  ProposalList: {
-    type: 'object',
-    required: ['success', 'data', 'error'],
-    properties: {
-      success: { const: true },
-      data: { type: 'array', items: ref('ListedProposal') },
-      error: { type: 'null' },
-    },
-  },
+  ProposalList: envelope({ type: 'array', items: ref('ListedProposal') }),
   OpenedProposal: {
     type: 'object',
     required: ['number', 'url', 'branch', 'network', 'state', 'updated', 'commit'],
@@ -70,20 +62,17 @@ export const PROPOSAL_SCHEMAS: Record<string, JsonSchema> = {
       commit: { type: 'string', description: "The branch's one commit" },
     },
   },
-  ProposalEnvelope: {
-    type: 'object',
-    required: ['success', 'data', 'error'],
-    properties: {
-      success: { const: true },
-      data: { type: 'object', required: ['proposal'], properties: { proposal: ref('OpenedProposal') } },
-      error: { type: 'null' },
+  ProposalEnvelope: envelope(
+    { type: 'object', required: ['proposal'], properties: { proposal: ref('OpenedProposal') } },
+    {
       rpc_warnings: {
         type: 'array',
         items: { type: 'object' },
         description: 'RPC_PROBE_ON_PATCH: what the new URLs answered that was not fine',
       },
     },
-  },
+    [],
+  ),
 };
 
 export const PROPOSAL_PATHS: Record<string, Record<string, JsonSchema>> = {
@@ -94,15 +83,11 @@ export const PROPOSAL_PATHS: Record<string, Record<string, JsonSchema>> = {
         "The open pull requests netcfg opened (GIT_PROPOSALS), from the forge; a scoped token sees its networks' only",
       security: auth,
       responses: {
-        200: {
-          description: 'The open proposals, by network then number.',
-          content: {
-            'application/json': {
-              schema: ref('ProposalList'),
-              example: { success: true, data: [EXAMPLE_LISTED], error: null },
-            },
-          },
-        },
+        200: json(
+          ref('ProposalList'),
+          { success: true, data: [EXAMPLE_LISTED], error: null },
+          'The open proposals, by network then number.',
+        ),
         ...LIST_ERRORS,
       },
     },
@@ -116,7 +101,7 @@ export const PROPOSAL_PATHS: Record<string, Record<string, JsonSchema>> = {
         { name: 'network_id', in: 'path', required: true, schema: { type: 'string' }, example: 'evm:sepolia' },
       ],
       responses: {
-        200: { description: 'Its open proposals.', content: { 'application/json': { schema: ref('ProposalList') } } },
+        200: json(ref('ProposalList'), undefined, 'Its open proposals.'),
         ...LIST_ERRORS,
         ...errors('INVALID_ID', 'NETWORK_NOT_FOUND'),
       },

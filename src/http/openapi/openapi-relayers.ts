@@ -2,7 +2,7 @@
  * The relayer's part of the OpenAPI document (openapi.ts merges it): the relayers kept in sync,
  * one relayer's findings, "sync now", and the export a relayer loads.
  */
-import { errors, json } from './openapi-errors.js';
+import { envelope, errors, json } from './openapi-errors.js';
 import type { JsonSchema } from '../../store/index.js';
 
 const auth = [{ bearer: [] }];
@@ -29,19 +29,11 @@ const FINDING = {
     resolved_at: { type: ['string', 'null'], format: 'date-time' },
   },
 };
-const RELAYER_DETAIL = {
+const RELAYER_DETAIL = envelope({
   type: 'object',
-  required: ['success', 'data', 'error'],
-  properties: {
-    success: { const: true },
-    data: {
-      type: 'object',
-      required: ['name', 'url', 'state', 'counts', 'counts_at', 'last_pass', 'networks', 'findings'],
-      properties: { findings: { type: 'array', maxItems: 1000, items: FINDING } },
-    },
-    error: { type: 'null' },
-  },
-};
+  required: ['name', 'url', 'state', 'counts', 'counts_at', 'last_pass', 'networks', 'findings'],
+  properties: { findings: { type: 'array', maxItems: 1000, items: FINDING } },
+});
 
 /** The relayer loader's networks document, as the export route answers it. */
 const EXPORT_DOCUMENT = {
@@ -61,19 +53,14 @@ export const RELAYER_PATHS: Record<string, Record<string, JsonSchema>> = {
       security: auth,
       responses: {
         200: json(
-          {
-            type: 'object',
-            required: ['success', 'data', 'error'],
-            properties: {
-              success: { const: true },
-              data: {
-                type: 'array',
-                items: { type: 'object', required: ['name', 'url', 'state', 'counts', 'networks'] },
-              },
-              lease: { type: 'object', required: ['holder', 'this_replica', 'expires_at'] },
-              error: { type: 'null' },
+          envelope(
+            {
+              type: 'array',
+              items: { type: 'object', required: ['name', 'url', 'state', 'counts', 'networks'] },
             },
-          },
+            { lease: { type: 'object', required: ['holder', 'this_replica', 'expires_at'] } },
+            [],
+          ),
           undefined,
           'One entry per relayer of RELAYER_SYNC_FILE (never a key), and which replica speaks to them.',
         ),

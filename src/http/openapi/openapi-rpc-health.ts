@@ -2,7 +2,7 @@
  * The live prober's part of the OpenAPI document (openapi.ts merges it): what each RPC URL of a
  * network answered, and every probed network's URLs counted by status.
  */
-import { errors, json } from './openapi-errors.js';
+import { envelope, errors, json } from './openapi-errors.js';
 import { ID_PARAM } from './openapi-networks.js';
 import type { JsonSchema } from '../../store/index.js';
 
@@ -18,33 +18,25 @@ export const RPC_HEALTH_PATHS: Record<string, Record<string, JsonSchema>> = {
       parameters: [ID_PARAM],
       responses: {
         200: json(
-          {
-            type: 'object',
-            required: ['success', 'data', 'error'],
-            properties: {
-              success: { const: true },
-              data: {
-                type: 'array',
-                items: {
-                  type: 'object',
-                  required: ['index', 'url', 'status'],
-                  properties: {
-                    index: {
-                      type: 'integer',
-                      minimum: 0,
-                      description: "The URL's place in the network's rpc_urls: what a client matches on",
-                    },
-                    url: {
-                      type: 'string',
-                      description: 'The URL redacted: user-info, query values and key-like path segments are ***',
-                    },
-                    status: { enum: ['pending', 'ok', 'wrong_chain', 'lagging', 'unreachable', 'bad_response'] },
-                  },
+          envelope({
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['index', 'url', 'status'],
+              properties: {
+                index: {
+                  type: 'integer',
+                  minimum: 0,
+                  description: "The URL's place in the network's rpc_urls: what a client matches on",
                 },
+                url: {
+                  type: 'string',
+                  description: 'The URL redacted: user-info, query values and key-like path segments are ***',
+                },
+                status: { enum: ['pending', 'ok', 'wrong_chain', 'lagging', 'unreachable', 'bad_response'] },
               },
-              error: { type: 'null' },
             },
-          },
+          }),
           undefined,
           'One entry per URL, in the order of rpc_urls.',
         ),
@@ -59,25 +51,17 @@ export const RPC_HEALTH_PATHS: Record<string, Record<string, JsonSchema>> = {
       security: auth,
       responses: {
         200: json(
-          {
-            type: 'object',
-            required: ['success', 'data', 'error'],
-            properties: {
-              success: { const: true },
-              data: {
-                type: 'array',
-                items: {
-                  type: 'object',
-                  required: ['id', 'counts'],
-                  properties: {
-                    id: { type: 'string' },
-                    counts: { type: 'object', additionalProperties: { type: 'integer' } },
-                  },
-                },
+          envelope({
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['id', 'counts'],
+              properties: {
+                id: { type: 'string' },
+                counts: { type: 'object', additionalProperties: { type: 'integer' } },
               },
-              error: { type: 'null' },
             },
-          },
+          }),
           undefined,
           'One entry per probed network.',
         ),

@@ -2,7 +2,7 @@
  * The service's part of the OpenAPI document (openapi.ts merges it): liveness and readiness, who a
  * token is, the metrics, and the document and JSON Schemas themselves.
  */
-import { errors, json, ref } from './openapi-errors.js';
+import { envelope, errors, json, ref } from './openapi-errors.js';
 import { ME_PROPOSALS } from './openapi-proposals.js';
 import type { JsonSchema } from '../../store/index.js';
 
@@ -96,7 +96,7 @@ export const DOCUMENT_PATHS: Record<string, Record<string, JsonSchema>> = {
       operationId: 'openapi',
       summary: 'This document',
       responses: {
-        200: { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' } } } },
+        200: json({ type: 'object' }, undefined, 'OpenAPI 3.1'),
       },
     },
   },
@@ -135,11 +135,7 @@ export const SERVICE_SCHEMAS: Record<string, JsonSchema> = {
       proposals: ME_PROPOSALS,
     },
   },
-  MeEnvelope: {
-    type: 'object',
-    required: ['success', 'data', 'error'],
-    properties: { success: { const: true }, data: ref('Me'), error: { type: 'null' } },
-  },
+  MeEnvelope: envelope(ref('Me')),
   Readiness: {
     type: 'object',
     required: ['ready', 'status', 'components', 'timestamp'],

@@ -15,7 +15,7 @@ import { NetcfgError } from '../../errors.js';
 import { redactUrl } from '../../redact.js';
 import type { Finding } from '../../relayer/sync/findings.js';
 import type { TargetDetail, TargetStatus } from '../../relayer/sync/target-status.js';
-import type { SpeakerView } from '../../relayer/sync/speaker.js';
+import type { SpeakerView } from '../../relayer/lease/speaker.js';
 
 /** What the HTTP layer needs of the relayer sync. */
 export interface RelayersView {

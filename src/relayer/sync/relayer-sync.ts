@@ -13,7 +13,7 @@ import type { DesiredState, PassLog } from './desired-state.js';
 import type { Finding } from './findings.js';
 import type { TargetDetail, TargetStatus } from './target-status.js';
 import { TargetWorker } from './target-worker.js';
-import { ALWAYS_SPEAKS, type Speaker, type SpeakerView } from './speaker.js';
+import { ALWAYS_SPEAKS, type Speaker, type SpeakerView } from '../lease/speaker.js';
 
 export interface RelayerSyncOptions extends Omit<ClientOptions, 'instanceId'>, Partial<PassBudget> {
   /** RELAYER_SYNC_INTERVAL_MS: how often each relayer is compared with the folder. */

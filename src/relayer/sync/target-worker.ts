@@ -23,14 +23,13 @@ import type { Finding } from './findings.js';
 import { NetworkLedger } from './ledger.js';
 import { PassSchedule } from './pass-schedule.js';
 import { settleListed, type PassParts } from './pass-compare.js';
-import { ALWAYS_SPEAKS, termOf, windowOf, type Speaker } from './speaker.js';
+import { ALWAYS_SPEAKS, termOf, windowOf, type Speaker } from '../lease/speaker.js';
 import { keyScrubber } from './scrub.js';
 import { SentValues } from './sent-values.js';
 import type { LastPass, TargetDetail, TargetState, TargetStatus } from './target-status.js';
 import { inScope } from './targets-file.js';
 
 export type { NetworkState, NetworkStatus, TargetState, TargetStatus } from './target-status.js';
-export { ALWAYS_SPEAKS, type Speaker } from './speaker.js';
 
 export type WorkerOptions = ClientOptions & PassBudget & { intervalMs: number };
 export type StateListener = (status: TargetStatus, finding?: Finding) => void;

@@ -9,7 +9,8 @@ import type { Document } from 'yaml';
 import { NetcfgError, type ErrorDetail } from '../../errors.js';
 import type { NetworkId } from '../files/layout.js';
 import type { NetworkRecord } from '../network-record.js';
-import { etagOf, parseNetworkData, parseYaml, type FileProblem } from '../validation/network-file.js';
+import { etagOf, parseNetworkData, type FileProblem } from '../validation/network-file.js';
+import { parseYaml } from '../validation/yaml-document.js';
 import type { UrlPolicy } from '../validation/url-rules.js';
 import { intendedData, rewriteTopLevel, spliceTopLevel } from './yaml-edit.js';
 

@@ -7,7 +7,7 @@ import { requireNetworkId } from '../../../src/store/files/layout.js';
 import { planEdit, type EditPlan } from '../../../src/store/edit/network-edit.js';
 import { parseNetworkFile } from '../../../src/store/validation/network-file.js';
 import type { NetworkRecord } from '../../../src/store/network-record.js';
-import { policyFromEnv } from '../../../src/config.js';
+import { policyFromEnv } from '../../../src/config/index.js';
 
 const policy = policyFromEnv({});
 const id = requireNetworkId('evm:sepolia');

@@ -7,7 +7,7 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { Lease } from '../../../src/relayer/sync/lease.js';
+import { Lease } from '../../../src/relayer/lease/lease.js';
 import { LEASE_REF, LeaseRef } from '../../../src/store/git/lease-ref.js';
 import { ANONYMOUS } from '../../../src/store/actor.js';
 import type { NetworkStore } from '../../../src/store/network-store.js';

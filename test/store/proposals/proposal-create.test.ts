@@ -4,18 +4,17 @@
  * in the clone changes; a network served, or a file of it on the remote's head, is NETWORK_EXISTS and
  * nothing is pushed; a bad network is refused before the remote is asked.
  */
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Actor } from '../../../src/store/actor.js';
 import type { NetworkStore } from '../../../src/store/network-store.js';
-import { bareOf, cloneOf, startGitRemote, type GitRemote } from '../../helpers/git-daemon.js';
+import { cloneOf, type GitRemote } from '../../helpers/git-daemon.js';
+import { startProposalReplica, type ProposalReplica } from '../../helpers/proposal-replica.js';
 import { git } from '../../helpers/git-repo.js';
 import { networkYaml } from '../../helpers/fixtures.js';
 import { refusal } from '../../helpers/refusal.js';
-import { startStore } from '../../helpers/store.js';
 
-const HOUR = 3_600_000;
 const FILE = 'config/networks/evm/newnet.yaml';
 const EU: Actor = { kind: 'token', name: 'relayer-eu' };
 const FIELDS = { chain_id: 4242, symbol: 'NEW', rpc_urls: ['https://rpc.newnet.example.com'] };
@@ -23,11 +22,12 @@ const COMMENT = ['Added by a test, from its body alone.'];
 
 describe('store/proposals/proposal: store.proposeCreate (a real remote: git daemon on loopback)', function () {
   this.timeout(30_000);
+  let world: ProposalReplica | undefined;
   let remote: GitRemote;
   let replica: string;
   let store: NetworkStore | undefined;
 
-  const bare = (...args: string[]): string => git(bareOf(remote), ...args).trim();
+  const bare = (...args: string[]): string => world!.bare(...args);
   const refs = () => bare('for-each-ref', '--format=%(refname)');
   const cloneState = () => ({
     revision: store!.revision(),
@@ -38,18 +38,12 @@ describe('store/proposals/proposal: store.proposeCreate (a real remote: git daem
   });
 
   beforeEach(async () => {
-    remote = await startGitRemote({ 'evm/sepolia.yaml': networkYaml() });
-    replica = cloneOf(remote, 'replica');
-    store = await startStore(path.join(replica, 'config', 'networks'), {
-      gitSync: { intervalMs: HOUR, remoteTimeoutMs: 3000 },
-      gitAuthor: { name: 'netcfg', email: 'netcfg@example.com' },
-    });
+    world = await startProposalReplica({ 'evm/sepolia.yaml': networkYaml() });
+    ({ remote, replica, store } = world);
   });
   afterEach(async () => {
-    await store?.close();
-    store = undefined;
-    await remote.stop();
-    rmSync(remote.dir, { recursive: true, force: true });
+    await world?.close();
+    world = store = undefined;
   });
 
   it("commits the new file on the actor's branch for the network, on main; nothing served or in the clone changes", async () => {

@@ -10,12 +10,12 @@ import { expect } from 'chai';
 import { NetcfgError } from '../../../src/errors.js';
 import type { Actor } from '../../../src/store/actor.js';
 import type { NetworkStore } from '../../../src/store/network-store.js';
-import { bareOf, cloneOf, startGitRemote, type GitRemote } from '../../helpers/git-daemon.js';
+import { cloneOf, type GitRemote } from '../../helpers/git-daemon.js';
+import { startProposalReplica, type ProposalReplica } from '../../helpers/proposal-replica.js';
 import { git } from '../../helpers/git-repo.js';
 import { makeConfigDir, networkYaml } from '../../helpers/fixtures.js';
 import { startStore } from '../../helpers/store.js';
 
-const HOUR = 3_600_000;
 const FILE = 'config/networks/evm/sepolia.yaml';
 const EU: Actor = { kind: 'token', name: 'relayer-eu' };
 const US: Actor = { kind: 'token', name: 'relayer-us' };
@@ -23,11 +23,12 @@ const BODY = { rpc_urls: ['https://proposed.example.com'] };
 
 describe('store/proposals/proposal: store.proposeUpdate (a real remote: git daemon on loopback)', function () {
   this.timeout(30_000);
+  let world: ProposalReplica | undefined;
   let remote: GitRemote;
   let replica: string;
   let store: NetworkStore | undefined;
 
-  const bare = (...args: string[]): string => git(bareOf(remote), ...args).trim();
+  const bare = (...args: string[]): string => world!.bare(...args);
   const remoteRef = (branch: string): string => bare('for-each-ref', '--format=%(objectname)', `refs/heads/${branch}`);
   /** What is served and what the clone holds: none of it may change by a proposal. */
   const servedState = () => ({
@@ -52,18 +53,12 @@ describe('store/proposals/proposal: store.proposeUpdate (a real remote: git daem
   };
 
   beforeEach(async () => {
-    remote = await startGitRemote({ 'evm/sepolia.yaml': networkYaml(), 'evm/mainnet.yaml': networkYaml() });
-    replica = cloneOf(remote, 'replica');
-    store = await startStore(path.join(replica, 'config', 'networks'), {
-      gitSync: { intervalMs: HOUR, remoteTimeoutMs: 3000 },
-      gitAuthor: { name: 'netcfg', email: 'netcfg@example.com' },
-    });
+    world = await startProposalReplica({ 'evm/sepolia.yaml': networkYaml(), 'evm/mainnet.yaml': networkYaml() });
+    ({ remote, replica, store } = world);
   });
   afterEach(async () => {
-    await store?.close();
-    store = undefined;
-    await remote.stop();
-    rmSync(remote.dir, { recursive: true, force: true });
+    await world?.close();
+    world = store = undefined;
   });
 
   it("proposes the change as the PATCH's commit on the actor's branch; nothing served changes", async () => {

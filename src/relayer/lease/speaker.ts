@@ -1,7 +1,7 @@
 /**
  * Whether this replica speaks to the relayers now: replicas sharing a targets file elect one holder
- * of a lease (built apart, in lease*.ts), and only it lists and PATCHes relayers. Without a lease
- * the one replica always speaks.
+ * of a lease (lease.ts), and only it lists and PATCHes relayers. Without a lease the one replica
+ * always speaks.
  */
 export interface Speaker {
   holds(): boolean;

@@ -2,16 +2,16 @@
  * The environment, read in one place. Everything netcfg can be told from outside is here, with its
  * default; src/main.ts (and `netcfg serve`, whose flags override these) is the only caller.
  */
-import { redactText } from './redact.js';
-import type { UrlPolicy } from './store/index.js';
-import { DEFAULT_HEAL, type HealOptions } from './probe/auto-heal.js';
+import { redactText } from '../redact.js';
+import type { UrlPolicy } from '../store/index.js';
+import { DEFAULT_HEAL, type HealOptions } from '../probe/auto-heal.js';
 import { AllowListError, allowedLookup, namedByAny, parseAllowList, type AllowedPair } from './secret-refs-allowed.js';
-import { ConfigError, flag, int, isNetcfgSetting, oneOf, type Env } from './config-values.js';
-import { relayerKeyVariables, relayerSyncFromEnv, type RelayerSyncSettings } from './config-relayer.js';
+import { ConfigError, flag, int, isNetcfgSetting, oneOf, type Env } from './values.js';
+import { relayerKeyVariables, relayerSyncFromEnv, type RelayerSyncSettings } from './relayer.js';
 
-export { ConfigError, type Env } from './config-values.js';
-import { DEFAULT_TOKENS_GRACE_MS } from './access/tokens-follow.js';
-import { FORGE_KINDS, type ForgeSettings } from './forge/forge.js';
+export { ConfigError, type Env } from './values.js';
+import { DEFAULT_TOKENS_GRACE_MS } from '../access/tokens-follow.js';
+import { FORGE_KINDS, type ForgeSettings } from '../forge/forge.js';
 
 export interface Config {
   host: string;

@@ -5,8 +5,8 @@
  * scoped to one family cannot pull another family's key, or any URL-shaped variable of the
  * process, into a network it may write. Unset: no reference resolves.
  */
-import { ID_GLOB, matchesAny } from './id-glob.js';
-import type { SecretLookup } from './store/index.js';
+import { ID_GLOB, matchesAny } from '../id-glob.js';
+import type { SecretLookup } from '../store/index.js';
 
 export class AllowListError extends Error {}
 

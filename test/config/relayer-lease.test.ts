@@ -1,12 +1,12 @@
 /**
- * The relayer lease's settings (config.ts): RELAYER_SYNC_LEASE_MS and NETCFG_REPLICA_ID, their
+ * The relayer lease's settings (src/config/relayer.ts): RELAYER_SYNC_LEASE_MS and NETCFG_REPLICA_ID, their
  * defaults, and the refusals (a bad name, a call deadline a new holder could not wait out).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { configFromEnv } from '../src/config.js';
+import { configFromEnv } from '../../src/config/index.js';
 
 const DEFAULT_ID = `${os.hostname()}-${process.pid}`;
 

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { Lease, type LeaseStorage } from '../../../src/relayer/sync/lease.js';
+import { Lease, type LeaseStorage } from '../../../src/relayer/lease/lease.js';
 import { LeaseFile } from '../../../src/store/files/lease-file.js';
 
 const L = 1200;
@@ -20,7 +20,7 @@ interface Replica {
   tick(ms: number): void;
 }
 
-describe('relayer/sync/lease: one replica speaks (file slot, clocks moved by the test)', () => {
+describe('relayer/lease: one replica speaks (file slot, clocks moved by the test)', () => {
   let dir: string;
   let replicas: Replica[];
 

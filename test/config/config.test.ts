@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { configFromEnv, ConfigError, isLoopback } from '../src/config.js';
+import { configFromEnv, ConfigError, isLoopback } from '../../src/config/index.js';
 
 const KEY = 'a'.repeat(32);
 

@@ -6,11 +6,11 @@
  */
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import type { ResolvedTarget, TargetKeys } from './follow/relayer-targets.js';
-import { DEFAULT_LEASE_MS } from './relayer/sync/lease.js';
-import { DEFAULT_SYNC_INTERVAL_MS } from './relayer/sync/relayer-sync.js';
-import { parseTargetsFile } from './relayer/sync/targets-file.js';
-import { ConfigError, int, isNetcfgSetting, type Env } from './config-values.js';
+import type { ResolvedTarget, TargetKeys } from '../follow/relayer-targets.js';
+import { DEFAULT_LEASE_MS } from '../relayer/lease/lease.js';
+import { DEFAULT_SYNC_INTERVAL_MS } from '../relayer/sync/relayer-sync.js';
+import { parseTargetsFile } from '../relayer/sync/targets-file.js';
+import { ConfigError, int, isNetcfgSetting, type Env } from './values.js';
 
 export interface RelayerSyncSettings {
   /** RELAYER_SYNC_FILE, followed while running. */

@@ -1,6 +1,6 @@
 /**
  * How one environment variable becomes a setting, shared by the modules that read the environment
- * for main (config.ts, config-relayer.ts): each wrong value refuses the start with a sentence that
+ * for main (index.ts, relayer.ts): each wrong value refuses the start with a sentence that
  * names the variable and what it must be.
  */
 

@@ -12,7 +12,7 @@
 import path from 'node:path';
 import { rmSync } from 'node:fs';
 import { expect } from 'chai';
-import { Lease } from '../../../src/relayer/sync/lease.js';
+import { Lease } from '../../../src/relayer/lease/lease.js';
 import { RelayerSync } from '../../../src/relayer/sync/relayer-sync.js';
 import { desiredFromStore } from '../../../src/relayer/sync/store-desired.js';
 import { ANONYMOUS } from '../../../src/store/actor.js';

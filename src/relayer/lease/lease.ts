@@ -14,8 +14,8 @@
  *   holder's own. `expires_at` in the slot is the writer's wall clock, shown to people, never trusted.
  * - One that takes over a lease that ran out (not one given up) waits min(call deadline, half a lease)
  *   before its first call: a call the old holder started before falling silent has met its deadline by
- *   then (RELAYER_SYNC_TIMEOUT_MS may be at most three quarters of the lease, config.ts), so a value it
- *   was sending can never land after one the new holder sends. Each call's deadline is also cut to
+ *   then (RELAYER_SYNC_TIMEOUT_MS may be at most three quarters of the lease: config/relayer.ts), so a
+ *   value it was sending can never land after one the new holder sends. Each call's deadline is also cut to
  *   the holder's own window (speaksForMs), so none it starts runs past the moment it falls silent.
  * A holder killed stops renewing; one standing by takes over within 2 lease periods (it looks at
  * least every third of a lease, and at the moment the version it saw runs out).
