@@ -63,7 +63,8 @@ export class NetworkStore extends StoreReads {
     // With GIT_SYNC the clone is netcfg's own: no link below its top is the operator's.
     this.folder = new ConfigFolder(this.root, options.gitSync !== undefined);
     this.refresher = new Refresher(this.folder, this.index, this.policy);
-    this.watcher = new ConfigWatcher(this.refresher, { ...DEFAULT_WATCH, ...options.watch }, onError);
+    const watch = { ...DEFAULT_WATCH, ...options.watch };
+    this.watcher = new ConfigWatcher(this.refresher, watch, onError, () => this.git.rewriting());
     const fs = options.fs ?? realDisk;
     const staleMs = options.lock?.staleMs ?? DEFAULT_LOCK.staleMs;
     // A killed process's lock goes stale and is taken over within it.
@@ -229,11 +230,15 @@ export class NetworkStore extends StoreReads {
     return this.retries.snapshot();
   }
 
-  /** What happened since start, counted: writes by outcome, the watcher's events by name, GIT_SYNC's pulls and pushes (null without it). */
+  /**
+   * What happened since start, counted: writes by outcome, the watcher's events by name, GIT_SYNC's pulls and pushes
+   * (null without it); and the networks whose change waits now for git to finish rewriting the work tree.
+   */
   counts() {
     return {
       writes: this.writes.counts(),
       watcherEvents: this.watcher.eventCounts(),
+      watcherWaitingForGit: this.watcher.waitingForGit(),
       git: this.git.gitSync?.counts() ?? null,
     };
   }

@@ -72,6 +72,11 @@ export class StoreGit {
     );
   }
 
+  /** True while a git command (a pull, a checkout, this process's or another's) holds the work tree's index.lock. */
+  rewriting(): boolean {
+    return this.opened.workTree?.indexLock.held() ?? false;
+  }
+
   /** GIT_SYNC: the clone following its remote branch, once open. */
   get gitSync(): GitSync | null {
     return this.opened.gitSync;

@@ -40,6 +40,11 @@ export class GitIndexLock implements GitLock {
     return this.own === 0 ? this.file : null;
   }
 
+  /** True while any git command holds the lock, this process's own included: the work tree may be half rewritten. */
+  held(): boolean {
+    return existsSync(this.file);
+  }
+
   /** True while a git command not run by this process holds the lock. */
   heldByOther(): boolean {
     const file = this.fileToCheck();

@@ -12,6 +12,8 @@ export interface Work<T> {
   observe(): T;
   unchanged(seen: T): boolean;
   apply(seen: T): void;
+  /** True while what is seen must not be served yet (git rewriting the folder): the look is made again later. */
+  held?(): boolean;
 }
 
 /** What a guarded step returns when it threw. */
@@ -19,6 +21,9 @@ const failed = Symbol('failed');
 
 /** chokidar's own per-path `change` throttle (hard-coded in chokidar 4). */
 const CHOKIDAR_THROTTLE_MS = 50;
+
+/** How often a held look is made again: a git pull or checkout takes milliseconds to seconds. */
+const HELD_RETRY_MS = 25;
 
 export class RefreshQueue {
   private readonly pending = new Map<string, NodeJS.Timeout>();
@@ -62,15 +67,24 @@ export class RefreshQueue {
    * escapes the timer: an exception there would end the process.
    */
   private look<T>(key: string, work: Work<T>): void {
+    const held = this.guarded(key, () => work.held?.() === true);
+    if (held === failed) return;
+    if (held) {
+      this.pending.set(
+        key,
+        setTimeout(() => this.look(key, work), HELD_RETRY_MS),
+      );
+      return;
+    }
     const seen = this.guarded(key, () => work.observe());
     if (seen === failed) return;
     this.pending.set(
       key,
       setTimeout(() => {
-        const still = this.guarded(key, () => work.unchanged(seen));
+        const still = this.guarded(key, () => work.unchanged(seen) && work.held?.() !== true);
         if (still === failed) return;
         if (!still) {
-          this.look(key, work); // it moved while we looked: look again
+          this.look(key, work); // it moved while we looked, or git began rewriting: look again
           return;
         }
         if (this.guarded(key, () => work.apply(seen)) === failed) return;

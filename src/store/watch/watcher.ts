@@ -20,6 +20,13 @@ export interface WatchOptions {
 
 const ROOT_CHECK_MS = 1000;
 /**
+ * git removes a file before it writes its new version, and on a loaded host a pull or checkout can leave it
+ * missing (or half written) for longer than `stableMs`: while git holds the work tree's index.lock, a network's
+ * change waits, so a network git rewrites never vanishes for a moment. Never longer than this: a lock a killed
+ * git left behind must not freeze the index (readiness names a stale lock through the writes that wait on it).
+ */
+const GIT_HOLD_MAX_MS = 10_000;
+/**
  * When a family folder appears, chokidar lists it and only then watches it: a file made in
  * between sends no event. So the family is looked at again (a stat per file) at these delays,
  * by when chokidar watches it.
@@ -43,11 +50,15 @@ export class ConfigWatcher {
   private watchedAs = '';
   private rootCheck: NodeJS.Timeout | undefined;
   private pollSettle: NodeJS.Timeout | undefined;
+  /** Ids whose change waits for git to finish rewriting the work tree, since when (ms). */
+  private readonly heldSince = new Map<string, number>();
 
   constructor(
     private readonly refresher: Refresher,
     private readonly options: WatchOptions,
     private readonly onError: (err: Error) => void = () => {},
+    /** True while git holds the work tree's index.lock (store-git.ts); never, outside a work tree. */
+    private readonly gitRewriting: () => boolean = () => false,
   ) {
     this.queue = new RefreshQueue(options.stableMs, onError, () => this.settle());
   }
@@ -210,7 +221,26 @@ export class ConfigWatcher {
       observe: () => this.refresher.observe(networkId),
       unchanged: (seen) => this.refresher.unchanged(seen),
       apply: (seen) => this.refresher.apply(seen),
+      held: () => this.heldForGit(id),
     });
+  }
+
+  /** Whether `id`'s change waits for git (see GIT_HOLD_MAX_MS). */
+  private heldForGit(id: string): boolean {
+    if (!this.gitRewriting()) {
+      this.heldSince.delete(id);
+      return false;
+    }
+    const since = this.heldSince.get(id) ?? Date.now();
+    this.heldSince.set(id, since);
+    const holds = Date.now() - since < GIT_HOLD_MAX_MS;
+    if (!holds) this.heldSince.delete(id);
+    return holds;
+  }
+
+  /** How many networks' changes wait for git to finish rewriting the work tree. */
+  waitingForGit(): number {
+    return this.heldSince.size;
   }
 
   private scheduleForeign(rel: string, reason: string): void {
