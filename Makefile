@@ -7,7 +7,8 @@ NODE_MODULES := node_modules/.stamp
 BUILD := dist/.stamp
 SOURCES := $(shell find src schemas scripts -type f \( -name '*.ts' -o -name '*.tsx' -o -name '*.json' -o -name '*.css' -o -name '*.html' \) 2>/dev/null) tsconfig.json tsconfig.build.json
 
-.PHONY: run test install browser prometheus build typecheck lint unit bench soak validate clean
+.PHONY: run test install browser prometheus build typecheck typecheck-node typecheck-console lint eslint format-check unit bench soak
+.PHONY: validate clean
 
 run: $(BUILD)
 	node dist/src/main.js
@@ -24,12 +25,17 @@ $(BUILD): $(NODE_MODULES) $(SOURCES)
 	npm run --silent build
 	@touch $@
 
-typecheck: $(NODE_MODULES)
+# Each check is its own target so that `make -j` runs them side by side (`make test` does).
+typecheck: typecheck-node typecheck-console
+typecheck-node: $(NODE_MODULES)
 	npx tsc -p tsconfig.json --noEmit
+typecheck-console: $(NODE_MODULES)
 	npx tsc -p src/console/tsconfig.json
 
-lint: $(NODE_MODULES)
+lint: eslint format-check
+eslint: $(NODE_MODULES)
 	npx eslint .
+format-check: $(NODE_MODULES)
 	npx prettier --check --log-level warn src test bench scripts eslint.config.js
 
 # Test files run TEST_JOBS at a time (mocha --parallel, one worker process each): most of the suite waits on
@@ -65,10 +71,10 @@ prometheus:
 	@test -x "$(PROMTOOL_PATH)" || { echo "installing Debian's prometheus for the metrics tests"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends prometheus; }
 
-# The checks and the build read the installed modules and nothing of each other's output, so they run side by side
-# (their ~60 s of CPU shared by both cores); each one's output is printed whole when it ends. The tests wait for all three.
+# The four checks and the build read the installed modules and nothing of each other's output, so they run side by side
+# (their ~60 s of CPU shared by both cores); each one's output is printed whole when it ends. The tests wait for all.
 test: install browser prometheus
-	@$(MAKE) --no-print-directory -j3 --output-sync=target typecheck lint build
+	@$(MAKE) --no-print-directory -j5 --output-sync=target typecheck lint build
 	@$(MAKE) --no-print-directory unit
 
 # Checks a config folder the way the server loads it (DIR=... for another folder).
