@@ -7,7 +7,8 @@ NODE_MODULES := node_modules/.stamp
 BUILD := dist/.stamp
 SOURCES := $(shell find src schemas scripts -type f \( -name '*.ts' -o -name '*.tsx' -o -name '*.json' -o -name '*.css' -o -name '*.html' \) 2>/dev/null) tsconfig.json tsconfig.build.json
 
-.PHONY: run test install browser prometheus build typecheck lint unit bench soak validate clean
+.PHONY: run test install browser prometheus build typecheck typecheck-node typecheck-console lint eslint format-check unit bench soak
+.PHONY: validate clean
 
 run: $(BUILD)
 	node dist/src/main.js
@@ -24,21 +25,35 @@ $(BUILD): $(NODE_MODULES) $(SOURCES)
 	npm run --silent build
 	@touch $@
 
-typecheck: $(NODE_MODULES)
+# Each check is its own target so that `make -j` runs them side by side (`make test` does).
+typecheck: typecheck-node typecheck-console
+typecheck-node: $(NODE_MODULES)
 	npx tsc -p tsconfig.json --noEmit
+typecheck-console: $(NODE_MODULES)
 	npx tsc -p src/console/tsconfig.json
 
-lint: $(NODE_MODULES)
+lint: eslint format-check
+eslint: $(NODE_MODULES)
 	npx eslint .
+format-check: $(NODE_MODULES)
 	npx prettier --check --log-level warn src test bench scripts eslint.config.js
 
 # Test files run TEST_JOBS at a time (mocha --parallel, one worker process each): most of the suite waits on
 # built servers, git and Chromium, so two workers keep both cores busy. `npx mocha <file>` still runs serially;
 # TEST_JOBS=1 runs the whole suite in one process, and SLOWEST=10 lists the ten slowest files after the run.
+# Under --parallel each worker takes the next file in the order given (mocha's ParallelBufferedRunner), so the slowest
+# files (SLOWEST=15 lists them) go first: started last, one of them would run alone at the end while the other worker
+# idles. The rest follow in name order; a file gone from the list below is simply left out of it.
 TEST_JOBS ?= 2
+SLOW_TESTS := test/reliability/kill-loop.test.ts test/store/watch/watcher-start.test.ts test/reliability/git-storm.test.ts \
+  test/reliability/hostile-files.test.ts test/console/overview.test.ts test/commands/relayer-files.test.ts \
+  test/relayer/sync/lease-interleavings.test.ts test/proposals/proposals-server.test.ts test/reliability/bad-files.test.ts \
+  test/store/git/git-sync-replicas.test.ts test/store/watch/watcher.test.ts test/console/network-page.test.ts
+TEST_FILES = $(wildcard $(SLOW_TESTS)) $(filter-out $(SLOW_TESTS),$(shell LC_ALL=C find test -name '*.test.ts' | LC_ALL=C sort))
+MOCHA_FLAGS = $(if $(filter 1,$(TEST_JOBS)),,--parallel --jobs $(TEST_JOBS)) $(if $(SLOWEST),--reporter-option slowest=$(SLOWEST),)
 unit: $(BUILD) browser prometheus
-	npx mocha $(if $(filter 1,$(TEST_JOBS)),,--parallel --jobs $(TEST_JOBS)) $(if $(SLOWEST),--reporter-option slowest=$(SLOWEST),) \
-	  'test/**/*.test.ts'
+	@echo 'npx mocha $(strip $(MOCHA_FLAGS)) <the $(words $(SLOW_TESTS)) slowest test files, then the other test/**/*.test.ts>'
+	@npx mocha $(MOCHA_FLAGS) $(TEST_FILES)
 
 # The console's end-to-end tests drive Debian's chromium (a browser download cannot work on these
 # machines). Installed once with apt-get, as root or through sudo; CHROMIUM_PATH names another browser.
@@ -57,7 +72,11 @@ prometheus:
 	@test -x "$(PROMTOOL_PATH)" || { echo "installing Debian's prometheus for the metrics tests"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends prometheus; }
 
-test: install typecheck lint build browser prometheus unit
+# The four checks and the build read the installed modules and nothing of each other's output, so they run side by side
+# (their ~60 s of CPU shared by both cores); each one's output is printed whole when it ends. The tests wait for all.
+test: install browser prometheus
+	@$(MAKE) --no-print-directory -j5 --output-sync=target typecheck lint build
+	@$(MAKE) --no-print-directory unit
 
 # Checks a config folder the way the server loads it (DIR=... for another folder).
 validate: $(BUILD)

@@ -6,9 +6,9 @@
  * must get ready by itself, serve what is on disk, never serve or report a temp file, and take
  * over the lock the dead process left (its first PATCH succeeds).
  * KILL_LOOPS (default 50) and KILL_SEED change the run. LOCK_STALE_MS=2000 is the smallest stale
- * period proper-lockfile accepts, so most restarts wait ~1.4 s for the dead writer's lock; to keep
- * the test near a minute the kills are shared by KILL_LANES (default 2) folders killed side by
- * side, each restarted on its own folder every time (KILL_LANES=1 runs them all in one folder).
+ * period proper-lockfile accepts, so most restarts wait ~1.4 s for the dead writer's lock; so that
+ * those waits overlap, the kills are shared by KILL_LANES (default 4) folders killed side by side,
+ * each restarted on its own folder every time (KILL_LANES=1 runs them all in one folder).
  */
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -35,7 +35,7 @@ interface Tracked {
 }
 
 const KILLS = envInt('KILL_LOOPS', 50);
-const LANES = Math.max(1, envInt('KILL_LANES', 2));
+const LANES = Math.max(1, envInt('KILL_LANES', 4));
 const SEED = envInt('KILL_SEED', 20240611);
 const IDS = ['evm:alpha', 'evm:beta', 'solana:gamma', 'stellar:delta'];
 
