@@ -16,6 +16,7 @@ import { probeRows } from './harness/probe-rows.js';
 import { relayerFailoverRows } from './harness/relayer-failover-rows.js';
 import { relayerRows } from './harness/relayer-rows.js';
 import { metricsRows } from './harness/metrics-rows.js';
+import { tokensParseRow } from './harness/tokens-rows.js';
 import {
   dbJsonPath,
   ensureDbJson,
@@ -73,6 +74,7 @@ const ORDER = [
   'git-visible/',
   'probe-get/',
   'probe-validate/',
+  'tokens-parse/',
   'relayer-pass/',
   'relayer-visible/',
   'relayer-cpu/',
@@ -195,6 +197,10 @@ async function main(): Promise<void> {
       ),
     );
     rows.push(await patchOneNetworkIfMatch(netcfg, 'netcfg (1,000 networks)', ids[123] as string, timing));
+  });
+
+  await phase('tokens file: 4,000 and 32,000 entries parsed', async () => {
+    rows.push(tokensParseRow(quick ? 2 : 5));
   });
 
   await phase('git sync: two replicas on a git daemon remote', async () => {

@@ -104,6 +104,9 @@ export function evaluateTargets(rows: Row[]): Check[] {
       check(r.key, '<= 3 ms of server CPU per PATCH', r.value ?? NaN, 3, 'max', `${fmt(r.value, 2)} ms (${r.note})`),
     );
   });
+  one('tokens-parse/netcfg', (r) => {
+    checks.push(check(r.key, '<= 16x the time for 8x the entries', r.value ?? NaN, 16, 'max', `${fmt(r.value, 1)}x`));
+  });
   one('probe-validate/netcfg', (r) => {
     checks.push(check(r.key, '<= 2 s', r.value ?? NaN, 2, 'max', `${fmt(r.value, 2)} s`));
   });

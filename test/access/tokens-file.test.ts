@@ -83,23 +83,19 @@ describe('access/tokens-file', () => {
       );
     return `${lines.join('\n')}\n`;
   };
-  const timed = (text: string): number => {
-    const started = performance.now();
-    const { tokens, problems } = parseTokensFile(text);
-    expect(problems).to.deep.equal([]);
-    expect(tokens.length).to.be.greaterThan(0);
-    return performance.now() - started;
-  };
-  // Linear: eight times the entries take about eight times as long. The old quadratic check took
-  // about 50 times as long at these sizes (60,000 entries: three minutes); 16 leaves room for a noisy neighbour.
-  it('parses in linear time: eight times the entries take less than sixteen times as long (the duplicate checks are sets)', function () {
-    this.timeout(180_000);
-    const small = fileOfSize(4_000);
-    const large = fileOfSize(32_000);
-    timed(small); // warm the parser up, so the first measure is not the JIT's
-    // The best of two of each: a neighbour's burst on a shared machine slows one run, not both.
-    const t1 = Math.min(timed(small), timed(small));
-    const t8 = Math.min(timed(large), timed(large));
-    expect(t8, `4,000 entries: ${t1.toFixed(0)} ms, 32,000: ${t8.toFixed(0)} ms`).to.be.lessThan(16 * t1);
+  // How fast is make bench's (tokens-parse: 32,000 entries against 4,000, at most 16x): a time here is a flake on a
+  // loaded machine. What is checked here is that a file of tens of thousands parses whole, and that a duplicate at its
+  // very end is still found; mocha's timeout bounds a hang (the old array scans took three minutes at 60,000).
+  it('32,000 entries parse whole; a duplicate name and digest at the end are found, at their lines', function () {
+    const text = fileOfSize(32_000);
+    const whole = parseTokensFile(text);
+    expect(whole.problems).to.deep.equal([]);
+    expect(whole.tokens).to.have.length(32_000);
+    const again = `${text}  - name: t0\n    sha256: "${createHash('sha256').update('t0').digest('hex')}"\n    role: read\n`;
+    const { problems } = parseTokensFile(again);
+    expect(problems.map((p) => `${p.line}: ${p.message}`)).to.deep.equal([
+      '96002: this name is used by another token too',
+      "96003: this sha256 is another token's too: one token, one name",
+    ]);
   });
 });
