@@ -47,7 +47,7 @@ format-check: $(NODE_MODULES)
 TEST_JOBS ?= 2
 SLOW_TESTS := test/reliability/kill-loop.test.ts test/store/watch/watcher-start.test.ts test/reliability/git-storm.test.ts \
   test/reliability/hostile-files.test.ts test/console/overview.test.ts test/commands/relayer-files.test.ts \
-  test/relayer/sync/lease-interleavings.test.ts test/proposals/proposals-server.test.ts test/reliability/bad-files.test.ts \
+  test/relayer/lease/lease-interleavings.test.ts test/proposals/proposals-server.test.ts test/reliability/bad-files.test.ts \
   test/store/git/git-sync-replicas.test.ts test/store/watch/watcher.test.ts test/console/network-page.test.ts
 TEST_FILES = $(wildcard $(SLOW_TESTS)) $(filter-out $(SLOW_TESTS),$(shell LC_ALL=C find test -name '*.test.ts' | LC_ALL=C sort))
 MOCHA_FLAGS = $(if $(filter 1,$(TEST_JOBS)),,--parallel --jobs $(TEST_JOBS)) $(if $(SLOWEST),--reporter-option slowest=$(SLOWEST),)
