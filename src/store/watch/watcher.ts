@@ -8,6 +8,7 @@ import { NESTED_FOLDER, classifyPath, parseNetworkId } from '../files/layout.js'
 import { stampOf } from '../files/folder-listing.js';
 import type { Refresher } from '../index/refresher.js';
 import { ChokidarWorker } from './chokidar-worker.js';
+import { GitHold } from './git-hold.js';
 import { RefreshQueue, type Work } from './refresh-queue.js';
 
 export interface WatchOptions {
@@ -19,13 +20,6 @@ export interface WatchOptions {
 }
 
 const ROOT_CHECK_MS = 1000;
-/**
- * git removes a file before it writes its new version, and on a loaded host a pull or checkout can leave it
- * missing (or half written) for longer than `stableMs`: while git holds the work tree's index.lock, a network's
- * change waits, so a network git rewrites never vanishes for a moment. Never longer than this: a lock a killed
- * git left behind must not freeze the index (readiness names a stale lock through the writes that wait on it).
- */
-const GIT_HOLD_MAX_MS = 10_000;
 /**
  * When a family folder appears, chokidar lists it and only then watches it: a file made in
  * between sends no event. So the family is looked at again (a stat per file) at these delays,
@@ -50,16 +44,17 @@ export class ConfigWatcher {
   private watchedAs = '';
   private rootCheck: NodeJS.Timeout | undefined;
   private pollSettle: NodeJS.Timeout | undefined;
-  /** Ids whose change waits for git to finish rewriting the work tree, since when (ms). */
-  private readonly heldSince = new Map<string, number>();
+  /** Networks whose change waits for git to finish rewriting the work tree (git-hold.ts). */
+  private readonly gitHold: GitHold;
 
   constructor(
     private readonly refresher: Refresher,
     private readonly options: WatchOptions,
     private readonly onError: (err: Error) => void = () => {},
     /** True while git holds the work tree's index.lock (store-git.ts); never, outside a work tree. */
-    private readonly gitRewriting: () => boolean = () => false,
+    gitRewriting: () => boolean = () => false,
   ) {
+    this.gitHold = new GitHold(gitRewriting);
     this.queue = new RefreshQueue(options.stableMs, onError, () => this.settle());
   }
 
@@ -221,26 +216,13 @@ export class ConfigWatcher {
       observe: () => this.refresher.observe(networkId),
       unchanged: (seen) => this.refresher.unchanged(seen),
       apply: (seen) => this.refresher.apply(seen),
-      held: () => this.heldForGit(id),
+      held: () => this.gitHold.holds(id),
     });
-  }
-
-  /** Whether `id`'s change waits for git (see GIT_HOLD_MAX_MS). */
-  private heldForGit(id: string): boolean {
-    if (!this.gitRewriting()) {
-      this.heldSince.delete(id);
-      return false;
-    }
-    const since = this.heldSince.get(id) ?? Date.now();
-    this.heldSince.set(id, since);
-    const holds = Date.now() - since < GIT_HOLD_MAX_MS;
-    if (!holds) this.heldSince.delete(id);
-    return holds;
   }
 
   /** How many networks' changes wait for git to finish rewriting the work tree. */
   waitingForGit(): number {
-    return this.heldSince.size;
+    return this.gitHold.size;
   }
 
   private scheduleForeign(rel: string, reason: string): void {

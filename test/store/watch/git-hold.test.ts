@@ -1,0 +1,35 @@
+/** Which networks' changes wait for git: while it rewrites the work tree, and never past MAX_MS for one change. */
+import { expect } from 'chai';
+import { GitHold, MAX_MS } from '../../../src/store/watch/git-hold.js';
+
+describe('store/watch/git-hold', () => {
+  const steps: Array<{ what: string; rewriting: boolean; at: number; id: string; holds: boolean; size: number }> = [
+    { what: 'git idle', rewriting: false, at: 0, id: 'evm:a', holds: false, size: 0 },
+    { what: 'git rewriting: held', rewriting: true, at: 0, id: 'evm:a', holds: true, size: 1 },
+    { what: 'another id, held too', rewriting: true, at: 5, id: 'evm:b', holds: true, size: 2 },
+    { what: 'still held just before the bound', rewriting: true, at: MAX_MS - 1, id: 'evm:a', holds: true, size: 2 },
+    {
+      what: 'let go at the bound (a lock a killed git left)',
+      rewriting: true,
+      at: MAX_MS,
+      id: 'evm:a',
+      holds: false,
+      size: 1,
+    },
+    { what: 'git done: let go', rewriting: false, at: MAX_MS + 1, id: 'evm:b', holds: false, size: 0 },
+    { what: 'git again: a new wait starts', rewriting: true, at: MAX_MS + 2, id: 'evm:a', holds: true, size: 1 },
+  ];
+  it('holds while git rewrites, lets go when it is done or at the bound', () => {
+    let rewriting = false;
+    let now = 0;
+    const hold = new GitHold(
+      () => rewriting,
+      () => now,
+    );
+    for (const s of steps) {
+      [rewriting, now] = [s.rewriting, s.at];
+      expect(hold.holds(s.id), s.what).to.equal(s.holds);
+      expect(hold.size, s.what).to.equal(s.size);
+    }
+  });
+});
