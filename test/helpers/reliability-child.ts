@@ -1,11 +1,14 @@
 /**
- * Built servers (dist/src/main.js) for the reliability tests, on a port chosen here rather than
- * read from the "listening" log line: the kill loop restarts a server fifty times and must not
- * depend on when the logger flushes. Readiness is probed over HTTP, as an orchestrator would.
+ * Built servers (dist/src/main.js) for the reliability tests, each on a port the OS gives it (PORT=0), learnt from
+ * its own "listening" line: a port chosen here first was, with several test processes at once (mocha --parallel,
+ * a second suite), sometimes taken by another process's server in between, whose readiness then answered for ours
+ * (a kill loop saw ECONNREFUSED once that other server stopped). Readiness is then probed over HTTP, as an
+ * orchestrator would.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
+import { createInterface } from 'node:readline';
 import { MAIN } from './child-server.js';
 
 export interface Server {
@@ -60,17 +63,12 @@ export function isReady(url: string): Promise<boolean> {
   });
 }
 
-function launch(env: Record<string, string>, port: number): Server {
+/** The server on `env`, once it says where it listens; throws with its stderr when it exits first. */
+async function launch(env: Record<string, string>, deadlineMs: number): Promise<Server> {
   const child = spawn(process.execPath, [MAIN], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      INDEX_CACHE: 'off',
-      ...env,
-      PORT: String(port),
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    // info: the "listening" line is the one this reads (the access lines are read and dropped).
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', INDEX_CACHE: 'off', ...env, LOG_LEVEL: 'info', PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);
   let stderr = '';
@@ -81,39 +79,38 @@ function launch(env: Record<string, string>, port: number): Server {
       resolve(code ?? signal ?? 'unknown');
     });
   });
-  return {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    process: child,
-    exited,
-    stderr: () => stderr,
-    async kill(signal = 'SIGTERM') {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      return exited;
-    },
+  const kill = async (signal: NodeJS.Signals = 'SIGTERM'): Promise<number | string> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    return exited;
   };
+  const lines = createInterface({ input: child.stdout! });
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`did not listen within ${deadlineMs} ms: ${stderr}`)), deadlineMs);
+    void exited.then((code) => reject(new Error(`exited (${code}) before it listened: ${stderr}`)));
+    lines.on('line', (line) => {
+      if (!line.includes('"listening"')) return;
+      clearTimeout(timer);
+      resolve(Number(new URL(String((JSON.parse(line) as { url: string }).url)).port));
+    });
+  }).catch(async (err: Error) => {
+    await kill('SIGKILL');
+    throw new Error(`server on ${env.CONFIG_DIR} ${err.message}`);
+  });
+  return { url: `http://127.0.0.1:${port}`, port, process: child, exited, stderr: () => stderr, kill };
 }
 
-/**
- * Starts the built server on `env` and waits until it is ready. A port taken between the probe
- * and the spawn makes the server exit at once; that is retried on another port.
- */
+/** Starts the built server on `env` and waits until it is ready. */
 export async function startServer(env: Record<string, string>, deadlineMs = 20_000): Promise<Server> {
-  for (let attempt = 1; ; attempt++) {
-    const server = launch(env, await freePort());
-    let gone = false;
-    void server.exited.then(() => (gone = true));
-    const deadline = Date.now() + deadlineMs;
-    while (!gone && Date.now() < deadline) {
-      if (await isReady(server.url)) return server;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    if (!gone) {
-      await server.kill('SIGKILL');
-      throw new Error(`server on ${env.CONFIG_DIR} not ready within ${deadlineMs} ms: ${server.stderr()}`);
-    }
-    if (attempt === 3 || !/EADDRINUSE/.test(server.stderr())) {
-      throw new Error(`server on ${env.CONFIG_DIR} exited before it was ready: ${server.stderr()}`);
-    }
+  const deadline = Date.now() + deadlineMs;
+  const server = await launch(env, deadlineMs);
+  let gone = false;
+  void server.exited.then(() => (gone = true));
+  while (!gone && Date.now() < deadline) {
+    if (await isReady(server.url)) return server;
+    await new Promise((r) => setTimeout(r, 20));
   }
+  await server.kill('SIGKILL');
+  throw new Error(
+    `server on ${env.CONFIG_DIR} ${gone ? 'exited' : `not ready within ${deadlineMs} ms`}: ${server.stderr()}`,
+  );
 }
