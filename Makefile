@@ -18,7 +18,7 @@ install: $(NODE_MODULES)
 # npm ci also builds dist/ (package.json's prepare script), so the build's stamp is set too: a fresh clone builds once.
 $(NODE_MODULES): package.json package-lock.json
 	npm ci --no-audit --no-fund
-	@touch $@ $(BUILD)
+	@touch $@; if [ -f dist/src/main.js ]; then touch $(BUILD); fi
 
 build: $(BUILD)
 
