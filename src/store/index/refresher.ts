@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import type { ConfigFolder } from '../files/config-folder.js';
-import { candidatesOf, type NetworkId } from '../files/layout.js';
+import { candidatesOf, classifyPath, type NetworkId } from '../files/layout.js';
 import { FAMILY_OUTSIDE, isDirectoryPath, listFolder, stampOf, type FolderEntries } from '../files/folder-listing.js';
 import { etagOf, parseNetworkFile, type FileProblem, type ParseOutcome } from '../validation/network-file.js';
 import type { UrlPolicy } from '../validation/url-rules.js';
@@ -136,6 +136,10 @@ export class Refresher {
     const outside = folder.ok && !rel.includes('/') && familyOutside(this.folder, folder.real, rel);
     // A folder at the top is a family folder, never a foreign file (git may leave one empty), unless it leads out.
     const family = !rel.includes('/') && !outside && isDirectoryPath(this.abs(rel));
+    // A folder where a network file belongs that is the file again by this look: the path is the network's to
+    // report (its own refresh clears or names its problems), so a late look at the folder says nothing of it.
+    if (classifyPath(rel).kind === 'network' && stampOf(this.abs(rel)) !== '' && !isDirectoryPath(this.abs(rel)))
+      return;
     if (stampOf(this.abs(rel)) === '' || family) this.index.clearProblems(rel);
     else this.problem(rel, [{ line: 1, column: 1, message: outside ? FAMILY_OUTSIDE : reason }]);
   }
