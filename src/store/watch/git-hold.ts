@@ -8,7 +8,7 @@
 export const MAX_MS = 10_000;
 
 export class GitHold {
-  /** Ids whose change waits, since when (ms). */
+  /** Ids whose change waits (or waited past MAX_MS) while git rewrites, since when (ms); emptied once git is done. */
   private readonly since = new Map<string, number>();
 
   /** `gitRewriting`: true while git holds the work tree's index.lock (store-git.ts); never, outside a work tree. */
@@ -17,21 +17,23 @@ export class GitHold {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Whether `id`'s change waits now (its first wait starts its MAX_MS). */
+  /**
+   * Whether `id`'s change waits now. Its first wait starts its MAX_MS, which ends only when git is done: past it,
+   * a look asked again while the same lock stands is not held afresh (the refresh queue asks twice per look).
+   */
   holds(id: string): boolean {
     if (!this.gitRewriting()) {
-      this.since.delete(id);
+      this.since.clear(); // git is done for every network
       return false;
     }
     const since = this.since.get(id) ?? this.now();
-    const holds = this.now() - since < MAX_MS;
-    if (holds) this.since.set(id, since);
-    else this.since.delete(id);
-    return holds;
+    this.since.set(id, since);
+    return this.now() - since < MAX_MS;
   }
 
   /** How many networks' changes wait now. */
   get size(): number {
-    return this.since.size;
+    const now = this.now();
+    return [...this.since.values()].filter((since) => now - since < MAX_MS).length;
   }
 }

@@ -16,6 +16,14 @@ describe('store/watch/git-hold', () => {
       holds: false,
       size: 1,
     },
+    {
+      what: 'past the bound, asked again under the same lock (the queue asks twice per look): still let go',
+      rewriting: true,
+      at: MAX_MS,
+      id: 'evm:a',
+      holds: false,
+      size: 1,
+    },
     { what: 'git done: let go', rewriting: false, at: MAX_MS + 1, id: 'evm:b', holds: false, size: 0 },
     { what: 'git again: a new wait starts', rewriting: true, at: MAX_MS + 2, id: 'evm:a', holds: true, size: 1 },
   ];
