@@ -134,13 +134,15 @@ export class Refresher {
     const folder = this.folder.check();
     if (!folder.ok && folder.kind !== 'missing') return;
     const outside = folder.ok && !rel.includes('/') && familyOutside(this.folder, folder.real, rel);
+    const abs = this.abs(rel);
+    const gone = stampOf(abs) === '';
+    const directory = !gone && isDirectoryPath(abs);
     // A folder at the top is a family folder, never a foreign file (git may leave one empty), unless it leads out.
-    const family = !rel.includes('/') && !outside && isDirectoryPath(this.abs(rel));
+    const family = !rel.includes('/') && !outside && directory;
     // A folder where a network file belongs that is the file again by this look: the path is the network's to
     // report (its own refresh clears or names its problems), so a late look at the folder says nothing of it.
-    if (classifyPath(rel).kind === 'network' && stampOf(this.abs(rel)) !== '' && !isDirectoryPath(this.abs(rel)))
-      return;
-    if (stampOf(this.abs(rel)) === '' || family) this.index.clearProblems(rel);
+    if (!gone && !directory && classifyPath(rel).kind === 'network') return;
+    if (gone || family) this.index.clearProblems(rel);
     else this.problem(rel, [{ line: 1, column: 1, message: outside ? FAMILY_OUTSIDE : reason }]);
   }
 
