@@ -20,6 +20,8 @@ export interface ChildServer {
     what: string,
   ): Promise<Record<string, unknown>>;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** What the server wrote to stderr so far. */
+  stderr(): string;
 }
 
 export const MAIN = path.join(PROJECT_ROOT, 'dist', 'src', 'main.js');
@@ -96,6 +98,7 @@ export async function startChild(
         lines.on('line', heard);
       });
     },
+    stderr: () => stderr,
     async stop(signal = 'SIGTERM') {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       child.kill(signal);

@@ -5,11 +5,10 @@
  * (a kill loop saw ECONNREFUSED once that other server stopped). Readiness is then probed over HTTP, as an
  * orchestrator would.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
-import { createInterface } from 'node:readline';
-import { MAIN } from './child-server.js';
+import { startChild } from './child-server.js';
 
 export interface Server {
   url: string;
@@ -28,10 +27,9 @@ process.once('exit', () => {
 });
 
 /**
- * Ports this test process has handed out. The OS may give the same free port to two probes that
- * run back to back (the kill loop runs two folders at once); both servers are then started on it,
- * one of them exits with EADDRINUSE, and its readiness poll was seen answered by the other folder's
- * server. A port is therefore handed out once per test process.
+ * Ports this test process has handed out, for the helpers that must name a port before they start (a git daemon,
+ * Prometheus, a writer child). The OS may give the same free port to two probes that run back to back; both would
+ * then be started on it. A port is therefore handed out once per test process.
  */
 const handedOut = new Set<number>();
 
@@ -63,40 +61,33 @@ export function isReady(url: string): Promise<boolean> {
   });
 }
 
-/** The server on `env`, once it says where it listens; throws with its stderr when it exits first. */
+/** The built server on `env`, once it says where it listens (startChild: port 0, its own "listening" line). */
 async function launch(env: Record<string, string>, deadlineMs: number): Promise<Server> {
-  const child = spawn(process.execPath, [MAIN], {
-    // info: the "listening" line is the one this reads (the access lines are read and dropped).
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', INDEX_CACHE: 'off', ...env, LOG_LEVEL: 'info', PORT: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const started = await startChild(env, { waitReady: false, deadlineMs }).catch((err: Error) => {
+    throw new Error(`server on ${env.CONFIG_DIR}: ${err.message}`);
   });
+  const child = started.process;
   running.add(child);
-  let stderr = '';
-  child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-8000)));
+  const alive = (): boolean => child.exitCode === null && child.signalCode === null;
   const exited = new Promise<number | string>((resolve) => {
-    child.once('exit', (code, signal) => {
+    const done = (): void => {
       running.delete(child);
-      resolve(code ?? signal ?? 'unknown');
-    });
+      resolve(child.exitCode ?? child.signalCode ?? 'unknown');
+    };
+    if (alive()) child.once('exit', done);
+    else done();
   });
-  const kill = async (signal: NodeJS.Signals = 'SIGTERM'): Promise<number | string> => {
-    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-    return exited;
+  return {
+    url: started.url,
+    port: Number(new URL(started.url).port),
+    process: child,
+    exited,
+    stderr: () => started.stderr().slice(-8000),
+    async kill(signal = 'SIGTERM') {
+      if (alive()) child.kill(signal);
+      return exited;
+    },
   };
-  const lines = createInterface({ input: child.stdout! });
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`did not listen within ${deadlineMs} ms: ${stderr}`)), deadlineMs);
-    void exited.then((code) => reject(new Error(`exited (${code}) before it listened: ${stderr}`)));
-    lines.on('line', (line) => {
-      if (!line.includes('"listening"')) return;
-      clearTimeout(timer);
-      resolve(Number(new URL(String((JSON.parse(line) as { url: string }).url)).port));
-    });
-  }).catch(async (err: Error) => {
-    await kill('SIGKILL');
-    throw new Error(`server on ${env.CONFIG_DIR} ${err.message}`);
-  });
-  return { url: `http://127.0.0.1:${port}`, port, process: child, exited, stderr: () => stderr, kill };
 }
 
 /** Starts the built server on `env` and waits until it is ready. */

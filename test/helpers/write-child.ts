@@ -35,6 +35,7 @@ export async function startWriteChild(
       process: child,
       logs: [],
       untilLog: () => Promise.reject(new Error('this child writes no log to read (its stdout is ignored)')),
+      stderr: () => stderr,
       async stop(signal = 'SIGTERM') {
         if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
         child.kill(signal);
