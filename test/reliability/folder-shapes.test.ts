@@ -154,7 +154,8 @@ describe('reliability: any shape of the folder', function () {
     const report = await awaitReadiness<Ready>(s.url, settled, 10_000);
     expect(s.process.exitCode, 'the server process is alive').to.equal(null);
     const named = report.components.index.invalid_files.map((f) => f.path);
-    for (const p of shape.named) expect(named, 'readiness names the problem').to.include(p);
+    const seen = JSON.stringify(report.components);
+    for (const p of shape.named) expect(named, `readiness names the problem (readiness: ${seen})`).to.include(p);
     expect(
       named.filter((p) => p.includes('..') || p.startsWith('vic/')),
       'nothing outside the folder is named',

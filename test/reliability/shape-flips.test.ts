@@ -167,7 +167,9 @@ describe('reliability: folder shape flips during PATCH bursts', function () {
     expect(settled.components.index.invalid_files).to.deep.equal(expected.invalid);
     for (const [id, etag] of expected.etags) {
       const reply = await call(s.url, 'GET', `/api/v1/networks/${id}`);
-      expect(reply.headers.etag, id).to.equal(etag);
+      expect(reply.headers.etag, `${id}: ${reply.status} (readiness: ${JSON.stringify(settled.components)})`).to.equal(
+        etag,
+      );
     }
     expect(fingerprintTree(outside), 'no byte written outside the folder').to.deep.equal(outsideBefore);
   });

@@ -3,13 +3,19 @@
  * 1), links followed, our dot-folders and git's ignored. It only says *that* a path changed; the
  * watcher (watcher.ts) reads what changed back from disk.
  *
- * Two gaps of chokidar's are closed here (RELIABILITY.md F10, F12):
+ * Three gaps of chokidar's are closed here (RELIABILITY.md F10, F12, F26):
  * - it ignores a second removal of a path within 100 ms of the first (a file git replaced twice
  *   in a row) and may stop reporting that file; so every name a family folder's own watch
  *   reports (chokidar's documented `raw` event) is passed on too, and the store reads that file;
  * - it lists a folder and only then watches it, so a family folder made between its listing of
  *   the config folder and that folder's watch, during the first walk, is never walked. Once
- *   chokidar is ready, each folder on disk it does not watch is added, and reported as `addDir`.
+ *   chokidar is ready, each folder on disk it does not watch is added, and reported as `addDir`;
+ * - it tells what came and went in a folder by name, so an entry of the config folder replaced
+ *   under the same name between two of its listings (a family folder swapped for another or for a
+ *   file, on a host busy enough that both steps land between them) is never seen, and the folder
+ *   it watched, now gone, is the one it keeps watching. Each entry of the config folder is known
+ *   here by its inode; when one that is or was a folder is replaced, chokidar is started afresh
+ *   and `rewatched` is reported once it has walked the folder again.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -27,46 +33,110 @@ export interface ChokidarOptions {
 export type FolderListener = (event: string, rel: string) => void;
 
 export class ChokidarEvents {
-  private readonly watcher: FSWatcher;
+  private watcher: FSWatcher;
   readonly ready: Promise<void>;
+  /** Each entry of the config folder as last seen ('d' or 'f', device and inode): see `rootEntry`. */
+  private readonly entries = new Map<string, string>();
+  private rewatching: Promise<void> | null = null;
+  private rewatchAgain = false;
+  private closed = false;
 
   constructor(
     readonly root: string,
-    options: ChokidarOptions,
-    listener: FolderListener,
-    onError: (err: Error) => void,
+    private readonly options: ChokidarOptions,
+    private readonly listener: FolderListener,
+    private readonly onError: (err: Error) => void,
   ) {
-    this.watcher = watch(root, {
+    const { watcher, ready } = this.start();
+    this.watcher = watcher;
+    this.ready = ready;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.rewatching;
+    await this.watcher.close();
+  }
+
+  /** A chokidar watching the folder, and when it has walked it. */
+  private start(): { watcher: FSWatcher; ready: Promise<void> } {
+    this.entries.clear();
+    for (const name of readNames(this.root)) this.entries.set(name, identity(path.join(this.root, name)));
+    const root = this.root;
+    const watcher = watch(root, {
       ignoreInitial: true,
       depth: 1,
       followSymlinks: true,
-      usePolling: options.poll,
-      interval: options.pollIntervalMs,
-      binaryInterval: options.pollIntervalMs,
+      usePolling: this.options.poll,
+      interval: this.options.pollIntervalMs,
+      binaryInterval: this.options.pollIntervalMs,
       ignored: (p: string) => isHidden(path.relative(root, p)) || behindLinkOut(root, p),
     });
-    this.watcher.on('all', (event: string, p: string) => listener(event, this.relative(p)));
-    this.watcher.on('raw', (_event: string, name: string | null, details: unknown) => {
+    const current = (): boolean => watcher === this.watcher && !this.closed;
+    watcher.on('all', (event: string, p: string) => {
+      if (current()) this.listener(event, this.relative(p));
+    });
+    watcher.on('raw', (_event: string, name: string | null, details: unknown) => {
       const folder = (details as { watchedPath?: string } | undefined)?.watchedPath;
       // Polling has no such events; a file's own watch reports its own name (chokidar handles those).
-      if (!folder || !name || path.basename(folder) === name) return;
+      if (!current() || !folder || !name || path.basename(folder) === name) return;
+      if (folder === root) return this.rootEntry(name);
       const rel = this.relative(path.join(folder, name));
-      if (classifyPath(rel).kind === 'network') listener('change', rel);
+      if (classifyPath(rel).kind === 'network') this.listener('change', rel);
     });
-    this.watcher.on('error', (err) => onError(err as Error));
-    this.ready = new Promise((resolve) => {
-      this.watcher.once('ready', () => {
-        for (const dir of this.foldersNotWatched()) {
-          this.watcher.add(dir);
-          listener('addDir', this.relative(dir));
+    watcher.on('error', (err) => {
+      if (current()) this.onError(err as Error);
+    });
+    const ready = new Promise<void>((resolve) => {
+      watcher.once('ready', () => {
+        for (const dir of this.foldersNotWatched(watcher)) {
+          watcher.add(dir);
+          this.listener('addDir', this.relative(dir));
         }
         resolve();
       });
     });
+    return { watcher, ready };
   }
 
-  close(): Promise<void> {
-    return this.watcher.close();
+  /** An entry of the config folder came, went or changed (the root's own watch named it). */
+  private rootEntry(name: string): void {
+    if (name.startsWith('.')) return;
+    const was = this.entries.get(name) ?? '';
+    const now = identity(path.join(this.root, name));
+    if (now === was) return;
+    if (now === '') this.entries.delete(name);
+    else this.entries.set(name, now);
+    if (!was.startsWith('d') && !now.startsWith('d')) return this.listener('change', name); // a file: looked at
+    if (now === '') return; // a folder gone: its name is gone from chokidar's next listing too
+    // A new folder whose name chokidar has not listed yet: its next listing adds it.
+    if (was === '' && !(this.watcher.getWatched()[this.root] ?? []).includes(name)) return;
+    this.rewatch();
+  }
+
+  /** chokidar started afresh on the folder (see the top of this file); `rewatched` once it has walked it. */
+  private rewatch(): void {
+    if (this.rewatching) {
+      this.rewatchAgain = true;
+      return;
+    }
+    const old = this.watcher;
+    this.rewatching = (async () => {
+      await old.close();
+      if (this.closed) return;
+      const { watcher, ready } = this.start();
+      this.watcher = watcher;
+      await ready;
+      if (!this.closed) this.listener('rewatched', '');
+    })()
+      .catch((err: unknown) => this.onError(err as Error))
+      .finally(() => {
+        this.rewatching = null;
+        if (this.rewatchAgain && !this.closed) {
+          this.rewatchAgain = false;
+          this.rewatch();
+        }
+      });
   }
 
   private relative(p: string): string {
@@ -74,23 +144,30 @@ export class ChokidarEvents {
   }
 
   /** Folders in the root that chokidar's first walk missed (see the top of this file). */
-  private foldersNotWatched(): string[] {
-    const watched = this.watcher.getWatched();
-    const known = new Set(watched[this.root] ?? []);
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(this.root, { withFileTypes: true });
-    } catch {
-      return []; // the folder itself is gone: the store sees that
-    }
-    return entries
-      .filter(
-        (e) =>
-          !known.has(e.name) &&
-          !e.name.startsWith('.') &&
-          (e.isDirectory() || (e.isSymbolicLink() && isDirectoryPath(path.join(this.root, e.name)))),
-      )
-      .map((e) => path.join(this.root, e.name));
+  private foldersNotWatched(watcher: FSWatcher): string[] {
+    const known = new Set(watcher.getWatched()[this.root] ?? []);
+    return readNames(this.root)
+      .map((name) => path.join(this.root, name))
+      .filter((p) => !known.has(path.basename(p)) && isDirectoryPath(p));
+  }
+}
+
+/** The entries of `folder` that are not hidden; none when it cannot be read (the store reports that). */
+function readNames(folder: string): string[] {
+  try {
+    return fs.readdirSync(folder).filter((name) => !name.startsWith('.'));
+  } catch {
+    return [];
+  }
+}
+
+/** 'd' (a folder, links followed) or 'f', then the entry's own device and inode; '' when nothing is there. */
+function identity(p: string): string {
+  try {
+    const own = fs.lstatSync(p);
+    return `${isDirectoryPath(p) ? 'd' : 'f'}:${own.dev}:${own.ino}`;
+  } catch {
+    return '';
   }
 }
 

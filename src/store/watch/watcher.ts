@@ -121,7 +121,8 @@ export class ConfigWatcher {
     if (where.key === this.watchedAs || this.status === 'stopped') return;
     const old = this.chokidar;
     this.chokidar = undefined;
-    void this.watch(where);
+    // What changes while the new tree is walked has no event: looked for by a stat per file once it is watched.
+    void this.watch(where).then(() => this.status !== 'stopped' && this.refreshChanged());
     void old?.close();
     this.refreshAll();
   }
@@ -171,6 +172,9 @@ export class ConfigWatcher {
   }
 
   private onEvent(event: string, rel: string): void {
+    // chokidar was started afresh after an entry of the folder was replaced under its name (chokidar-events.ts):
+    // what changed while it walked the folder again is found by a stat per file.
+    if (event === 'rewatched') return this.refreshChanged();
     this.lastEventAt = new Date();
     this.events.set(event, (this.events.get(event) ?? 0) + 1);
     this.burst++;

@@ -42,14 +42,17 @@ describe('store/watcher: a swapped symlink (git-sync)', () => {
         urlOf('evm:sepolia') === 'https://b.example.com' &&
         !store.ids().includes('evm:old') &&
         store.ids().includes('solana:devnet'),
-      5000,
+      30_000, // hang bounds (a new tree's watch starts a thread, slow on a busy host)
       'the new tree served',
     );
 
+    // Once the swap's refresh is done (its last look included), before the new tree's watch may be ready: an edit
+    // then has no event, and is found by the look made once the new tree is watched.
+    await store.whenIdle();
     writeFileSync(
       path.join(base, 'rev-b/networks/evm/sepolia.yaml'),
       networkYaml({ rpc_urls: ['https://b2.example.com'] }),
     );
-    await until(store, () => urlOf('evm:sepolia') === 'https://b2.example.com', 5000, 'an edit in the new tree seen');
+    await until(store, () => urlOf('evm:sepolia') === 'https://b2.example.com', 30_000, 'an edit in the new tree seen');
   });
 });
