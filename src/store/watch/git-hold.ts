@@ -3,7 +3,9 @@
  * a pull or checkout can leave it missing (or half written) for longer than the watcher's stable wait: while git
  * holds the work tree's index.lock, a network's change waits, so a network git rewrites never vanishes for a
  * moment. Never longer than MAX_MS for one change: a lock a killed git left behind must not freeze the index
- * (readiness names a stale lock through the writes that wait on it).
+ * (readiness names a stale lock through the writes that wait on it). Once git is done, `onDone` is told, for one
+ * look at the whole folder: an event of git's rewrite may have been lost on the way (the kernel's queue of inotify
+ * events is bounded), and a stat per file cannot be.
  */
 export const MAX_MS = 10_000;
 
@@ -15,6 +17,8 @@ export class GitHold {
   constructor(
     private readonly gitRewriting: () => boolean = () => false,
     private readonly now: () => number = Date.now,
+    /** Told once git is done after a change waited for it. */
+    private readonly onDone: () => void = () => {},
   ) {}
 
   /**
@@ -23,7 +27,9 @@ export class GitHold {
    */
   holds(id: string): boolean {
     if (!this.gitRewriting()) {
+      if (this.since.size === 0) return false;
       this.since.clear(); // git is done for every network
+      this.onDone();
       return false;
     }
     const since = this.since.get(id) ?? this.now();

@@ -54,7 +54,7 @@ export class ConfigWatcher {
     /** True while git holds the work tree's index.lock (store-git.ts); never, outside a work tree. */
     gitRewriting: () => boolean = () => false,
   ) {
-    this.gitHold = new GitHold(gitRewriting);
+    this.gitHold = new GitHold(gitRewriting, Date.now, () => this.schedule('git-done', this.changedSince(), 0));
     this.queue = new RefreshQueue(options.stableMs, onError, () => this.settle());
   }
 
@@ -194,6 +194,11 @@ export class ConfigWatcher {
     const kind = classifyPath(rel);
     if (kind.kind === 'network') this.scheduleId(kind.id.id);
     else if (kind.kind === 'foreign') this.scheduleForeign(rel, kind.reason);
+  }
+
+  /** A look at what changed anywhere since it was applied (a stat per file), as one unit of work. */
+  private changedSince(): Work<null> {
+    return { observe: () => null, unchanged: () => true, apply: () => this.refreshChanged() };
   }
 
   /** A look at what changed in a family since it was applied (a stat per file), as one unit of work. */

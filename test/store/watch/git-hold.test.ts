@@ -40,4 +40,28 @@ describe('store/watch/git-hold', () => {
       expect(hold.size, s.what).to.equal(s.size);
     }
   });
+
+  const told: Array<{ what: string; rewriting: boolean; id: string; done: number }> = [
+    { what: 'git idle, nothing waited', rewriting: false, id: 'evm:a', done: 0 },
+    { what: 'git rewriting: a change waits', rewriting: true, id: 'evm:a', done: 0 },
+    { what: 'another change waits', rewriting: true, id: 'evm:b', done: 0 },
+    { what: 'git done: told once, for every network', rewriting: false, id: 'evm:a', done: 1 },
+    { what: 'asked again with git idle: not told again', rewriting: false, id: 'evm:b', done: 1 },
+    { what: 'git again', rewriting: true, id: 'evm:a', done: 1 },
+    { what: 'done again: told again', rewriting: false, id: 'evm:a', done: 2 },
+  ];
+  it('tells once git is done after a change waited for it (the look at the whole folder), and only then', () => {
+    let rewriting = false;
+    let done = 0;
+    const hold = new GitHold(
+      () => rewriting,
+      () => 0,
+      () => done++,
+    );
+    for (const s of told) {
+      rewriting = s.rewriting;
+      hold.holds(s.id);
+      expect(done, s.what).to.equal(s.done);
+    }
+  });
 });
