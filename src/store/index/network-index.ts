@@ -129,6 +129,10 @@ export class NetworkIndex {
     this.problems.delete(path);
   }
 
+  hasProblems(path: string): boolean {
+    return this.problems.has(path);
+  }
+
   problemPaths(): string[] {
     return [...this.problems.keys()];
   }

@@ -43,9 +43,14 @@ export class Refresher {
     return unchanged(this.folder, obs);
   }
 
-  /** True when a file of `id` is not as it was when last applied (a cheap stat, no read). */
+  /**
+   * True when a file of `id` is not as it was when last applied (a cheap stat, no read), or is named in readiness:
+   * a problem can end with the file unchanged (its family folder, a link out, is a folder again).
+   */
   changedSinceApplied(id: NetworkId): boolean {
-    return candidatesOf(id).some(({ rel }) => stampOf(this.abs(rel)) !== (this.applied.get(rel) ?? ''));
+    return candidatesOf(id).some(
+      ({ rel }) => this.index.hasProblems(rel) || stampOf(this.abs(rel)) !== (this.applied.get(rel) ?? ''),
+    );
   }
 
   /** Keeps serving `id` as it is now, whatever its file becomes, until as many `release`s. */

@@ -52,9 +52,9 @@ export class ChokidarEvents {
     this.ready = ready;
   }
 
+  /** Closes the watch there is now; a fresh start under way sees `closed` and starts none (see `rewatch`). */
   async close(): Promise<void> {
     this.closed = true;
-    await this.rewatching;
     await this.watcher.close();
   }
 
