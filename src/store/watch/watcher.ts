@@ -1,15 +1,11 @@
 /**
  * Keeps the index in step with the folder. chokidar says *that* something changed; what changed
- * is always read back from disk, one network id (or one foreign path) at a time, through the
- * refresh queue (refresh-queue.ts: a debounce per id, and a check that the file held still before
- * its bytes are served).
+ * is always read back from disk (refresh-plan.ts says what to read for each event). Here: chokidar's
+ * thread started, followed to where the folder resolves, and what readiness and the metrics show of it.
  */
-import { NESTED_FOLDER, classifyPath, parseNetworkId } from '../files/layout.js';
-import { stampOf } from '../files/folder-listing.js';
 import type { Refresher } from '../index/refresher.js';
 import { ChokidarWorker } from './chokidar-worker.js';
-import { GitHold } from './git-hold.js';
-import { RefreshQueue, type Work } from './refresh-queue.js';
+import { RefreshPlan } from './refresh-plan.js';
 
 export interface WatchOptions {
   /** Poll instead of inotify (network file systems). */
@@ -20,12 +16,6 @@ export interface WatchOptions {
 }
 
 const ROOT_CHECK_MS = 1000;
-/**
- * When a family folder appears, chokidar lists it and only then watches it: a file made in
- * between sends no event. So the family is looked at again (a stat per file) at these delays,
- * by when chokidar watches it.
- */
-const NEW_FOLDER_RECHECKS_MS = [100, 1000];
 
 export const DEFAULT_WATCH: WatchOptions = { poll: false, pollIntervalMs: 1000, debounceMs: 5, stableMs: 10 };
 
@@ -36,16 +26,13 @@ export class ConfigWatcher {
   private lastEventAt: Date | null = null;
   private lastError: string | null = null;
   private chokidar: ChokidarWorker | undefined;
-  private readonly queue: RefreshQueue;
-  private burst = 0;
+  private readonly plan: RefreshPlan;
   /** chokidar's events since start by name (add, change, unlink, addDir, unlinkDir): a closed list, for the metrics. */
   private readonly events = new Map<string, number>();
   /** Where chokidar watches (the folder's real path), or why it does not. */
   private watchedAs = '';
   private rootCheck: NodeJS.Timeout | undefined;
   private pollSettle: NodeJS.Timeout | undefined;
-  /** Networks whose change waits for git to finish rewriting the work tree (git-hold.ts). */
-  private readonly gitHold: GitHold;
 
   constructor(
     private readonly refresher: Refresher,
@@ -54,8 +41,7 @@ export class ConfigWatcher {
     /** True while git holds the work tree's index.lock (store-git.ts); never, outside a work tree. */
     gitRewriting: () => boolean = () => false,
   ) {
-    this.gitHold = new GitHold(gitRewriting, Date.now, () => this.schedule('git-done', this.changedSince(), 0));
-    this.queue = new RefreshQueue(options.stableMs, onError, () => this.settle());
+    this.plan = new RefreshPlan(refresher, options, onError, gitRewriting);
   }
 
   /** Starts watching; resolves once chokidar has walked the folder and reports changes. */
@@ -124,14 +110,14 @@ export class ConfigWatcher {
     // What changes while the new tree is walked has no event: looked for by a stat per file once it is watched.
     void this.watch(where).then(() => this.status !== 'stopped' && this.refreshChanged());
     void old?.close();
-    this.refreshAll();
+    this.plan.refreshAll();
   }
 
   async close(): Promise<void> {
     clearInterval(this.rootCheck);
     clearTimeout(this.pollSettle);
     this.status = 'stopped';
-    this.queue.clear();
+    this.plan.clear();
     const chokidar = this.chokidar;
     this.chokidar = undefined;
     await chokidar?.close();
@@ -139,124 +125,35 @@ export class ConfigWatcher {
 
   /** Resolves when no refresh is pending (every event seen so far has been applied). */
   whenIdle(): Promise<void> {
-    return this.queue.whenIdle();
+    return this.plan.whenIdle();
   }
 
-  /**
-   * Schedules a refresh of every network whose files changed since they were last applied, and of
-   * every path that is not a network: run once the first load and chokidar's own walk are both
-   * done, it catches a change that landed between the load reading a file and chokidar watching its folder.
-   */
+  /** Looks by stat for what changed since applied (refresh-plan.ts): once the first load and chokidar's walk are done. */
   refreshChanged(): void {
-    const { ids, foreign } = this.refresher.listEntries();
-    for (const id of ids.values()) if (this.refresher.changedSinceApplied(id)) this.scheduleId(id.id);
-    // Few, and not stamped when applied: looked at again each time (a family folder linked out during the walk).
-    for (const [rel, reason] of foreign) this.scheduleForeign(rel, reason);
+    this.plan.refreshChanged();
   }
 
-  /** Schedules a refresh of everything on disk and in the index (a full reconcile). */
-  refreshAll(): void {
-    const { ids, foreign } = this.refresher.listEntries();
-    for (const id of ids.values()) this.scheduleId(id.id);
-    for (const [rel, reason] of foreign) this.scheduleForeign(rel, reason);
-  }
-
-  /** How many events chokidar reported since start, by name (its five at 0 before the first). */
   /** What readiness shows of the watcher: its state, its last event and its last error. */
   state(): { status: WatcherStatus; lastEventAt: Date | null; lastError: string | null } {
     return { status: this.status, lastEventAt: this.lastEventAt, lastError: this.lastError };
   }
 
+  /** How many events chokidar reported since start, by name (its five at 0 before the first). */
   eventCounts(): Record<string, number> {
     return { add: 0, change: 0, unlink: 0, addDir: 0, unlinkDir: 0, ...Object.fromEntries(this.events) };
+  }
+
+  /** How many networks' changes wait for git to finish rewriting the work tree. */
+  waitingForGit(): number {
+    return this.plan.waitingForGit();
   }
 
   private onEvent(event: string, rel: string): void {
     // chokidar was started afresh after an entry of the folder was replaced under its name (chokidar-events.ts):
     // what changed while it walked the folder again is found by a stat per file.
-    if (event === 'rewatched') return this.refreshChanged();
+    if (event === 'rewatched') return this.plan.refreshChanged();
     this.lastEventAt = new Date();
     this.events.set(event, (this.events.get(event) ?? 0) + 1);
-    this.burst++;
-    if (rel === '' || rel === '.') {
-      // The config folder itself came or went: look at everything.
-      this.refreshAll();
-      return;
-    }
-    const nested = rel.includes('/');
-    if (event === 'addDir' || event === 'unlinkDir') {
-      if (nested) this.scheduleForeign(rel, NESTED_FOLDER);
-      else this.refreshFamily(rel);
-      if (!nested && event === 'addDir')
-        for (const ms of NEW_FOLDER_RECHECKS_MS) this.schedule(`recheck:${ms}:${rel}`, this.familyRecheck(rel), ms);
-      return;
-    }
-    const kind = classifyPath(rel);
-    if (kind.kind === 'network') this.scheduleId(kind.id.id);
-    else if (kind.kind === 'foreign') this.scheduleForeign(rel, kind.reason);
-  }
-
-  /** A look at what changed anywhere since it was applied (a stat per file), as one unit of work. */
-  private changedSince(): Work<null> {
-    return { observe: () => null, unchanged: () => true, apply: () => this.refreshChanged() };
-  }
-
-  /** A look at what changed in a family since it was applied (a stat per file), as one unit of work. */
-  private familyRecheck(family: string): Work<null> {
-    return { observe: () => null, unchanged: () => true, apply: () => this.refreshFamily(family, true) };
-  }
-
-  /**
-   * A family folder appeared or vanished (a git checkout, a rename): refresh all it holds or held,
-   * or with `onlyChanged` what differs from what was applied (a stat per file).
-   */
-  private refreshFamily(family: string, onlyChanged = false): void {
-    const { ids, foreign } = this.refresher.listEntries();
-    for (const id of ids.values())
-      if (id.family === family && (!onlyChanged || this.refresher.changedSinceApplied(id))) this.scheduleId(id.id);
-    for (const [rel, reason] of foreign)
-      if (rel === family || rel.startsWith(`${family}/`)) this.scheduleForeign(rel, reason);
-  }
-
-  private scheduleId(id: string): void {
-    const networkId = parseNetworkId(id);
-    if (!networkId) return;
-    this.schedule(`id:${id}`, {
-      observe: () => this.refresher.observe(networkId),
-      unchanged: (seen) => this.refresher.unchanged(seen),
-      apply: (seen) => this.refresher.apply(seen),
-      held: () => this.gitHold.holds(id),
-    });
-  }
-
-  /** How many networks' changes wait for git to finish rewriting the work tree. */
-  waitingForGit(): number {
-    return this.gitHold.size;
-  }
-
-  private scheduleForeign(rel: string, reason: string): void {
-    const abs = this.refresher.abs(rel);
-    this.schedule(`path:${rel}`, {
-      observe: () => stampOf(abs),
-      unchanged: (seen) => stampOf(abs) === seen,
-      apply: () => this.refresher.refreshForeign(rel, reason),
-    });
-  }
-
-  private schedule<T>(key: string, work: Work<T>, delayMs = this.options.debounceMs): void {
-    this.queue.schedule(key, work, delayMs);
-  }
-
-  /**
-   * After a storm (a git checkout of hundreds of files), reconcile once with the whole folder so
-   * the index ends equal to the disk even if the OS or chokidar dropped an event. True when that
-   * found more to do.
-   */
-  private settle(): boolean {
-    const storm = this.burst >= 50;
-    this.burst = 0;
-    if (!storm) return false;
-    this.refreshChanged(); // a stat per file; reads only what differs from what was applied
-    return this.queue.size > 0;
+    this.plan.onEvent(event, rel);
   }
 }
