@@ -165,7 +165,8 @@ function readNames(folder: string): string[] {
 function identity(p: string): string {
   try {
     const own = fs.lstatSync(p);
-    return `${isDirectoryPath(p) ? 'd' : 'f'}:${own.dev}:${own.ino}`;
+    const folder = own.isDirectory() || (own.isSymbolicLink() && isDirectoryPath(p));
+    return `${folder ? 'd' : 'f'}:${own.dev}:${own.ino}`;
   } catch {
     return '';
   }

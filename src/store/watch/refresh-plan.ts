@@ -3,7 +3,7 @@
  * family's networks, or the whole folder by stat. Each is one unit of work in the refresh queue (refresh-queue.ts:
  * a debounce per key, and a check that the file held still before its bytes are served).
  */
-import { NESTED_FOLDER, classifyPath, parseNetworkId } from '../files/layout.js';
+import { NESTED_FOLDER, classifyPath, parseNetworkId, type NetworkId } from '../files/layout.js';
 import { stampOf } from '../files/folder-listing.js';
 import type { Refresher } from '../index/refresher.js';
 import { GitHold } from './git-hold.js';
@@ -15,6 +15,8 @@ import { RefreshQueue, type Work } from './refresh-queue.js';
  * by when chokidar watches it.
  */
 const NEW_FOLDER_RECHECKS_MS = [100, 1000];
+
+const EVERY = (): boolean => true;
 
 /** Events in a row that make a storm (a git checkout of hundreds of files), reconciled by stat once it settles. */
 const STORM_EVENTS = 50;
@@ -32,7 +34,7 @@ export class RefreshPlan {
     /** True while git holds the work tree's index.lock (store-git.ts); never, outside a work tree. */
     gitRewriting: () => boolean,
   ) {
-    this.gitHold = new GitHold(gitRewriting, Date.now, () => this.schedule('git-done', this.changedSince(), 0));
+    this.gitHold = new GitHold(gitRewriting, Date.now, () => this.later('git-done', 0, () => this.refreshChanged()));
     this.queue = new RefreshQueue(timing.stableMs, onError, () => this.settle());
   }
 
@@ -49,7 +51,8 @@ export class RefreshPlan {
       if (nested) this.scheduleForeign(rel, NESTED_FOLDER);
       else this.refreshFamily(rel);
       if (!nested && event === 'addDir')
-        for (const ms of NEW_FOLDER_RECHECKS_MS) this.schedule(`recheck:${ms}:${rel}`, this.familyRecheck(rel), ms);
+        for (const ms of NEW_FOLDER_RECHECKS_MS)
+          this.later(`recheck:${ms}:${rel}`, ms, () => this.refreshFamily(rel, true));
       return;
     }
     const kind = classifyPath(rel);
@@ -63,17 +66,13 @@ export class RefreshPlan {
    * watch, after a storm, once git is done; it catches a change whose event never came.
    */
   refreshChanged(): void {
-    const { ids, foreign } = this.refresher.listEntries();
-    for (const id of ids.values()) if (this.refresher.changedSinceApplied(id)) this.scheduleId(id.id);
-    // Few, and not stamped when applied: looked at again each time (a family folder linked out during the walk).
-    for (const [rel, reason] of foreign) this.scheduleForeign(rel, reason);
+    // Foreign paths are few, and not stamped when applied: looked at again each time (a family folder linked out).
+    this.scheduleListed((id) => this.refresher.changedSinceApplied(id), EVERY);
   }
 
   /** Schedules a refresh of everything on disk and in the index (a full reconcile). */
   refreshAll(): void {
-    const { ids, foreign } = this.refresher.listEntries();
-    for (const id of ids.values()) this.scheduleId(id.id);
-    for (const [rel, reason] of foreign) this.scheduleForeign(rel, reason);
+    this.scheduleListed(EVERY, EVERY);
   }
 
   /** Resolves when no refresh is pending (every event seen so far has been applied). */
@@ -91,14 +90,9 @@ export class RefreshPlan {
     this.queue.clear();
   }
 
-  /** A look at what changed anywhere since it was applied (a stat per file), as one unit of work. */
-  private changedSince(): Work<null> {
-    return { observe: () => null, unchanged: () => true, apply: () => this.refreshChanged() };
-  }
-
-  /** A look at what changed in a family since it was applied (a stat per file), as one unit of work. */
-  private familyRecheck(family: string): Work<null> {
-    return { observe: () => null, unchanged: () => true, apply: () => this.refreshFamily(family, true) };
+  /** `look` (a listing and a stat per file, scheduling what it finds) as one unit of work, `delayMs` from now. */
+  private later(key: string, delayMs: number, look: () => void): void {
+    this.schedule(key, { observe: () => null, unchanged: () => true, apply: look }, delayMs);
   }
 
   /**
@@ -106,11 +100,17 @@ export class RefreshPlan {
    * or with `onlyChanged` what differs from what was applied (a stat per file).
    */
   private refreshFamily(family: string, onlyChanged = false): void {
+    this.scheduleListed(
+      (id) => id.family === family && (!onlyChanged || this.refresher.changedSinceApplied(id)),
+      (rel) => rel === family || rel.startsWith(`${family}/`),
+    );
+  }
+
+  /** Every network and foreign path on disk or in the index (refresher.listEntries) that passes its test, scheduled. */
+  private scheduleListed(wantId: (id: NetworkId) => boolean, wantPath: (rel: string) => boolean): void {
     const { ids, foreign } = this.refresher.listEntries();
-    for (const id of ids.values())
-      if (id.family === family && (!onlyChanged || this.refresher.changedSinceApplied(id))) this.scheduleId(id.id);
-    for (const [rel, reason] of foreign)
-      if (rel === family || rel.startsWith(`${family}/`)) this.scheduleForeign(rel, reason);
+    for (const id of ids.values()) if (wantId(id)) this.scheduleId(id.id);
+    for (const [rel, reason] of foreign) if (wantPath(rel)) this.scheduleForeign(rel, reason);
   }
 
   private scheduleId(id: string): void {
