@@ -1,7 +1,7 @@
 /**
  * Real folders for tests: a fresh temp config folder per test, filled with network files.
  */
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -37,6 +37,13 @@ export function writeFile(root: string, rel: string, content: string): void {
   const file = path.join(root, rel);
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, content);
+}
+
+/** `a` and `b` in `folder` trade places in three renames: `a` is replaced under its own name (through `.swap`). */
+export function swapEntries(folder: string, a: string, b: string): void {
+  renameSync(path.join(folder, a), path.join(folder, '.swap'));
+  renameSync(path.join(folder, b), path.join(folder, a));
+  renameSync(path.join(folder, '.swap'), path.join(folder, b));
 }
 
 export function removeDir(root: string): void {

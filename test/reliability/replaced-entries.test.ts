@@ -5,11 +5,11 @@
  * made certain here: the built server is stopped (SIGSTOP) for each replacement and continued after, so its watcher
  * sees only the end state. Each case then changes a file inside the last shape, which must be served.
  */
-import { mkdtempSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { networkYaml, removeDir, writeFile } from '../helpers/fixtures.js';
+import { networkYaml, removeDir, swapEntries, writeFile } from '../helpers/fixtures.js';
 import { startServer, type Server } from '../helpers/reliability-child.js';
 import { call } from '../helpers/reliability-http.js';
 
@@ -90,13 +90,6 @@ const cases: Case[] = [
   },
 ];
 
-/** `evm` and `.evm-other` trade places: `evm` is replaced under its name in two renames. */
-function swap(config: string): void {
-  renameSync(path.join(config, 'evm'), path.join(config, '.evm-swap'));
-  renameSync(path.join(config, '.evm-other'), path.join(config, 'evm'));
-  renameSync(path.join(config, '.evm-swap'), path.join(config, '.evm-other'));
-}
-
 describe('reliability: an entry of the folder replaced under its name (built server)', function () {
   this.timeout(60_000);
   let base: string;
@@ -131,7 +124,7 @@ describe('reliability: an entry of the folder replaced under its name (built ser
       expect(await until(server, c.served[0]), 'as made').to.deep.equal(c.served[0]);
       for (let i = 1; i <= SWAPS; i++) {
         server.process.kill('SIGSTOP');
-        swap(config);
+        swapEntries(config, 'evm', '.evm-other'); // `evm` replaced under its name
         server.process.kill('SIGCONT');
         const want = c.served[i % 2] as Served;
         expect(await until(server, want), `after swap ${i}`).to.deep.equal(want);

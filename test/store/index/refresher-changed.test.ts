@@ -32,6 +32,14 @@ describe('store/index/refresher: what changed since applied', () => {
   afterEach(() => removeDir(base));
 
   const family = (): string => path.join(root, 'evm');
+  /** The family folder made a link out of the folder, applied (so named), then put back with its file unchanged. */
+  const linkedOutAndBack = [
+    () => renameSync(family(), `${family()}.aside`),
+    () => symlinkSync(path.join(base, 'outside'), family()),
+    () => refresher.apply(refresher.observe(id)),
+    () => rmSync(family()),
+    () => renameSync(`${family()}.aside`, family()),
+  ];
   const cases: Array<{ name: string; steps: Array<() => void>; changed: boolean }> = [
     { name: 'nothing happened', steps: [], changed: false },
     {
@@ -41,25 +49,12 @@ describe('store/index/refresher: what changed since applied', () => {
     },
     {
       name: 'its family folder a link out, applied (named), then the folder back, the file unchanged',
-      steps: [
-        () => renameSync(family(), `${family()}.aside`),
-        () => symlinkSync(path.join(base, 'outside'), family()),
-        () => refresher.apply(refresher.observe(id)),
-        () => rmSync(family()),
-        () => renameSync(`${family()}.aside`, family()),
-      ],
+      steps: linkedOutAndBack,
       changed: true,
     },
     {
       name: 'the same, looked at once it is back: nothing more to do',
-      steps: [
-        () => renameSync(family(), `${family()}.aside`),
-        () => symlinkSync(path.join(base, 'outside'), family()),
-        () => refresher.apply(refresher.observe(id)),
-        () => rmSync(family()),
-        () => renameSync(`${family()}.aside`, family()),
-        () => refresher.apply(refresher.observe(id)),
-      ],
+      steps: [...linkedOutAndBack, () => refresher.apply(refresher.observe(id))],
       changed: false,
     },
   ];

@@ -5,11 +5,11 @@
  * Here the replacement is made in one turn of this thread's loop, the one chokidar runs on: it can only ever see
  * the end state, on any host. The reliability test replaced-entries.test.ts shows the same on a built server.
  */
-import { mkdtempSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ChokidarEvents } from '../../../src/store/watch/chokidar-events.js';
-import { removeDir, writeFile } from '../../helpers/fixtures.js';
+import { removeDir, swapEntries, writeFile } from '../../helpers/fixtures.js';
 import { within } from '../../helpers/deadline.js';
 
 interface Case {
@@ -48,13 +48,6 @@ const cases: Case[] = [
     edit: { rel: 'evm/mainnet.yaml', write: '.v2/mainnet.yaml' },
   },
 ];
-
-/** `evm` and `.evm-other` trade places in one turn of the loop: `evm` replaced under its name. */
-function swap(config: string): void {
-  renameSync(path.join(config, 'evm'), path.join(config, '.evm-swap'));
-  renameSync(path.join(config, '.evm-other'), path.join(config, 'evm'));
-  renameSync(path.join(config, '.evm-swap'), path.join(config, '.evm-other'));
-}
 
 describe('store/watch/chokidar-events: an entry of the folder replaced under its name', function () {
   this.timeout(60_000);
@@ -98,7 +91,7 @@ describe('store/watch/chokidar-events: an entry of the folder replaced under its
       await events.ready;
       for (let i = 1; i <= 3; i++) {
         const reported = hear((event, rel) => event === 'rewatched' || rel === 'evm', `swap ${i} reported`);
-        swap(config);
+        swapEntries(config, 'evm', '.evm-other'); // `evm` replaced under its name
         await reported;
       }
       const changed = hear((_, rel) => rel === c.edit.rel, `${c.edit.rel} changed`);
