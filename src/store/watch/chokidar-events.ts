@@ -15,7 +15,9 @@
  *   file, on a host busy enough that both steps land between them) is never seen, and the folder
  *   it watched, now gone, is the one it keeps watching. Each entry of the config folder is known
  *   here by its inode; when one that is or was a folder is replaced, chokidar is started afresh
- *   and `rewatched` is reported once it has walked the folder again.
+ *   and `rewatched` is reported once it has walked the folder again. The root's own watch names
+ *   each entry that changed (inotify); when polling, it says only that the root changed, and every
+ *   entry is looked at.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -77,9 +79,12 @@ export class ChokidarEvents {
       if (current()) this.listener(event, this.relative(p));
     });
     watcher.on('raw', (_event: string, name: string | null, details: unknown) => {
+      if (!current()) return;
+      // Polling names the polled path itself, whole, when its stat changed: for the root, each entry is looked at.
+      if (name === root) return this.rootEntries();
       const folder = (details as { watchedPath?: string } | undefined)?.watchedPath;
-      // Polling has no such events; a file's own watch reports its own name (chokidar handles those).
-      if (!current() || !folder || !name || path.basename(folder) === name) return;
+      // A file's own watch reports its own name (chokidar handles those).
+      if (!folder || !name || path.basename(folder) === name) return;
       if (folder === root) return this.rootEntry(name);
       const rel = this.relative(path.join(folder, name));
       if (classifyPath(rel).kind === 'network') this.listener('change', rel);
@@ -114,6 +119,11 @@ export class ChokidarEvents {
     this.rewatch();
   }
 
+  /** Every entry of the config folder, known or on disk, looked at as `rootEntry` does. */
+  private rootEntries(): void {
+    for (const name of new Set([...this.entries.keys(), ...readNames(this.root)])) this.rootEntry(name);
+  }
+
   /** chokidar started afresh on the folder (see the top of this file); `rewatched` once it has walked it. */
   private rewatch(): void {
     if (this.rewatching) {
@@ -122,6 +132,8 @@ export class ChokidarEvents {
     }
     const old = this.watcher;
     this.rewatching = (async () => {
+      // Not from inside chokidar's own callback: its polling loop goes on to call the listeners close() just removed.
+      await Promise.resolve();
       await old.close();
       if (this.closed) return;
       const { watcher, ready } = this.start();

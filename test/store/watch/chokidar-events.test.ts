@@ -1,5 +1,5 @@
 /**
- * chokidar-events.ts on a real folder (inotify), in this thread: an entry of the config folder replaced under its
+ * chokidar-events.ts on a real folder (inotify, and polling), in this thread: an entry of the config folder replaced under its
  * own name (RELIABILITY.md F26). chokidar tells what came and went in a folder by name, so when both steps of a
  * replacement land between two of its listings it reported nothing and kept watching the folder that was gone.
  * Here the replacement is made in one turn of this thread's loop, the one chokidar runs on: it can only ever see
@@ -63,40 +63,46 @@ describe('store/watch/chokidar-events: an entry of the folder replaced under its
     removeDir(config);
   });
 
-  for (const c of cases) {
-    it(`${c.name}, trading places three times: each reported, and a change inside the last served`, async () => {
-      c.make(config);
-      const heard: Array<[string, string]> = [];
-      let wake = (): void => {};
-      const hear = (want: (event: string, rel: string) => boolean, what: string): Promise<void> => {
-        const from = heard.length;
-        const found = (): boolean => heard.slice(from).some(([event, rel]) => want(event, rel));
-        return within(
-          new Promise<void>((resolve) => {
-            wake = () => found() && resolve();
-          }),
-          10_000, // a hang bound: what this guards against is never
-          `${what} (heard: ${JSON.stringify(heard.slice(from))})`,
+  // Polling (WATCH_POLL, for network file systems) has no event per entry: the root's stat changing is all it says.
+  const modes = [
+    { mode: 'inotify', poll: false },
+    { mode: 'polling', poll: true },
+  ];
+  for (const { mode, poll } of modes)
+    for (const c of cases) {
+      it(`${mode}: ${c.name}, trading places three times: each reported, and a change inside the last served`, async () => {
+        c.make(config);
+        const heard: Array<[string, string]> = [];
+        let wake = (): void => {};
+        const hear = (want: (event: string, rel: string) => boolean, what: string): Promise<void> => {
+          const from = heard.length;
+          const found = (): boolean => heard.slice(from).some(([event, rel]) => want(event, rel));
+          return within(
+            new Promise<void>((resolve) => {
+              wake = () => found() && resolve();
+            }),
+            10_000, // a hang bound: what this guards against is never
+            `${what} (heard: ${JSON.stringify(heard.slice(from))})`,
+          );
+        };
+        events = new ChokidarEvents(
+          config,
+          { poll, pollIntervalMs: 50 },
+          (event, rel) => {
+            heard.push([event, rel]);
+            wake();
+          },
+          () => {},
         );
-      };
-      events = new ChokidarEvents(
-        config,
-        { poll: false, pollIntervalMs: 1000 },
-        (event, rel) => {
-          heard.push([event, rel]);
-          wake();
-        },
-        () => {},
-      );
-      await events.ready;
-      for (let i = 1; i <= 3; i++) {
-        const reported = hear((event, rel) => event === 'rewatched' || rel === 'evm', `swap ${i} reported`);
-        swapEntries(config, 'evm', '.evm-other'); // `evm` replaced under its name
-        await reported;
-      }
-      const changed = hear((_, rel) => rel === c.edit.rel, `${c.edit.rel} changed`);
-      writeFileSync(path.join(config, c.edit.write), 'rpc_urls: [https://c.example.com]\n');
-      await changed;
-    });
-  }
+        await events.ready;
+        for (let i = 1; i <= 3; i++) {
+          const reported = hear((event, rel) => event === 'rewatched' || rel === 'evm', `swap ${i} reported`);
+          swapEntries(config, 'evm', '.evm-other'); // `evm` replaced under its name
+          await reported;
+        }
+        const changed = hear((_, rel) => rel === c.edit.rel, `${c.edit.rel} changed`);
+        writeFileSync(path.join(config, c.edit.write), 'rpc_urls: [https://c.example.com]\n');
+        await changed;
+      });
+    }
 });
