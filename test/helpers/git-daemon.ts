@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, watch, writeFileSync 
 import os from 'node:os';
 import path from 'node:path';
 import { git } from './git-repo.js';
-import { freePort } from './reliability-child.js';
+import { onFreePort } from './reliability-child.js';
 
 export interface GitRemote {
   /** git://127.0.0.1:<port>/networks.git */
@@ -37,36 +37,15 @@ export async function startGitRemote(files: Record<string, string>): Promise<Git
   const base = path.join(dir, 'served');
   mkdirSync(base);
   git(dir, 'clone', '-q', '--bare', seed, path.join(base, 'networks.git'));
-  const port = await freePort();
-  let daemon: ChildProcess | null = null;
-  const remote: GitRemote = {
+  const first = await onFreePort(async (port) => ({ port, child: await serveGitDaemon(base, port) }));
+  const { port } = first;
+  let daemon: ChildProcess | null = first.child;
+  return {
     url: `git://127.0.0.1:${port}/networks.git`,
     dir,
-    start: () =>
-      new Promise((resolve, reject) => {
-        const child = spawn(
-          'git',
-          [
-            'daemon',
-            '--verbose',
-            '--export-all',
-            '--enable=receive-pack',
-            `--base-path=${base}`,
-            '--listen=127.0.0.1',
-            `--port=${port}`,
-            '--reuseaddr',
-            base,
-          ],
-          { stdio: ['ignore', 'ignore', 'pipe'] },
-        );
-        daemon = child;
-        let said = '';
-        child.stderr?.on('data', (chunk: Buffer) => {
-          said += chunk.toString();
-          if (said.includes('Ready to rumble')) resolve();
-        });
-        child.once('exit', (code) => reject(new Error(`git daemon exited (${code}): ${said}`)));
-      }),
+    start: async () => {
+      daemon = await serveGitDaemon(base, port);
+    },
     stop: () =>
       new Promise((resolve) => {
         const child = daemon;
@@ -76,8 +55,33 @@ export async function startGitRemote(files: Record<string, string>): Promise<Git
         child.kill('SIGTERM');
       }),
   };
-  await remote.start();
-  return remote;
+}
+
+/** A git daemon serving the repositories under `base` on `port`, once it says it is ready. */
+export function serveGitDaemon(base: string, port: number): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      'git',
+      [
+        'daemon',
+        '--verbose',
+        '--export-all',
+        '--enable=receive-pack',
+        `--base-path=${base}`,
+        '--listen=127.0.0.1',
+        `--port=${port}`,
+        '--reuseaddr',
+        base,
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let said = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      said += chunk.toString();
+      if (said.includes('Ready to rumble')) resolve(child);
+    });
+    child.once('exit', (code) => reject(new Error(`git daemon on port ${port} exited (${code}): ${said}`)));
+  });
 }
 
 /** A clone of `remote` in `<remote.dir>/<name>`, with an author for commits made in it. */

@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from './reliability-child.js';
+import { onFreePort } from './reliability-child.js';
 
 export const PROMTOOL = process.env.PROMTOOL_PATH ?? '/usr/bin/promtool';
 export const PROMETHEUS = process.env.PROMETHEUS_PATH ?? '/usr/bin/prometheus';
@@ -65,36 +65,10 @@ export async function startPrometheus(targets: ScrapeTarget[], deadlineMs = 15_0
     path.join(dir, 'prometheus.yml'),
     `global:\n  scrape_interval: 200ms\n  scrape_timeout: 200ms\nscrape_configs:\n${jobs.join('')}`,
   );
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const args = [
-    `--config.file=${path.join(dir, 'prometheus.yml')}`,
-    `--storage.tsdb.path=${path.join(dir, 'data')}`,
-    `--web.listen-address=127.0.0.1:${port}`,
-    '--log.level=warn',
-  ];
-  const child: ChildProcess = spawn(PROMETHEUS, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  let said = '';
-  child.stderr?.on('data', (d: Buffer) => (said = (said + d.toString()).slice(-4000)));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async (): Promise<void> => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await exited;
+  const { url, stop } = await onFreePort((port) => servePrometheus(dir, port, deadlineMs)).catch((err: unknown) => {
     rmSync(dir, { recursive: true, force: true });
-  };
-  const deadline = Date.now() + deadlineMs;
-  for (;;) {
-    const ready = await fetch(`${url}/-/ready`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ready) break;
-    if (child.exitCode !== null || Date.now() > deadline) {
-      await stop();
-      throw new Error(`Prometheus was not ready within ${deadlineMs} ms (exit ${child.exitCode}): ${said}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
+    throw err;
+  });
   return {
     url,
     async query(promql) {
@@ -109,4 +83,45 @@ export async function startPrometheus(targets: ScrapeTarget[], deadlineMs = 15_0
     },
     stop,
   };
+}
+
+/**
+ * Prometheus on `port`, once its own readiness answers (a server that took the port first answers otherwise, and
+ * Prometheus exits saying the address is in use). Its `stop` removes `dir` too.
+ */
+export async function servePrometheus(
+  dir: string,
+  port: number,
+  deadlineMs: number,
+): Promise<{ url: string; stop: () => Promise<void> }> {
+  const url = `http://127.0.0.1:${port}`;
+  const args = [
+    `--config.file=${path.join(dir, 'prometheus.yml')}`,
+    `--storage.tsdb.path=${path.join(dir, 'data')}`,
+    `--web.listen-address=127.0.0.1:${port}`,
+    '--log.level=warn',
+  ];
+  const child: ChildProcess = spawn(PROMETHEUS, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let said = '';
+  child.stderr?.on('data', (d: Buffer) => (said = (said + d.toString()).slice(-4000)));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const kill = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  const deadline = Date.now() + deadlineMs;
+  for (;;) {
+    // Bounded: what holds the port may be a server that never answers.
+    const ready = await fetch(`${url}/-/ready`, { signal: AbortSignal.timeout(1000) }).then(
+      async (r) => r.ok && (await r.text()).includes('Prometheus'),
+      () => false,
+    );
+    if (ready && child.exitCode === null)
+      return { url, stop: () => kill().then(() => rmSync(dir, { recursive: true, force: true })) };
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await kill();
+      throw new Error(`Prometheus was not ready within ${deadlineMs} ms (exit ${child.exitCode}): ${said}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }

@@ -49,6 +49,27 @@ export async function freePort(): Promise<number> {
   }
 }
 
+/** How a server says that the port it was given is another's (Node, Go's net package, git daemon). */
+const PORT_TAKEN = /EADDRINUSE|address already in use|unable to allocate any listen sockets/i;
+
+/**
+ * `start` on a port freePort() found, again on another while the failure says the port was taken: between the
+ * probe and the server's own bind, another process (a server given PORT=0, another test file's) may take it.
+ */
+export async function onFreePort<T>(
+  start: (port: number) => Promise<T>,
+  { attempts = 5, ports = freePort }: { attempts?: number; ports?: () => Promise<number> } = {},
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await ports();
+    try {
+      return await start(port);
+    } catch (err) {
+      if (attempt >= attempts || !PORT_TAKEN.test((err as Error).message)) throw err;
+    }
+  }
+}
+
 /** GET /api/v1/ready answers 200. */
 export function isReady(url: string): Promise<boolean> {
   return new Promise((resolve) => {

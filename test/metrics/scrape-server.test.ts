@@ -175,19 +175,24 @@ describe('metrics on the built server: promtool, and a real Prometheus scraping 
       { job: 'netcfg-auto-heal', address: new URL(healApp.url).host },
     ]);
     try {
+      let left = wanted.map((w) => w.name);
       const missing = await within(
         (async () => {
           for (;;) {
-            const left: string[] = [];
+            const now: string[] = [];
             for (const { job, name, query } of wanted)
-              if ((await prometheus.query(`${query}{job="${job}"}`)).length === 0) left.push(name);
+              if ((await prometheus.query(`${query}{job="${job}"}`)).length === 0) now.push(name);
+            left = now;
             if (left.length === 0) return left;
             await new Promise((r) => setTimeout(r, 200));
           }
         })(),
         30_000,
         `Prometheus answering for all ${wanted.length} families`,
-      );
+      ).catch(async (err: Error) => {
+        const up = await prometheus.query('up').catch(() => []);
+        throw new Error(`${err.message}; still missing: ${left.join(', ')}; up: ${JSON.stringify(up)}`);
+      });
       expect(missing).to.deep.equal([]);
       expect((await prometheus.query('up')).map((r) => [r.metric.job, r.value]).sort()).to.deep.equal([
         ['netcfg', 1],
