@@ -1,33 +1,32 @@
 /**
  * The store: the one object the HTTP layer talks to. It owns the index, the watcher that keeps it
- * in step with the folder, and the writer. It knows files, YAML, git and locks, and nothing of
+ * in step with the folder, and the writer (built and wired in store-parts.ts). It knows files, YAML, git and locks, and nothing of
  * HTTP: it returns data, and its errors carry data.
  */
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Actor, WriteNote } from './actor.js';
-import { ConfigFolder } from './files/config-folder.js';
+import type { ConfigFolder } from './files/config-folder.js';
 import { LOCK_DIR, requireNetworkId } from './files/layout.js';
+import type { LeaseSlot } from './files/lease-file.js';
 import type { Commit } from './git/work-tree.js';
-import { StoreGit } from './store-git.js';
-import { Refresher } from './index/refresher.js';
+import type { NetworkVersion } from './history/network-versions.js';
 import { firstLoad } from './index/first-load.js';
-import { IndexCache } from './index/index-cache.js';
+import type { IndexCache } from './index/index-cache.js';
 import { NetworkIndex } from './index/network-index.js';
-import { StoreReads } from './store-reads.js';
+import type { Refresher } from './index/refresher.js';
 import type { NetworkRecord } from './network-record.js';
+import type { Proposal, ProposeOptions } from './proposals/proposal.js';
 import { readinessOf, type Readiness } from './readiness.js';
 import { RetryCounts, type RetryReason } from './retries.js';
+import type { StoreGit } from './store-git.js';
 import type { StoreOptions, Updated, WriteHow } from './store-options.js';
-import { StoreWrites } from './store-writes.js';
-import type { Proposal, ProposeOptions } from './proposals/proposal.js';
-import { loadSchemas } from './validation/schemas.js';
-import type { NetworkVersion } from './history/network-versions.js';
-import { OPEN_POLICY, type UrlPolicy } from './validation/url-rules.js';
-import { ConfigWatcher, DEFAULT_WATCH } from './watch/watcher.js';
-import { realDisk } from './write/disk-steps.js';
-import { DEFAULT_LOCK, WriteLocks } from './write/write-lock.js';
-import type { LeaseSlot } from './files/lease-file.js';
+import { storeParts } from './store-parts.js';
+import { StoreReads } from './store-reads.js';
+import type { StoreWrites } from './store-writes.js';
+import type { UrlPolicy } from './validation/url-rules.js';
+import type { ConfigWatcher } from './watch/watcher.js';
+import type { WriteLocks } from './write/write-lock.js';
 
 export type { HealthStatus, Readiness } from './readiness.js';
 export type { GitSyncSettings } from './store-git.js';
@@ -41,59 +40,35 @@ export class NetworkStore extends StoreReads {
   readonly root: string;
   private readonly watcher: ConfigWatcher;
   private readonly folder: ConfigFolder;
-  /** Disk -> index: what the folder holds, read back and served (refresher.ts). */
   private readonly refresher: Refresher;
-  /** update(), create() and proposeUpdate(), checked alike; open once git is (store-writes.ts). */
   private readonly writes: StoreWrites;
   private readonly locks: WriteLocks;
   private readonly policy: UrlPolicy;
-  private loadedAt: Date | null = null;
-  /** The work tree holding the folder, and with GIT_SYNC the clone following its remote: the writer's write strategy. */
   private readonly git: StoreGit;
   private readonly cache: IndexCache | null;
+  private loadedAt: Date | null = null;
   /** Why writes were made again or waited, counted (retries.ts). */
   private readonly retries = new RetryCounts();
 
   constructor(options: StoreOptions) {
     super(options.index ?? new NetworkIndex());
     this.root = path.resolve(options.root);
-    this.policy = options.policy ?? OPEN_POLICY;
-    const onError = options.onError ?? (() => {});
-    loadSchemas(); // compile once, at start, so a broken schema fails fast
-    // With GIT_SYNC the clone is netcfg's own: no link below its top is the operator's.
-    this.folder = new ConfigFolder(this.root, options.gitSync !== undefined);
-    this.refresher = new Refresher(this.folder, this.index, this.policy);
-    const watch = { ...DEFAULT_WATCH, ...options.watch };
-    this.watcher = new ConfigWatcher(this.refresher, watch, onError, () => this.git.rewriting());
-    const fs = options.fs ?? realDisk;
-    const staleMs = options.lock?.staleMs ?? DEFAULT_LOCK.staleMs;
-    // A killed process's lock goes stale and is taken over within it.
-    const maxWaitMs = options.lock?.maxWaitMs ?? Math.max(DEFAULT_LOCK.maxWaitMs, staleMs * 2 + 2000);
-    const locks = (this.locks = new WriteLocks(() => path.join(this.folder.forWriting(), LOCK_DIR), fs, {
-      staleMs,
-      maxWaitMs,
-    }));
-    const author = options.gitAuthor ?? { name: 'netcfg', email: 'netcfg@localhost' };
-    this.git = new StoreGit({
-      root: this.root,
-      cloneTop: this.folder.cloneTop,
-      author,
-      gitCommit: options.gitCommit ?? false,
-      gitSync: options.gitSync,
-      locks,
+    const parts = storeParts(this.root, options, {
+      index: this.index,
       retries: this.retries,
-    });
-    const { folder, index, policy, retries } = this;
-    this.writes = new StoreWrites({
-      writer: { netcfgAuthor: author, folder, index, served: this.refresher, policy, fs, locks, retries },
-      git: this.git,
-      watcher: this.watcher,
-      urlCheck: options.urlCheck,
-      author,
       loaded: () => this.loaded,
       served: (id) => this.get(id),
     });
-    this.cache = options.indexCache ? new IndexCache(options.indexCache, this.policy, onError) : null;
+    ({
+      watcher: this.watcher,
+      folder: this.folder,
+      refresher: this.refresher,
+      writes: this.writes,
+      locks: this.locks,
+      policy: this.policy,
+      git: this.git,
+      cache: this.cache,
+    } = parts);
   }
 
   /** Loads every file, then watches; a change between a file's load and its watch is found by a stat once chokidar is ready. */
