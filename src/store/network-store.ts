@@ -1,7 +1,7 @@
 /**
  * The store: the one object the HTTP layer talks to. It owns the index, the watcher that keeps it
- * in step with the folder, and the writer (built and wired in store-parts.ts). It knows files, YAML, git and locks, and nothing of
- * HTTP: it returns data, and its errors carry data.
+ * in step with the folder, and the writer (built and wired in store-parts.ts). It knows files,
+ * YAML, git and locks, and nothing of HTTP: it returns data, and its errors carry data.
  */
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
