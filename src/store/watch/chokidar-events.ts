@@ -16,8 +16,7 @@
  *   it watched, now gone, is the one it keeps watching. Each entry of the config folder is known
  *   here by its inode; when one that is or was a folder is replaced, chokidar is started afresh
  *   and `rewatched` is reported once it has walked the folder again. The root's own watch names
- *   each entry that changed (inotify); when polling, it says only that the root changed, and every
- *   entry is looked at.
+ *   each entry that changed (inotify); when polling, every entry is looked at each interval.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -42,6 +41,8 @@ export class ChokidarEvents {
   private rewatching: Promise<void> | null = null;
   private rewatchAgain = false;
   private closed = false;
+  /** When polling: the root's entries looked at every interval (see `rootEntries`). */
+  private readonly rootPoll: NodeJS.Timeout | undefined;
 
   constructor(
     readonly root: string,
@@ -52,11 +53,16 @@ export class ChokidarEvents {
     const { watcher, ready } = this.start();
     this.watcher = watcher;
     this.ready = ready;
+    if (options.poll) {
+      this.rootPoll = setInterval(() => this.rootEntries(), options.pollIntervalMs);
+      this.rootPoll.unref();
+    }
   }
 
   /** Closes the watch there is now; a fresh start under way sees `closed` and starts none (see `rewatch`). */
   async close(): Promise<void> {
     this.closed = true;
+    clearInterval(this.rootPoll);
     await this.watcher.close();
   }
 
@@ -80,8 +86,6 @@ export class ChokidarEvents {
     });
     watcher.on('raw', (_event: string, name: string | null, details: unknown) => {
       if (!current()) return;
-      // Polling names the polled path itself, whole, when its stat changed: for the root, each entry is looked at.
-      if (name === root) return this.rootEntries();
       const folder = (details as { watchedPath?: string } | undefined)?.watchedPath;
       // A file's own watch reports its own name (chokidar handles those).
       if (!folder || !name || path.basename(folder) === name) return;
@@ -119,7 +123,11 @@ export class ChokidarEvents {
     this.rewatch();
   }
 
-  /** Every entry of the config folder, known or on disk, looked at as `rootEntry` does. */
+  /**
+   * Every entry of the config folder, known or on disk, looked at as `rootEntry` does: when polling, every interval.
+   * Not on chokidar's poll of the root: its first stat, the baseline, is taken some time after it is ready, and a
+   * replacement before it was never seen; these entries were read before chokidar started.
+   */
   private rootEntries(): void {
     for (const name of new Set([...this.entries.keys(), ...readNames(this.root)])) this.rootEntry(name);
   }

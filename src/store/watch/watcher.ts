@@ -50,15 +50,21 @@ export class ConfigWatcher {
     // watching the old tree, so follow the link and re-watch when it points somewhere new.
     this.rootCheck = setInterval(() => this.checkRoot(), ROOT_CHECK_MS);
     this.rootCheck.unref();
-    return this.watch(this.where()).then(() => {
-      if (!this.options.poll) return;
-      // Polling takes each file's first stat as its baseline, asynchronously and after chokidar
-      // says it is ready: a change landing before that stat is in the baseline, and never
-      // reported. Once every baseline has surely been taken, look at what changed since applied
-      // (a stat per file). Seen once in `make test` on a busy machine: an edit right after start went unseen.
-      this.pollSettle = setTimeout(() => this.refreshChanged(), 4 * this.options.pollIntervalMs);
-      this.pollSettle.unref();
-    });
+    return this.watch(this.where()).then(() => this.settleWhenPolling());
+  }
+
+  /**
+   * Polling takes each file's first stat as its baseline, asynchronously and after chokidar says it
+   * is ready: a change landing before that stat is in the baseline, and never reported. Once every
+   * baseline has surely been taken, look at what changed since applied (a stat per file). Seen in
+   * `make test` on a busy machine: an edit right after start went unseen; and after chokidar was
+   * started afresh (`rewatched`), an edit inside the new folder, one time in three.
+   */
+  private settleWhenPolling(): void {
+    if (!this.options.poll || this.status === 'stopped') return;
+    clearTimeout(this.pollSettle);
+    this.pollSettle = setTimeout(() => this.refreshChanged(), 4 * this.options.pollIntervalMs);
+    this.pollSettle.unref();
   }
 
   /**
@@ -108,7 +114,11 @@ export class ConfigWatcher {
     const old = this.chokidar;
     this.chokidar = undefined;
     // What changes while the new tree is walked has no event: looked for by a stat per file once it is watched.
-    void this.watch(where).then(() => this.status !== 'stopped' && this.refreshChanged());
+    void this.watch(where).then(() => {
+      if (this.status === 'stopped') return;
+      this.refreshChanged();
+      this.settleWhenPolling();
+    });
     void old?.close();
     this.plan.refreshAll();
   }
@@ -151,7 +161,10 @@ export class ConfigWatcher {
   private onEvent(event: string, rel: string): void {
     // chokidar was started afresh after an entry of the folder was replaced under its name (chokidar-events.ts):
     // what changed while it walked the folder again is found by a stat per file.
-    if (event === 'rewatched') return this.plan.refreshChanged();
+    if (event === 'rewatched') {
+      this.plan.refreshChanged();
+      return this.settleWhenPolling();
+    }
     this.lastEventAt = new Date();
     this.events.set(event, (this.events.get(event) ?? 0) + 1);
     this.plan.onEvent(event, rel);

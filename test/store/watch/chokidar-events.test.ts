@@ -63,14 +63,14 @@ describe('store/watch/chokidar-events: an entry of the folder replaced under its
     removeDir(config);
   });
 
-  // Polling (WATCH_POLL, for network file systems) has no event per entry: the root's stat changing is all it says.
+  // Polling (WATCH_POLL, for network file systems) has no event per entry: the entries are looked at every interval.
   const modes = [
     { mode: 'inotify', poll: false },
     { mode: 'polling', poll: true },
   ];
   for (const { mode, poll } of modes)
     for (const c of cases) {
-      it(`${mode}: ${c.name}, trading places three times: each reported, and a change inside the last served`, async () => {
+      it(`${mode}: ${c.name}, trading places three times: each reported${poll ? '' : ', and a change inside the last'}`, async () => {
         c.make(config);
         const heard: Array<[string, string]> = [];
         let wake = (): void => {};
@@ -100,6 +100,9 @@ describe('store/watch/chokidar-events: an entry of the folder replaced under its
           swapEntries(config, 'evm', '.evm-other'); // `evm` replaced under its name
           await reported;
         }
+        // Polling takes a file's first stat some time after chokidar is ready, and an edit before it is never reported
+        // by chokidar: the watcher looks by stat once that has surely happened (watcher.test.ts has this case).
+        if (poll) return;
         const changed = hear((_, rel) => rel === c.edit.rel, `${c.edit.rel} changed`);
         writeFileSync(path.join(config, c.edit.write), 'rpc_urls: [https://c.example.com]\n');
         await changed;

@@ -12,7 +12,14 @@ import { networkOf } from '../../../src/store/network-record.js';
 import type { IndexChange } from '../../../src/store/index/network-index.js';
 import type { NetworkStore } from '../../../src/store/network-store.js';
 import { OPEN_POLICY } from '../../../src/store/validation/url-rules.js';
-import { makeConfigDir, networkYaml, removeDir, standardFiles, writeFile } from '../../helpers/fixtures.js';
+import {
+  makeConfigDir,
+  networkYaml,
+  removeDir,
+  standardFiles,
+  swapEntries,
+  writeFile,
+} from '../../helpers/fixtures.js';
 import { freshScan, invalidPaths, servedEtags, writeInTwoChunks } from '../../helpers/read-disk.js';
 import { nextChange, served, startStore, until } from '../../helpers/store.js';
 import { ANONYMOUS } from '../../../src/store/actor.js';
@@ -220,6 +227,21 @@ for (const mode of MODES)
       expect([...servedEtags(store)]).to.deep.equal([...freshScan(root).etags]);
     });
 
+    it('a family folder swapped for another by rename, three times, then edited inside: each served (F26)', async () => {
+      const url = (n: number): string => `https://mainnet-${n}.example.com`;
+      writeFile(root, '.evm-other/mainnet.yaml', networkYaml({ rpc_urls: [url(1)] }));
+      writeFileSync(file('evm/mainnet.yaml'), networkYaml({ rpc_urls: [url(0)] }));
+      await until(store, () => served(store, 'evm:mainnet')?.body.includes(url(0)) === true, 5000, 'the first');
+      for (let i = 1; i <= 3; i++) {
+        swapEntries(root, 'evm', '.evm-other');
+        const want = url(i % 2);
+        await until(store, () => served(store, 'evm:mainnet')?.body.includes(want) === true, 10_000, `swap ${i}`);
+      }
+      // Right after chokidar was started afresh on the new folder: when polling, before its first stat of the file.
+      writeFileSync(file('evm/mainnet.yaml'), networkYaml({ rpc_urls: [url(2)] }));
+      await until(store, () => served(store, 'evm:mainnet')?.body.includes(url(2)) === true, 10_000, 'the edit');
+      expect([...servedEtags(store)]).to.deep.equal([...freshScan(root).etags]);
+    });
     it('a burst swap of 500 files settles to exactly the files on disk', async function () {
       this.timeout(30000);
       const N = 500;
