@@ -45,9 +45,13 @@ export class Refresher {
 
   /**
    * True when a file of `id` is not as it was when last applied (a cheap stat, no read), or is named in readiness:
-   * a problem can end with the file unchanged (its family folder, a link out, is a folder again).
+   * a problem can end with the file unchanged (its family folder, a link out, is a folder again); or when the index
+   * serves a version of `id` this refresher did not read from disk (a write's own record, put before its file's
+   * event): the file may have been replaced or removed since, with its event already spent.
    */
   changedSinceApplied(id: NetworkId): boolean {
+    const record = this.index.get(id.id);
+    if (record !== undefined && this.served.get(record.path)?.etag !== record.etag) return true;
     return candidatesOf(id).some(
       ({ rel }) => this.index.hasProblems(rel) || stampOf(this.abs(rel)) !== (this.applied.get(rel) ?? ''),
     );

@@ -60,7 +60,14 @@ describe('relayer lease failover (built processes, git daemon, SIGKILL)', functi
     });
     expect(res.status).to.equal(200);
     // A deadline for a hang, far past the two lease periods the bench holds it to.
-    await within(arrived, 30_000, 'the change reaching the relayer');
+    await within(arrived, 30_000, 'the change reaching the relayer').catch(async (err: Error) => {
+      const state = await fetch(`${survivor.url}/api/v1/relayers`).then(
+        (r) => r.text(),
+        (e: Error) => e.message,
+      );
+      const log = survivor.logs.filter((l) => l.msg !== 'request').slice(-15);
+      throw new Error(`${err.message}; the survivor's relayers: ${state}; its last log lines: ${JSON.stringify(log)}`);
+    });
     // Asked until it says so: a renewal late on a loaded machine lets a 1.5 s lease lapse for a moment (holder null).
     expect(await agreedHolder(replicas, 20_000, new Set([h])), 'the survivor holds the lease').to.equal(1 - h);
     expect(relayer.networks.get('evm:sepolia')?.rpc_urls).to.deep.equal([{ url: NEW, weight: 100 }]);
