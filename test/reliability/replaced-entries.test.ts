@@ -105,6 +105,15 @@ describe('reliability: an entry of the folder replaced under its name (built ser
     removeDir(base);
   });
 
+  /** When `seen` is not `want`: what readiness says of the watcher, for the failure's message. */
+  async function watcherIfNot(s: Server, seen: Served, want: Served): Promise<string> {
+    if (JSON.stringify(seen) === JSON.stringify(want)) return '';
+    const ready = JSON.parse((await call(s.url, 'GET', '/api/v1/ready')).text) as {
+      components?: { watcher?: unknown };
+    };
+    return ` (the watcher: ${JSON.stringify(ready.components?.watcher)})`;
+  }
+
   /** Polls until what is served is `want` (a hang bound, not a speed: the failure this guards against is never). */
   async function until(s: Server, want: Served): Promise<Served> {
     const deadline = Date.now() + 15_000;
@@ -127,7 +136,8 @@ describe('reliability: an entry of the folder replaced under its name (built ser
         swapEntries(config, 'evm', '.evm-other'); // `evm` replaced under its name
         server.process.kill('SIGCONT');
         const want = c.served[i % 2] as Served;
-        expect(await until(server, want), `after swap ${i}`).to.deep.equal(want);
+        const seen = await until(server, want);
+        expect(seen, `after swap ${i}${await watcherIfNot(server, seen, want)}`).to.deep.equal(want);
       }
       c.edit.apply(config);
       expect(await until(server, c.edit.served), 'after a change inside').to.deep.equal(c.edit.served);

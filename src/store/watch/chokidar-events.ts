@@ -16,13 +16,16 @@
  *   it watched, now gone, is the one it keeps watching. Each entry of the config folder is known
  *   here by its inode; when one that is or was a folder is replaced, chokidar is started afresh
  *   and `rewatched` is reported once it has walked the folder again. The root's own watch names
- *   each entry that changed (inotify); when polling, every entry is looked at each interval.
+ *   each entry that changed (inotify), and every entry is also looked at each second (each interval when polling).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { isDirectoryPath, linkLeadsOut } from '../files/folder-listing.js';
 import { classifyPath, isHidden } from '../files/layout.js';
+
+/** How often the config folder's entries are looked at with inotify, beside the root's own events. */
+const ROOT_LOOK_MS = 1000;
 
 export interface ChokidarOptions {
   /** Poll instead of inotify (network file systems). */
@@ -41,8 +44,8 @@ export class ChokidarEvents {
   private rewatching: Promise<void> | null = null;
   private rewatchAgain = false;
   private closed = false;
-  /** When polling: the root's entries looked at every interval (see `rootEntries`). */
-  private readonly rootPoll: NodeJS.Timeout | undefined;
+  /** The root's entries looked at every interval, or every second with inotify (see `rootEntries`). */
+  private readonly rootLook: NodeJS.Timeout;
 
   constructor(
     readonly root: string,
@@ -53,16 +56,14 @@ export class ChokidarEvents {
     const { watcher, ready } = this.start();
     this.watcher = watcher;
     this.ready = ready;
-    if (options.poll) {
-      this.rootPoll = setInterval(() => this.rootEntries(), options.pollIntervalMs);
-      this.rootPoll.unref();
-    }
+    this.rootLook = setInterval(() => this.rootEntries(), options.poll ? options.pollIntervalMs : ROOT_LOOK_MS);
+    this.rootLook.unref();
   }
 
   /** Closes the watch there is now; a fresh start under way sees `closed` and starts none (see `rewatch`). */
   async close(): Promise<void> {
     this.closed = true;
-    clearInterval(this.rootPoll);
+    clearInterval(this.rootLook);
     await this.watcher.close();
   }
 
@@ -124,9 +125,10 @@ export class ChokidarEvents {
   }
 
   /**
-   * Every entry of the config folder, known or on disk, looked at as `rootEntry` does: when polling, every interval.
-   * Not on chokidar's poll of the root: its first stat, the baseline, is taken some time after it is ready, and a
-   * replacement before it was never seen; these entries were read before chokidar started.
+   * Every entry of the config folder, known or on disk, looked at as `rootEntry` does, from a timer. When polling,
+   * not on chokidar's poll of the root: its first stat, the baseline, is taken some time after it is ready, and a
+   * replacement before it was never seen (these entries were read before chokidar started). With inotify, beside the
+   * root's events: a replacement whose event never came is still seen within a second (RELIABILITY.md F32).
    */
   private rootEntries(): void {
     for (const name of new Set([...this.entries.keys(), ...readNames(this.root)])) this.rootEntry(name);
