@@ -142,7 +142,8 @@ export class ChokidarEvents {
     }
     const old = this.watcher;
     this.rewatching = (async () => {
-      // Not from inside chokidar's own callback: its polling loop goes on to call the listeners close() just removed.
+      // Not from inside chokidar's own callback (the root's raw event): chokidar goes on in it to call the listeners
+      // close() just removed (seen when its poll of the root called this: `listener is not a function`).
       await Promise.resolve();
       await old.close();
       if (this.closed) return;

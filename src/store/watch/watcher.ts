@@ -53,6 +53,12 @@ export class ConfigWatcher {
     return this.watch(this.where()).then(() => this.settleWhenPolling());
   }
 
+  /** A new watch is up (a root link swapped, chokidar started afresh): a look by stat now, and when polling, again later. */
+  private watchedAfresh(): void {
+    this.plan.refreshChanged();
+    this.settleWhenPolling();
+  }
+
   /**
    * Polling takes each file's first stat as its baseline, asynchronously and after chokidar says it
    * is ready: a change landing before that stat is in the baseline, and never reported. Once every
@@ -114,11 +120,7 @@ export class ConfigWatcher {
     const old = this.chokidar;
     this.chokidar = undefined;
     // What changes while the new tree is walked has no event: looked for by a stat per file once it is watched.
-    void this.watch(where).then(() => {
-      if (this.status === 'stopped') return;
-      this.refreshChanged();
-      this.settleWhenPolling();
-    });
+    void this.watch(where).then(() => this.status !== 'stopped' && this.watchedAfresh());
     void old?.close();
     this.plan.refreshAll();
   }
@@ -161,10 +163,7 @@ export class ConfigWatcher {
   private onEvent(event: string, rel: string): void {
     // chokidar was started afresh after an entry of the folder was replaced under its name (chokidar-events.ts):
     // what changed while it walked the folder again is found by a stat per file.
-    if (event === 'rewatched') {
-      this.plan.refreshChanged();
-      return this.settleWhenPolling();
-    }
+    if (event === 'rewatched') return this.watchedAfresh();
     this.lastEventAt = new Date();
     this.events.set(event, (this.events.get(event) ?? 0) + 1);
     this.plan.onEvent(event, rel);
