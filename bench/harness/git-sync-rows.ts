@@ -17,6 +17,7 @@ import { freePort, startProcess, stopProcess, type Child } from './processes.js'
 import type { Row } from './results.js';
 import { startNetcfg, type Server } from './servers.js';
 import { alternatingClients, patchRow } from './write-rows.js';
+import { gitDaemonArgs } from '../../test/helpers/git-daemon.js';
 
 const NETWORKS = 10;
 const SECRET = 'bench webhook secret';
@@ -52,16 +53,7 @@ async function startRemote(dir: string): Promise<Remote> {
   mkdirSync(base);
   git(dir, 'clone', '-q', '--bare', seed, path.join(base, 'networks.git'));
   const port = await freePort();
-  const daemon = startProcess('git-daemon', 'git', [
-    'daemon',
-    '--export-all',
-    '--enable=receive-pack',
-    `--base-path=${base}`,
-    '--listen=127.0.0.1',
-    `--port=${port}`,
-    '--reuseaddr',
-    base,
-  ]);
+  const daemon = startProcess('git-daemon', 'git', gitDaemonArgs(base, port));
   const url = `git://127.0.0.1:${port}/networks.git`;
   const deadline = performance.now() + 10_000;
   for (;;) {

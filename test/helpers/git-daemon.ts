@@ -57,24 +57,25 @@ export async function startGitRemote(files: Record<string, string>): Promise<Git
   };
 }
 
+/** `git daemon`'s arguments to serve the repositories under `base` on loopback `port`, pushes allowed (the bench's too). */
+export function gitDaemonArgs(base: string, port: number): string[] {
+  return [
+    'daemon',
+    '--verbose', // it says "Ready to rumble" once it listens
+    '--export-all',
+    '--enable=receive-pack',
+    `--base-path=${base}`,
+    '--listen=127.0.0.1',
+    `--port=${port}`,
+    '--reuseaddr',
+    base,
+  ];
+}
+
 /** A git daemon serving the repositories under `base` on `port`, once it says it is ready. */
 export function serveGitDaemon(base: string, port: number): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      'git',
-      [
-        'daemon',
-        '--verbose',
-        '--export-all',
-        '--enable=receive-pack',
-        `--base-path=${base}`,
-        '--listen=127.0.0.1',
-        `--port=${port}`,
-        '--reuseaddr',
-        base,
-      ],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
-    );
+    const child = spawn('git', gitDaemonArgs(base, port), { stdio: ['ignore', 'ignore', 'pipe'] });
     let said = '';
     child.stderr?.on('data', (chunk: Buffer) => {
       said += chunk.toString();
